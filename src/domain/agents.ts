@@ -1,0 +1,92 @@
+import type { AgentRecord, Changes, Store, Visibility } from '../store/store.js';
+import { newId, now } from './ids.js';
+import { findInWorkspace } from './scoped.js';
+
+/** A datastore the agent retrieves from; the only tool kind so far. */
+export interface DatastoreTool {
+  type: 'datastore';
+  datastoreId: string;
+}
+
+/** What a client may send to create or change an agent; every field is optional. */
+export interface AgentInput {
+  name?: string;
+  description?: string;
+  modelName?: string;
+  temperature?: number;
+  visibility?: Visibility;
+  systemPrompt?: string | null;
+  userPrompt?: string;
+  /** Deprecated: stands in for `userPrompt` when that is not given. */
+  promptTemplate?: string;
+  iconUrl?: string | null;
+  handle?: string | null;
+  tools?: DatastoreTool[];
+}
+
+export const AGENT_DEFAULTS = {
+  name: 'Untitled agent',
+  description: '',
+  modelName: 'llm_b_mini',
+  temperature: 0,
+  visibility: 'private',
+  userPrompt: '{query}',
+} as const satisfies Partial<AgentRecord>;
+
+export class AgentService {
+  constructor(private readonly store: Store) {}
+
+  async create(workspaceId: string, input: AgentInput): Promise<AgentRecord> {
+    const at = now();
+    const changes = await this.toChanges(workspaceId, input);
+    const agent: AgentRecord = {
+      ...AGENT_DEFAULTS,
+      systemPrompt: null,
+      iconUrl: null,
+      handle: null,
+      datastoreIds: [],
+      ...changes,
+      id: newId(),
+      workspaceId,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await this.store.agents.create(agent);
+    return agent;
+  }
+
+  get(workspaceId: string, id: string): Promise<AgentRecord> {
+    return findInWorkspace(this.store.agents, 'Agent', workspaceId, id);
+  }
+
+  list(workspaceId: string): Promise<AgentRecord[]> {
+    return this.store.agents.list(workspaceId);
+  }
+
+  /** Changes only the fields sent; without `tools` the datastore links stay as they are. */
+  async update(workspaceId: string, id: string, input: AgentInput): Promise<AgentRecord> {
+    await this.get(workspaceId, id);
+    const changes = await this.toChanges(workspaceId, input);
+    const updated = await this.store.agents.update(workspaceId, id, changes, now());
+    return updated ?? this.get(workspaceId, id);
+  }
+
+  async delete(workspaceId: string, id: string): Promise<AgentRecord> {
+    await this.get(workspaceId, id);
+    return (await this.store.agents.delete(workspaceId, id)) ?? this.get(workspaceId, id);
+  }
+
+  private async toChanges(workspaceId: string, input: AgentInput): Promise<Changes<AgentRecord>> {
+    const { tools, promptTemplate, ...fields } = input;
+    const changes: Changes<AgentRecord> = { ...fields };
+    if (changes.userPrompt === undefined && promptTemplate !== undefined) changes.userPrompt = promptTemplate;
+    if (tools !== undefined) {
+      const datastoreIds = [...new Set(tools.map((tool) => tool.datastoreId))];
+      for (const datastoreId of datastoreIds) {
+        await findInWorkspace(this.store.datastores, 'Datastore', workspaceId, datastoreId);
+      }
+      changes.datastoreIds = datastoreIds;
+    }
+    return changes;
+  }
+}

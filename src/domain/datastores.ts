@@ -1,0 +1,55 @@
+import type { DatastoreRecord, DatastoreType, Store, Visibility } from '../store/store.js';
+import { newId, now } from './ids.js';
+import { findInWorkspace } from './scoped.js';
+
+/** What a client may send to create or change a datastore; every field is optional. */
+export interface DatastoreInput {
+  name?: string;
+  description?: string;
+  type?: DatastoreType;
+  visibility?: Visibility;
+}
+
+export const DATASTORE_DEFAULTS = {
+  name: 'Untitled datastore',
+  description: '',
+  type: 'vector_a',
+  visibility: 'private',
+} as const satisfies Partial<DatastoreRecord>;
+
+export class DatastoreService {
+  constructor(private readonly store: Store) {}
+
+  async create(workspaceId: string, input: DatastoreInput): Promise<DatastoreRecord> {
+    const at = now();
+    const datastore: DatastoreRecord = {
+      ...DATASTORE_DEFAULTS,
+      ...input,
+      id: newId(),
+      workspaceId,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await this.store.datastores.create(datastore);
+    return datastore;
+  }
+
+  get(workspaceId: string, id: string): Promise<DatastoreRecord> {
+    return findInWorkspace(this.store.datastores, 'Datastore', workspaceId, id);
+  }
+
+  list(workspaceId: string): Promise<DatastoreRecord[]> {
+    return this.store.datastores.list(workspaceId);
+  }
+
+  async update(workspaceId: string, id: string, input: DatastoreInput): Promise<DatastoreRecord> {
+    await this.get(workspaceId, id);
+    return (await this.store.datastores.update(workspaceId, id, input, now())) ?? this.get(workspaceId, id);
+  }
+
+  /** Removes the datastore with its datasources, chunks and vectors; agents keep working without it. */
+  async delete(workspaceId: string, id: string): Promise<DatastoreRecord> {
+    await this.get(workspaceId, id);
+    return (await this.store.datastores.delete(workspaceId, id)) ?? this.get(workspaceId, id);
+  }
+}

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import type { ApiKeyRecord, Store } from '../store/store.js';
+import { conflict, notFound, unauthorized } from './errors.js';
+import { newId, now, randomToken } from './ids.js';
+import { findInWorkspace } from './scoped.js';
+
+const KEY_PREFIX = 'pk_live_';
+/** Characters of the key kept in clear: the fixed prefix plus four, enough to tell keys apart. */
+const VISIBLE_LENGTH = KEY_PREFIX.length + 4;
+/** Refresh `lastUsedAt` at most this often per key, so authenticating is not a write per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+
+/** A key just created: the only moment its secret exists outside the caller's hands. */
+export interface IssuedKey {
+  record: ApiKeyRecord;
+  secret: string;
+}
+
+export class KeyService {
+  constructor(private readonly store: Store) {}
+
+  async issue(workspaceId: string, name = 'API key'): Promise<IssuedKey> {
+    const secret = KEY_PREFIX + randomToken(24);
+    const record: ApiKeyRecord = {
+      id: newId(),
+      workspaceId,
+      name,
+      prefix: secret.slice(0, VISIBLE_LENGTH),
+      createdAt: now(),
+      lastUsedAt: null,
+    };
+    await this.store.apiKeys.create(record, hashKey(secret));
+    return { record, secret };
+  }
+
+  /** The workspace a bearer key belongs to; throws `UNAUTHORIZED` for an unknown key. */
+  async authenticate(secret: string): Promise<ApiKeyRecord> {
+    const key = await this.store.apiKeys.findByHash(hashKey(secret));
+    if (key === undefined) throw unauthorized('The API key is not valid');
+    const usedAt = now();
+    if (key.lastUsedAt === null || Date.parse(usedAt) - Date.parse(key.lastUsedAt) > LAST_USED_RESOLUTION_MS) {
+      await this.store.apiKeys.markUsed(key.id, usedAt);
+    }
+    return key;
+  }
+
+  list(workspaceId: string): Promise<ApiKeyRecord[]> {
+    return this.store.apiKeys.list(workspaceId);
+  }
+
+  /** Deletes a key; a workspace always keeps at least one, so its last key is refused with CONFLICT. */
+  async revoke(workspaceId: string, id: string): Promise<ApiKeyRecord> {
+    const key = await findInWorkspace(this.store.apiKeys, 'API key', workspaceId, id);
+    const outcome = await this.store.apiKeys.delete(workspaceId, id);
+    if (outcome === 'missing') throw notFound('API key', id);
+    if (outcome === 'last-key') {
+      throw conflict('This is the workspace’s last API key; create another one before deleting it');
+    }
+    return key;
+  }
+}

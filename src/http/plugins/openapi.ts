@@ -1,0 +1,27 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+
+const DESCRIPTION = `Parley hosts AI agents, their knowledge stores (datastores), the documents in them (datasources) and
+the conversations held with them. Every request carries \`Authorization: Bearer <API key>\`; the key decides the
+workspace. Errors are JSON: \`{"error": CODE, "message", "details"?, "requestId"}\`.`;
+
+/** The OpenAPI 3.1 document, generated from the route schemas, at /openapi.json, and its reader at /docs. */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Parley API', version: '1.0.0', description: DESCRIPTION },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A workspace API key' } },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    refResolver: {
+      // Shared schemas keep their own names (e.g. ErrorBody) under components.schemas.
+      buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `def-${index}`),
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

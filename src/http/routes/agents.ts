@@ -1,0 +1,105 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AgentService } from '../../domain/agents.js';
+import type { AgentRecord } from '../../store/store.js';
+import { workspaceOf } from '../plugins/auth.js';
+import { IdParams, Visibility, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+
+
+const DatastoreTool = Type.Object({
+  type: StringEnum(['datastore']),
+  datastoreId: Type.String({ minLength: 1, description: 'A datastore of the same workspace' }),
+});
+
+/** The writable fields; `modelName` accepts the built-in names plus any configured ones. */
+const agentInput = (modelNames: readonly string[]) =>
+  Type.Object(
+    {
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      description: Type.Optional(Type.String({ maxLength: 4000 })),
+      modelName: Type.Optional(StringEnum(modelNames)),
+      temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+      visibility: Type.Optional(Visibility),
+      systemPrompt: Type.Optional(Nullable(Type.String({ maxLength: 100_000 }))),
+      userPrompt: Type.Optional(
+        Type.String({ maxLength: 100_000, description: 'Template; every {query} and {context} is replaced' }),
+      ),
+      promptTemplate: Type.Optional(Type.String({ maxLength: 100_000, description: 'Deprecated: use userPrompt' })),
+      promptType: Type.Optional(Type.String({ maxLength: 100, description: 'Deprecated and ignored' })),
+      iconUrl: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+      handle: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+      tools: Type.Optional(
+        Type.Array(DatastoreTool, { maxItems: 100, description: 'Datastores the agent retrieves from' }),
+      ),
+    },
+    { description: 'Agent fields; all optional. PATCH changes only what is sent; without tools the links stay.' },
+  );
+
+const Agent = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  modelName: Type.String(),
+  temperature: Type.Number(),
+  visibility: Visibility,
+  systemPrompt: Nullable(Type.String()),
+  userPrompt: Type.String(),
+  iconUrl: Nullable(Type.String()),
+  handle: Nullable(Type.String()),
+  tools: Type.Array(DatastoreTool),
+  createdAt: Timestamp('When the agent was created'),
+  updatedAt: Timestamp('When the agent last changed'),
+});
+
+const toAgent = (agent: AgentRecord): Static<typeof Agent> => ({
+  ...agent,
+  tools: agent.datastoreIds.map((datastoreId) => ({ type: 'datastore', datastoreId })),
+});
+
+export interface AgentRoutesOptions {
+  agents: AgentService;
+  modelNames: readonly string[];
+}
+
+export const agentRoutes: FastifyPluginAsyncTypebox<AgentRoutesOptions> = async (app, { agents, modelNames }) => {
+  const AgentInput = agentInput(modelNames);
+  const tags = ['agents'];
+
+  app.post(
+    '/agents',
+    { schema: { tags, summary: 'Create an agent', body: AgentInput, response: { 200: Agent, ...errorResponses(413, 415) } } },
+    async (request) => toAgent(await agents.create(workspaceOf(request), request.body)),
+  );
+
+  app.get(
+    '/agents',
+    { schema: { tags, summary: 'List the workspace’s agents, newest first', response: { 200: Type.Array(Agent), ...errorResponses() } } },
+    async (request) => (await agents.list(workspaceOf(request))).map(toAgent),
+  );
+
+  app.get(
+    '/agents/:id',
+    { schema: { tags, summary: 'Get an agent', params: IdParams, response: { 200: Agent, ...errorResponses() } } },
+    async (request) => toAgent(await agents.get(workspaceOf(request), request.params.id)),
+  );
+
+  app.patch(
+    '/agents/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change an agent',
+        params: IdParams,
+        body: AgentInput,
+        response: { 200: Agent, ...errorResponses(413, 415) },
+      },
+    },
+    async (request) => toAgent(await agents.update(workspaceOf(request), request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/agents/:id',
+    { schema: { tags, summary: 'Delete an agent; answers the deleted record', params: IdParams, response: { 200: Agent, ...errorResponses() } } },
+    async (request) => toAgent(await agents.delete(workspaceOf(request), request.params.id)),
+  );
+};

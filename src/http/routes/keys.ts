@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { KeyService } from '../../domain/keys.js';
+import { workspaceOf } from '../plugins/auth.js';
+import { IdParams, Nullable, Timestamp, errorResponses } from '../schemas.js';
+
+const ApiKey = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the key, to tell keys apart' }),
+  createdAt: Timestamp('When the key was created'),
+  lastUsedAt: Nullable(Timestamp('Last use, to the minute')),
+});
+
+const IssuedKey = Type.Composite([
+  ApiKey,
+  Type.Object({ key: Type.String({ description: 'The whole key. Shown only in this answer: store it now.' }) }),
+]);
+
+/** Workspace keys: every key has the same rights, so any key may manage the others. */
+export const keyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = async (app, { keys }) => {
+  const tags = ['keys'];
+
+  app.get(
+    '/keys',
+    { schema: { tags, summary: 'List the workspace’s API keys (prefixes only)', response: { 200: Type.Array(ApiKey), ...errorResponses() } } },
+    async (request) => keys.list(workspaceOf(request)),
+  );
+
+  app.post(
+    '/keys',
+    {
+      schema: {
+        tags,
+        summary: 'Create an API key; the answer is the only time the key is shown',
+        body: Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
+        response: { 200: IssuedKey, ...errorResponses(413, 415) },
+      },
+    },
+    async (request) => {
+      const { record, secret } = await keys.issue(workspaceOf(request), request.body.name);
+      return { ...record, key: secret };
+    },
+  );
+
+  app.delete(
+    '/keys/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete an API key; the workspace’s last key cannot be deleted (409)',
+        params: IdParams,
+        response: { 200: ApiKey, ...errorResponses(409) },
+      },
+    },
+    async (request) => keys.revoke(workspaceOf(request), request.params.id),
+  );
+};

@@ -1,0 +1,56 @@
+import { Type, type TSchema, type TString } from '@sinclair/typebox';
+
+/**
+ * A string limited to `values`, as a plain JSON-schema `enum` (clearer errors and OpenAPI than a union
+ * of literals).
+ */
+export const StringEnum = <const T extends string>(values: readonly T[], options: { description?: string } = {}) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Timestamp = (description: string): TString => Type.String({ format: 'date-time', description });
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'Stable error code, e.g. INVALID_REQUEST, UNAUTHORIZED, NOT_FOUND' }),
+    message: Type.String({ description: 'What went wrong, for people' }),
+    details: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+        description: 'One entry per bad field of the request',
+      }),
+    ),
+    requestId: Type.String({ description: 'Quote it when reporting a problem; also in the X-Request-Id header' }),
+  },
+  { $id: 'ErrorBody', description: 'Error' },
+);
+
+const ERROR_DESCRIPTIONS = {
+  400: 'Invalid request (INVALID_REQUEST); `details` lists each bad field',
+  401: 'Missing or unknown API key (UNAUTHORIZED)',
+  402: 'Usage limit reached (USAGE_LIMIT)',
+  403: 'The resource belongs to another workspace (FORBIDDEN)',
+  404: 'No such resource (NOT_FOUND)',
+  409: 'Conflicts with the current state (CONFLICT)',
+  413: 'Body too large (PAYLOAD_TOO_LARGE)',
+  415: 'Unsupported content type (UNSUPPORTED_MEDIA_TYPE)',
+  429: 'Too many requests (RATE_LIMIT); see Retry-After',
+  500: 'Internal error (INTERNAL)',
+  503: 'A dependency is unreachable (UNAVAILABLE)',
+} as const;
+
+export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
+
+export const errorResponse = (status: ErrorStatus) => Type.Ref(ErrorBody, { description: ERROR_DESCRIPTIONS[status] });
+
+/** The error responses an authenticated route can give; `extra` adds route-specific ones. */
+export function errorResponses(...extra: ErrorStatus[]) {
+  const statuses: ErrorStatus[] = [400, 401, 403, 404, 500, ...extra];
+  return Object.fromEntries(statuses.map((status) => [status, errorResponse(status)]));
+}
+
+export const Visibility = StringEnum(['public', 'private'], {
+  description: 'public: usable without an API key (e.g. from the chat widget); private: needs a key of the workspace',
+});

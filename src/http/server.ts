@@ -1,0 +1,92 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import type { LogLevel } from '../config.js';
+import { randomToken } from '../domain/ids.js';
+import type { Services } from '../domain/services.js';
+import type { Store } from '../store/store.js';
+import { registerBearerAuth } from './plugins/auth.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerOpenApi } from './plugins/openapi.js';
+import { agentRoutes } from './routes/agents.js';
+import { datastoreRoutes } from './routes/datastores.js';
+import { healthRoutes } from './routes/health.js';
+import { keyRoutes } from './routes/keys.js';
+import { ErrorBody } from './schemas.js';
+
+export interface ServerDeps {
+  services: Services;
+  store: Store;
+  modelNames: readonly string[];
+  logLevel: LogLevel;
+  bodyLimitBytes: number;
+}
+
+/** A route as registered: what the OpenAPI test compares the document against. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  hidden: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: RegisteredRoute[];
+  }
+}
+
+/**
+ * Bodies are validated strictly (a string is not a number); query strings and path parameters are
+ * text on the wire, so there types are coerced.
+ */
+function createValidators() {
+  const options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false } as const;
+  const strict = addFormats.default(new Ajv.default({ ...options, coerceTypes: false }));
+  const coercing = addFormats.default(new Ajv.default({ ...options, coerceTypes: 'array' }));
+  return { strict, coercing };
+}
+
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: deps.logLevel },
+    bodyLimit: deps.bodyLimitBytes,
+    genReqId: () => `req_${randomToken(9)}`,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const routes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url, hidden: route.schema?.hide === true });
+    }
+  });
+
+  const validators = createValidators();
+  for (const ajv of [validators.strict, validators.coercing]) ajv.addSchema(ErrorBody);
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? validators.strict : validators.coercing).compile(schema),
+  );
+  app.addSchema(ErrorBody);
+  // Older clients POST with no body at all where every field is optional: that is an empty object.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body !== undefined) request.body = {};
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  await registerOpenApi(app);
+  await app.register(healthRoutes, { store: deps.store });
+
+  // Everything in this scope needs a workspace key; health and docs above stay open.
+  await app.register(async (api) => {
+    registerBearerAuth(api, deps.services.keys);
+    await api.register(keyRoutes, { keys: deps.services.keys });
+    await api.register(agentRoutes, { agents: deps.services.agents, modelNames: deps.modelNames });
+    await api.register(datastoreRoutes, { datastores: deps.services.datastores });
+  });
+
+  return app;
+}

@@ -1,0 +1,145 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { ParleyError } from './domain/errors.js';
+import { DEFAULT_WORKSPACE_NAME } from './domain/workspaces.js';
+import { openCore, startServer, type Core } from './parley.js';
+
+const USAGE = `Usage: parley <command>
+
+Commands:
+  start                  API and background workers in one process (default)
+  serve                  API only
+  worker                 background workers only
+  migrate                apply database migrations and exit
+  keys create [--workspace NAME] [--name NAME]
+                         create an API key (and the workspace if missing); prints only the key
+  keys list [--workspace NAME]
+                         list API keys (prefixes only)
+  keys delete ID         delete an API key (a workspace's last key cannot be deleted)
+
+Configuration comes from environment variables: PORT, HOST, PARLEY_DATA_DIR, PARLEY_DATABASE_URL,
+PARLEY_LOG_LEVEL, PARLEY_BODY_LIMIT_MB, PARLEY_MODELS.`;
+
+/** A mistake in how the CLI was called: print it with the usage and exit 2. */
+class UsageError extends Error {}
+
+/** Keeps the process alive until SIGINT/SIGTERM, then runs `shutdown` once. */
+function closeOnSignal(shutdown: () => Promise<void>): void {
+  let closing = false;
+  const onSignal = () => {
+    if (closing) return;
+    closing = true;
+    shutdown().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+async function serve(config: Config, core: Core, { announceKey }: { announceKey: boolean }): Promise<void> {
+  const firstKey = announceKey ? await core.services.workspaces.bootstrap() : undefined;
+  const { app, url } = await startServer(config, core);
+  const lines = [
+    '',
+    `Parley is running (${config.store.kind === 'sqlite' ? `embedded store ${config.store.file}` : 'PostgreSQL store'})`,
+    `  API base URL:  ${url}`,
+    `  API docs:      ${url}/docs`,
+  ];
+  if (firstKey !== undefined) {
+    lines.push(`  API key:       ${firstKey.secret}`, `                 (workspace "${DEFAULT_WORKSPACE_NAME}"; shown only this once, keep it)`);
+  } else if (announceKey) {
+    lines.push('  API key:       made on the first start; create another with `npx parley keys create`');
+  }
+  lines.push(`  Try:           curl -H "Authorization: Bearer $KEY" ${url}/agents`, '');
+  console.log(lines.join('\n'));
+  closeOnSignal(async () => {
+    await app.close();
+    await core.close();
+  });
+}
+
+async function keys(core: Core, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { workspace: { type: 'string' }, name: { type: 'string' } },
+  });
+  const [action, id] = positionals;
+  const { services, store } = core;
+  switch (action) {
+    case 'create': {
+      const { workspace } = await services.workspaces.findOrCreate(values.workspace ?? DEFAULT_WORKSPACE_NAME);
+      const { secret } = await services.keys.issue(workspace.id, values.name);
+      console.log(secret);
+      return;
+    }
+    case 'list': {
+      const workspaces = await store.workspaces.list();
+      for (const workspace of workspaces.filter((w) => values.workspace === undefined || w.name === values.workspace)) {
+        for (const key of await services.keys.list(workspace.id)) {
+          console.log([key.id, `${key.prefix}…`, key.name, workspace.name, key.createdAt, key.lastUsedAt ?? 'never used'].join('\t'));
+        }
+      }
+      return;
+    }
+    case 'delete': {
+      if (id === undefined) throw new UsageError('keys delete needs the key id (see `parley keys list`)');
+      const workspaceId = await store.apiKeys.ownerOf(id);
+      if (workspaceId === undefined) throw new UsageError(`No API key with id ${id}`);
+      await services.keys.revoke(workspaceId, id);
+      console.log(`Deleted key ${id}`);
+      return;
+    }
+    default:
+      throw new UsageError(`Unknown keys action "${action ?? ''}"`);
+  }
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [command = 'start', ...rest] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return;
+  }
+  if (!['start', 'serve', 'worker', 'migrate', 'keys'].includes(command)) {
+    throw new UsageError(`Unknown command "${command}"`);
+  }
+  const config = loadConfig();
+  const core = await openCore(config);
+  switch (command) {
+    case 'start':
+    case 'serve':
+      return serve(config, core, { announceKey: command === 'start' });
+    case 'worker':
+      console.log('Parley worker running; stop it with Ctrl-C');
+      closeOnSignal(() => core.close());
+      return;
+    case 'migrate':
+      console.log('Migrations applied; the store is up to date');
+      return core.close();
+    case 'keys':
+      try {
+        await keys(core, rest);
+      } finally {
+        await core.close();
+      }
+  }
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`parley: ${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (error instanceof ConfigError || ParleyError.isInstance(error)) {
+    console.error(`parley: ${error.message}`);
+    process.exit(1);
+  }
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,28 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { dialectTypes, type DialectName, type DialectTypes } from './dialect-types.js';
+import * as foundation from './001-foundation.js';
+
+interface VersionedMigration {
+  up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
+}
+
+/** Applied in name order; a released migration is never edited, only followed by a new one. */
+const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
+  '001-foundation': foundation,
+};
+
+/** Hands Kysely's migrator the migrations with the column types of one dialect bound in. */
+export class ParleyMigrationProvider implements MigrationProvider {
+  readonly #types: DialectTypes;
+
+  constructor(dialect: DialectName) {
+    this.#types = dialectTypes(dialect);
+  }
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const types = this.#types;
+    return Object.fromEntries(
+      Object.entries(MIGRATIONS).map(([name, migration]) => [name, { up: (db: Kysely<unknown>) => migration.up(db, types) }]),
+    );
+  }
+}

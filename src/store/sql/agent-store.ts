@@ -1,0 +1,160 @@
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { AgentTable, Database } from '../schema.js';
+import type { AgentRecord, AgentStore, Changes, Visibility } from '../store.js';
+
+const toRecord = (row: Selectable<AgentTable>, datastoreIds: string[]): AgentRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  name: row.name,
+  description: row.description,
+  modelName: row.model_name,
+  temperature: row.temperature,
+  visibility: row.visibility as Visibility,
+  systemPrompt: row.system_prompt,
+  userPrompt: row.user_prompt,
+  iconUrl: row.icon_url,
+  handle: row.handle,
+  datastoreIds,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const toColumns = (changes: Changes<AgentRecord>): Updateable<AgentTable> => ({
+  name: changes.name,
+  description: changes.description,
+  model_name: changes.modelName,
+  temperature: changes.temperature,
+  visibility: changes.visibility,
+  system_prompt: changes.systemPrompt,
+  user_prompt: changes.userPrompt,
+  icon_url: changes.iconUrl,
+  handle: changes.handle,
+});
+
+export class SqlAgentStore implements AgentStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(agent: AgentRecord): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('agent')
+        .values({
+          id: agent.id,
+          workspace_id: agent.workspaceId,
+          name: agent.name,
+          description: agent.description,
+          model_name: agent.modelName,
+          temperature: agent.temperature,
+          visibility: agent.visibility,
+          system_prompt: agent.systemPrompt,
+          user_prompt: agent.userPrompt,
+          icon_url: agent.iconUrl,
+          handle: agent.handle,
+          created_at: agent.createdAt,
+          updated_at: agent.updatedAt,
+        })
+        .execute();
+      await this.replaceLinks(trx, agent.workspaceId, agent.id, agent.datastoreIds);
+    });
+  }
+
+  async find(workspaceId: string, id: string): Promise<AgentRecord | undefined> {
+    return this.findWith(this.db, workspaceId, id);
+  }
+
+  async ownerOf(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('agent').select('workspace_id').where('id', '=', id).executeTakeFirst();
+    return row?.workspace_id;
+  }
+
+  async list(workspaceId: string): Promise<AgentRecord[]> {
+    const rows = await this.db
+      .selectFrom('agent')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    const links = await this.db
+      .selectFrom('agent_datastore')
+      .select(['agent_id', 'datastore_id'])
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('position')
+      .execute();
+    return rows.map((row) =>
+      toRecord(
+        row,
+        links.filter((link) => link.agent_id === row.id).map((link) => link.datastore_id),
+      ),
+    );
+  }
+
+  async update(
+    workspaceId: string,
+    id: string,
+    changes: Changes<AgentRecord>,
+    at: string,
+  ): Promise<AgentRecord | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('agent')
+        .set({ ...toColumns(changes), updated_at: at })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return undefined;
+      if (changes.datastoreIds !== undefined) await this.replaceLinks(trx, workspaceId, id, changes.datastoreIds);
+      return this.findWith(trx, workspaceId, id);
+    });
+  }
+
+  async delete(workspaceId: string, id: string): Promise<AgentRecord | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const agent = await this.findWith(trx, workspaceId, id);
+      if (agent === undefined) return undefined;
+      await trx.deleteFrom('agent').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+      return agent;
+    });
+  }
+
+  private async findWith(db: Kysely<Database>, workspaceId: string, id: string): Promise<AgentRecord | undefined> {
+    const row = await db
+      .selectFrom('agent')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const links = await db
+      .selectFrom('agent_datastore')
+      .select('datastore_id')
+      .where('agent_id', '=', id)
+      .orderBy('position')
+      .execute();
+    return toRecord(
+      row,
+      links.map((link) => link.datastore_id),
+    );
+  }
+
+  private async replaceLinks(
+    trx: Transaction<Database>,
+    workspaceId: string,
+    agentId: string,
+    datastoreIds: readonly string[],
+  ): Promise<void> {
+    await trx.deleteFrom('agent_datastore').where('agent_id', '=', agentId).execute();
+    if (datastoreIds.length === 0) return;
+    await trx
+      .insertInto('agent_datastore')
+      .values(
+        datastoreIds.map((datastoreId, position) => ({
+          agent_id: agentId,
+          datastore_id: datastoreId,
+          workspace_id: workspaceId,
+          position,
+        })),
+      )
+      .execute();
+  }
+}

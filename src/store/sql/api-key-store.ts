@@ -1,0 +1,85 @@
+import type { Selectable } from 'kysely';
+import type { ApiKeyTable } from '../schema.js';
+import type { ApiKeyRecord, ApiKeyStore, KeyDeletion } from '../store.js';
+import type { SqlConnection } from './sql-dialect.js';
+
+const toRecord = (row: Selectable<ApiKeyTable>): ApiKeyRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  name: row.name,
+  prefix: row.prefix,
+  createdAt: row.created_at,
+  lastUsedAt: row.last_used_at,
+});
+
+export class SqlApiKeyStore implements ApiKeyStore {
+  constructor(private readonly connection: SqlConnection) {}
+
+  private get db() {
+    return this.connection.db;
+  }
+
+  async create(key: ApiKeyRecord, hash: string): Promise<void> {
+    await this.db
+      .insertInto('api_key')
+      .values({
+        id: key.id,
+        workspace_id: key.workspaceId,
+        name: key.name,
+        prefix: key.prefix,
+        hash,
+        created_at: key.createdAt,
+        last_used_at: key.lastUsedAt,
+      })
+      .execute();
+  }
+
+  async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db.selectFrom('api_key').selectAll().where('hash', '=', hash).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async find(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db
+      .selectFrom('api_key')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async ownerOf(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('api_key').select('workspace_id').where('id', '=', id).executeTakeFirst();
+    return row?.workspace_id;
+  }
+
+  async list(workspaceId: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.db
+      .selectFrom('api_key')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async markUsed(id: string, at: string): Promise<void> {
+    await this.db.updateTable('api_key').set({ last_used_at: at }).where('id', '=', id).execute();
+  }
+
+  async delete(workspaceId: string, id: string): Promise<KeyDeletion> {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.connection.supportsRowLocks) {
+        // Two concurrent deletes must not both see "two keys left".
+        await trx.selectFrom('workspace').select('id').where('id', '=', workspaceId).forUpdate().execute();
+      }
+      const keys = await trx.selectFrom('api_key').select('id').where('workspace_id', '=', workspaceId).execute();
+      if (!keys.some((key) => key.id === id)) return 'missing';
+      if (keys.length === 1) return 'last-key';
+      await trx.deleteFrom('api_key').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+      return 'deleted';
+    });
+  }
+}

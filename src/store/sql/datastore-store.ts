@@ -1,0 +1,94 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, DatastoreTable } from '../schema.js';
+import type { Changes, DatastoreRecord, DatastoreType, DatastoreStore, Visibility } from '../store.js';
+
+const toRecord = (row: Selectable<DatastoreTable>): DatastoreRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  name: row.name,
+  description: row.description,
+  type: row.type as DatastoreType,
+  visibility: row.visibility as Visibility,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const toColumns = (changes: Changes<DatastoreRecord>): Updateable<DatastoreTable> => ({
+  name: changes.name,
+  description: changes.description,
+  type: changes.type,
+  visibility: changes.visibility,
+});
+
+export class SqlDatastoreStore implements DatastoreStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(datastore: DatastoreRecord): Promise<void> {
+    await this.db
+      .insertInto('datastore')
+      .values({
+        id: datastore.id,
+        workspace_id: datastore.workspaceId,
+        name: datastore.name,
+        description: datastore.description,
+        type: datastore.type,
+        visibility: datastore.visibility,
+        created_at: datastore.createdAt,
+        updated_at: datastore.updatedAt,
+      })
+      .execute();
+  }
+
+  async find(workspaceId: string, id: string): Promise<DatastoreRecord | undefined> {
+    const row = await this.db
+      .selectFrom('datastore')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async ownerOf(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('datastore').select('workspace_id').where('id', '=', id).executeTakeFirst();
+    return row?.workspace_id;
+  }
+
+  async list(workspaceId: string): Promise<DatastoreRecord[]> {
+    const rows = await this.db
+      .selectFrom('datastore')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async update(
+    workspaceId: string,
+    id: string,
+    changes: Changes<DatastoreRecord>,
+    at: string,
+  ): Promise<DatastoreRecord | undefined> {
+    const row = await this.db
+      .updateTable('datastore')
+      .set({ ...toColumns(changes), updated_at: at })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async delete(workspaceId: string, id: string): Promise<DatastoreRecord | undefined> {
+    // Links from agents go with it (ON DELETE CASCADE), so agents simply lose this datastore.
+    const row = await this.db
+      .deleteFrom('datastore')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+}

@@ -1,0 +1,38 @@
+import { Migrator, sql } from 'kysely';
+import { ParleyMigrationProvider } from '../migrations/index.js';
+import type { Store } from '../store.js';
+import { SqlAgentStore } from './agent-store.js';
+import { SqlApiKeyStore } from './api-key-store.js';
+import { SqlDatastoreStore } from './datastore-store.js';
+import type { SqlConnection } from './sql-dialect.js';
+import { SqlWorkspaceStore } from './workspace-store.js';
+
+/** The store over any SQL dialect Kysely speaks; dialect folders only open the connection. */
+export function createSqlStore(connection: SqlConnection): Store {
+  const { db } = connection;
+  return {
+    capabilities: connection.capabilities,
+    workspaces: new SqlWorkspaceStore(db),
+    apiKeys: new SqlApiKeyStore(connection),
+    agents: new SqlAgentStore(db),
+    datastores: new SqlDatastoreStore(db),
+    async migrate() {
+      const migrator = new Migrator({
+        db,
+        provider: new ParleyMigrationProvider(connection.capabilities.dialect),
+        migrationTableName: 'parley_migration',
+        migrationLockTableName: 'parley_migration_lock',
+      });
+      const { error, results = [] } = await migrator.migrateToLatest();
+      if (error !== undefined) throw error;
+      return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      // Ends the SQLite handle or the PostgreSQL pool.
+      await db.destroy();
+    },
+  };
+}

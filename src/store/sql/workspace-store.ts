@@ -1,0 +1,30 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, WorkspaceTable } from '../schema.js';
+import type { WorkspaceRecord, WorkspaceStore } from '../store.js';
+
+const toRecord = (row: Selectable<WorkspaceTable>): WorkspaceRecord => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+});
+
+export class SqlWorkspaceStore implements WorkspaceStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(workspace: WorkspaceRecord): Promise<void> {
+    await this.db
+      .insertInto('workspace')
+      .values({ id: workspace.id, name: workspace.name, created_at: workspace.createdAt })
+      .execute();
+  }
+
+  async findByName(name: string): Promise<WorkspaceRecord | undefined> {
+    const row = await this.db.selectFrom('workspace').selectAll().where('name', '=', name).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async list(): Promise<WorkspaceRecord[]> {
+    const rows = await this.db.selectFrom('workspace').selectAll().orderBy('created_at').orderBy('id').execute();
+    return rows.map(toRecord);
+  }
+}

@@ -1,0 +1,20 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from '../schema.js';
+import { createSqlStore } from '../sql/sql-store.js';
+import type { Store } from '../store.js';
+
+/** Opens (creating if needed) the embedded store: one SQLite file in WAL mode. */
+export function openSqliteStore(file: string): Store {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const database = new SQLite(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  // Another process (a `parley worker`, the CLI) may hold the write lock for a moment.
+  database.pragma('busy_timeout = 5000');
+  database.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return createSqlStore({ db, capabilities: { dialect: 'sqlite', multiProcess: false }, supportsRowLocks: false });
+}
