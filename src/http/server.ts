@@ -7,7 +7,7 @@ import { randomToken } from '../domain/ids.js';
 import type { Services } from '../domain/services.js';
 import type { Store } from '../store/store.js';
 import { registerBearerAuth } from './plugins/auth.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { answerUnparsableRequest, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { agentRoutes } from './routes/agents.js';
 import { datastoreRoutes } from './routes/datastores.js';
@@ -52,6 +52,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     logger: { level: deps.logLevel },
     bodyLimit: deps.bodyLimitBytes,
     genReqId: () => `req_${randomToken(9)}`,
+    clientErrorHandler: answerUnparsableRequest,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const routes: RegisteredRoute[] = [];

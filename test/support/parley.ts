@@ -36,8 +36,13 @@ export interface TestParley {
 
 let workspaceCounter = 0;
 
-export async function startTestParley(kind: StoreKind, env: Record<string, string> = {}): Promise<TestParley> {
-  const scratch = await createScratchStore(kind);
+/** Starts Parley on a new scratch store, or on `existing` (shared with a child process in CLI tests). */
+export async function startTestParley(
+  kind: StoreKind,
+  env: Record<string, string> = {},
+  existing?: ScratchStore,
+): Promise<TestParley> {
+  const scratch = existing ?? (await createScratchStore(kind));
   const config = loadConfig({ ...scratch.env, PORT: '0', PARLEY_LOG_LEVEL: 'silent', ...env });
   const core = await openCore(config);
   const { app, url } = await startServer(config, core);

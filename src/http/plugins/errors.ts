@@ -1,4 +1,6 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomToken } from '../../domain/ids.js';
 import { ParleyError, invalid, type ErrorKind, type FieldProblem } from '../../domain/errors.js';
 
 /** The one place where an error becomes a status code and the JSON body clients read. */
@@ -102,5 +104,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
       reply,
       new ParleyError('not_found', 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`),
     ),
+  );
+}
+
+/** A request Node's HTTP parser rejects never reaches Fastify; it still gets the usual JSON error body. */
+export function answerUnparsableRequest(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return;
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify({
+    error: tooLarge ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST',
+    message: tooLarge ? 'The request headers are too large' : 'The request is not valid HTTP',
+    requestId: `req_${randomToken(9)}`,
+  });
+  socket.end(
+    `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { STORE_KINDS } from '../support/stores.js';
+import { ROUTE_TABLE, authenticatedRoutes, seedWorkspace, type Seed } from './route-table.js';
+
+describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
+  let parley: TestParley;
+  let seed: Seed;
+  let b: Workspace;
+
+  beforeAll(async () => {
+    parley = await startTestParley(kind);
+    seed = await seedWorkspace(parley);
+    b = await parley.newWorkspace();
+  });
+  afterAll(() => parley.close());
+
+  it('has a table entry for every authenticated route the server registers', () => {
+    const missing = authenticatedRoutes(parley).filter((route) => !(route in ROUTE_TABLE));
+    expect(missing).toEqual([]);
+  });
+
+  const cases = Object.entries(ROUTE_TABLE);
+
+  it.each(cases)('%s: another workspace’s key cannot reach workspace A', async (route, routeCase) => {
+    const method = route.split(' ')[0]!;
+    const { path, body } = routeCase.request(seed);
+    const response = await parley.call(method, path, { key: b.key, body });
+    if (routeCase.foreign === 'forbidden') {
+      expect(response.status).toBe(403);
+      expect(response.body.error).toBe('FORBIDDEN');
+    } else {
+      expect(response.status).toBe(200);
+      routeCase.foreign(response.body, seed);
+    }
+    // Whatever B tried, A's resources are as A left them.
+    const agent = await parley.call('GET', `/agents/${seed.agentId}`, { key: seed.a.key });
+    expect(agent.body).toMatchObject({ name: 'A agent', tools: [{ type: 'datastore', datastoreId: seed.datastoreId }] });
+    expect((await parley.call('GET', `/datastores/${seed.datastoreId}`, { key: seed.a.key })).body.name).toBe('A data');
+    expect((await parley.call('GET', '/keys', { key: seed.a.key })).body).toHaveLength(2);
+  });
+
+  it.each(cases)('%s: 401 without a key and with a wrong key', async (route, routeCase) => {
+    const method = route.split(' ')[0]!;
+    const { path, body } = routeCase.request(seed);
+    for (const key of [null, 'pk_live_not-a-real-key-000000000000000']) {
+      const response = await parley.call(method, path, { key, body });
+      expect(response.status).toBe(401);
+      expect(response.body.error).toBe('UNAUTHORIZED');
+    }
+  });
+});

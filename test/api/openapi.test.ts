@@ -1,0 +1,51 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestParley, type TestParley } from '../support/parley.js';
+
+describe('OpenAPI document', () => {
+  let parley: TestParley;
+  let document: any;
+
+  beforeAll(async () => {
+    parley = await startTestParley('sqlite');
+    const response = await parley.call('GET', '/openapi.json');
+    expect(response.status).toBe(200);
+    document = response.body;
+  });
+  afterAll(() => parley.close());
+
+  it('is a valid OpenAPI 3.1 document, version 1.0.0, with bearer auth', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toBe('1.0.0');
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('lists every route the server registers, with its error responses', () => {
+    const routes = parley.app.registeredRoutes.filter((route) => !route.hidden);
+    expect(routes.length).toBeGreaterThan(10);
+    for (const route of routes) {
+      const path = route.url.replace(/:(\w+)/g, '{$1}');
+      const operation = document.paths[path]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${path}`).toBeDefined();
+      expect(operation.responses['200'], `${route.method} ${path}`).toBeDefined();
+      const open = ['/healthz', '/readyz'].includes(route.url);
+      if (open) {
+        expect(operation.security).toEqual([]);
+      } else {
+        for (const status of ['400', '401', '403', '404', '500']) {
+          expect(operation.responses[status], `${route.method} ${path} ${status}`).toBeDefined();
+        }
+      }
+    }
+  });
+
+  it('serves a human docs page', async () => {
+    const response = await fetch(`${parley.url}/docs/`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/<html/i);
+  });
+});

@@ -1,0 +1,77 @@
+import type { TestParley, Workspace } from '../support/parley.js';
+
+/** What workspace A owns when the table's requests are made with workspace B's key. */
+export interface Seed {
+  a: Workspace;
+  agentId: string;
+  datastoreId: string;
+  keyId: string;
+}
+
+export interface TableRequest {
+  path: string;
+  body?: unknown;
+}
+
+/**
+ * What a route answers a caller from another workspace. `forbidden`: 403 FORBIDDEN for A's resource.
+ * A function: the route is not about one resource (a list, a create); it checks that nothing of A shows.
+ */
+export type ForeignExpectation = 'forbidden' | ((body: any, seed: Seed) => void);
+
+export interface RouteCase {
+  request(seed: Seed): TableRequest;
+  foreign: ForeignExpectation;
+}
+
+const mustNotMention = (body: any, seed: Seed) => {
+  const text = JSON.stringify(body);
+  for (const id of [seed.agentId, seed.datastoreId, seed.keyId, seed.a.id]) {
+    if (text.includes(id)) throw new Error(`another workspace's id ${id} leaked: ${text}`);
+  }
+};
+
+/**
+ * Every authenticated route, keyed `METHOD /url` as Fastify registers it. The cross-workspace and 401
+ * tests run over this table, and a test fails when the server has a route the table lacks.
+ */
+export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
+  'GET /keys': { request: () => ({ path: '/keys' }), foreign: mustNotMention },
+  'POST /keys': { request: () => ({ path: '/keys', body: {} }), foreign: mustNotMention },
+  'DELETE /keys/:id': { request: (s) => ({ path: `/keys/${s.keyId}` }), foreign: 'forbidden' },
+
+  'POST /agents': {
+    request: (s) => ({ path: '/agents', body: { tools: [{ type: 'datastore', datastoreId: s.datastoreId }] } }),
+    foreign: 'forbidden',
+  },
+  'GET /agents': { request: () => ({ path: '/agents' }), foreign: mustNotMention },
+  'GET /agents/:id': { request: (s) => ({ path: `/agents/${s.agentId}` }), foreign: 'forbidden' },
+  'PATCH /agents/:id': { request: (s) => ({ path: `/agents/${s.agentId}`, body: { name: 'taken over' } }), foreign: 'forbidden' },
+  'DELETE /agents/:id': { request: (s) => ({ path: `/agents/${s.agentId}` }), foreign: 'forbidden' },
+
+  'POST /datastores': { request: () => ({ path: '/datastores', body: {} }), foreign: mustNotMention },
+  'GET /datastores': { request: () => ({ path: '/datastores' }), foreign: mustNotMention },
+  'GET /datastores/:id': { request: (s) => ({ path: `/datastores/${s.datastoreId}` }), foreign: 'forbidden' },
+  'PATCH /datastores/:id': {
+    request: (s) => ({ path: `/datastores/${s.datastoreId}`, body: { name: 'taken over' } }),
+    foreign: 'forbidden',
+  },
+  'DELETE /datastores/:id': { request: (s) => ({ path: `/datastores/${s.datastoreId}` }), foreign: 'forbidden' },
+};
+
+/** Creates what workspace A owns for the table's requests. */
+export async function seedWorkspace(parley: TestParley): Promise<Seed> {
+  const a = await parley.newWorkspace();
+  const datastoreId = (await parley.call('POST', '/datastores', { key: a.key, body: { name: 'A data' } })).body.id;
+  const agentId = (
+    await parley.call('POST', '/agents', { key: a.key, body: { name: 'A agent', tools: [{ type: 'datastore', datastoreId }] } })
+  ).body.id;
+  const keyId = (await parley.call('POST', '/keys', { key: a.key, body: { name: 'spare' } })).body.id;
+  return { a, agentId, datastoreId, keyId };
+}
+
+/** Authenticated routes the server registered, as table keys. */
+export const authenticatedRoutes = (parley: TestParley): string[] =>
+  parley.app.registeredRoutes
+    .filter((route) => !route.hidden && !['/healthz', '/readyz'].includes(route.url))
+    .map((route) => `${route.method} ${route.url}`);

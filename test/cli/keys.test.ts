@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { startTestParley, type TestParley } from '../support/parley.js';
+import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
+
+describe.each(STORE_KINDS)('parley keys on %s', (kind) => {
+  let scratch: ScratchStore;
+  let parley: TestParley;
+
+  beforeAll(async () => {
+    scratch = await createScratchStore(kind);
+    parley = await startTestParley(kind, {}, scratch);
+  });
+  afterAll(() => parley.close());
+
+  it('creates a key (and its workspace) that then works over HTTP', async () => {
+    const created = await runCli(['keys', 'create', '--workspace', 'Acme'], scratch.env);
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim();
+    expect(key).toMatch(/^pk_live_\S+$/);
+
+    const agent = await parley.call('POST', '/agents', { key, body: { name: 'from the CLI key' } });
+    expect(agent.status).toBe(200);
+    const again = await runCli(['keys', 'create', '--workspace', 'Acme'], scratch.env);
+    const listed = await parley.call('GET', '/agents', { key: again.stdout.trim() });
+    expect(listed.body.map((a: { id: string }) => a.id)).toEqual([agent.body.id]);
+  });
+
+  it('lists keys by prefix and refuses to delete a workspace’s last key', async () => {
+    const key = (await runCli(['keys', 'create', '--workspace', 'Solo'], scratch.env)).stdout.trim();
+    const list = await runCli(['keys', 'list', '--workspace', 'Solo'], scratch.env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).not.toContain(key);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const [id, prefix] = lines[0]!.split('\t');
+    expect(key.startsWith(prefix!.replace('…', ''))).toBe(true);
+
+    const refused = await runCli(['keys', 'delete', id!], scratch.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/last API key/);
+    expect((await parley.call('GET', '/agents', { key })).status).toBe(200);
+
+    const second = (await runCli(['keys', 'create', '--workspace', 'Solo'], scratch.env)).stdout.trim();
+    const deleted = await runCli(['keys', 'delete', id!], scratch.env);
+    expect(deleted.code).toBe(0);
+    expect((await parley.call('GET', '/agents', { key })).status).toBe(401);
+    expect((await parley.call('GET', '/agents', { key: second })).status).toBe(200);
+  });
+
+  it('explains a wrong call and a bad configuration', async () => {
+    const unknown = await runCli(['keys', 'rotate'], scratch.env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown keys action "rotate"/);
+    const badPort = await runCli(['keys', 'list'], { ...scratch.env, PORT: 'eighty' });
+    expect(badPort.code).toBe(1);
+    expect(badPort.stderr).toMatch(/PORT must be an integer/);
+    const typo = await runCli(['keys', 'list'], { ...scratch.env, PARLEY_DATABSE_URL: 'x' });
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toMatch(/Unknown configuration variable PARLEY_DATABSE_URL/);
+  });
+});
