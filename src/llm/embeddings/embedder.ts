@@ -1,0 +1,14 @@
+/**
+ * Turns text into vectors. Implementations: the built-in local model (offline, the default) and any
+ * OpenAI-compatible embeddings endpoint.
+ */
+export interface Embedder {
+  /** Identifies model and version; stored per datastore, a change means re-embedding. */
+  readonly modelId: string;
+  readonly dimensions: number;
+  /** One unit-length vector per text, in order. Batches internally as the model needs. */
+  embedDocuments(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /** A search query; latency matters more than throughput here. */
+  embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>;
+  close(): Promise<void>;
+}
