@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /** Where Parley keeps its records: the embedded SQLite file or a PostgreSQL server. */
@@ -18,6 +19,38 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Model names accepted besides the built-in four (the list is open, see DESIGN §5). */
   readonly extraModelNames: readonly string[];
+  readonly ingestion: IngestionConfig;
+  readonly jobs: JobsConfig;
+  readonly embeddings: EmbeddingsConfig;
+}
+
+export interface IngestionConfig {
+  /** Largest upload; larger is refused with 413 before it is read whole. */
+  readonly maxUploadBytes: number;
+  /** Characters of indexed text a workspace may store; null for no quota. */
+  readonly quotaChars: number | null;
+  /** Let web pages (and later webhooks) reach private, loopback and link-local addresses. */
+  readonly allowPrivateUrls: boolean;
+  readonly chunkTokens: number;
+  readonly chunkOverlapTokens: number;
+}
+
+export interface JobsConfig {
+  /** Jobs one process runs at a time. */
+  readonly concurrency: number;
+  readonly leaseMs: number;
+  readonly maxAttempts: number;
+  readonly retryBaseMs: number;
+  readonly retryMaxMs: number;
+}
+
+export interface EmbeddingsConfig {
+  /** An OpenAI-compatible endpoint; unset means the built-in local model. */
+  readonly url: string | null;
+  readonly model: string | null;
+  readonly apiKey: string | null;
+  /** Worker threads of the local model. */
+  readonly threads: number;
 }
 
 /** A configuration value that cannot be used; the message names the variable and what is wrong. */
@@ -34,6 +67,20 @@ const KNOWN_PARLEY_VARIABLES = new Set([
   'PARLEY_LOG_LEVEL',
   'PARLEY_BODY_LIMIT_MB',
   'PARLEY_MODELS',
+  'PARLEY_MAX_UPLOAD_MB',
+  'PARLEY_QUOTA_CHARS',
+  'PARLEY_ALLOW_PRIVATE_URLS',
+  'PARLEY_CHUNK_TOKENS',
+  'PARLEY_CHUNK_OVERLAP_TOKENS',
+  'PARLEY_WORKER_CONCURRENCY',
+  'PARLEY_JOB_LEASE_SECONDS',
+  'PARLEY_JOB_MAX_ATTEMPTS',
+  'PARLEY_JOB_RETRY_BASE_SECONDS',
+  'PARLEY_JOB_RETRY_MAX_SECONDS',
+  'PARLEY_EMBEDDINGS_URL',
+  'PARLEY_EMBEDDINGS_MODEL',
+  'PARLEY_EMBEDDINGS_API_KEY',
+  'PARLEY_EMBEDDINGS_THREADS',
 ]);
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -65,13 +112,63 @@ function readLogLevel(env: Env): LogLevel {
   return level;
 }
 
-function readBodyLimit(env: Env): number {
-  const raw = env.PARLEY_BODY_LIMIT_MB ?? '1';
-  const megabytes = Number(raw);
-  if (!Number.isFinite(megabytes) || megabytes <= 0) {
-    throw new ConfigError(`PARLEY_BODY_LIMIT_MB must be a positive number, got "${raw}"`);
+/** A positive number from `name`, or `fallback` when unset; `integer` refuses fractions. */
+function readNumber(env: Env, name: string, fallback: number, { integer = false, min = 0 } = {}): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= min || (integer && !Number.isInteger(value))) {
+    throw new ConfigError(`${name} must be ${integer ? 'an integer' : 'a number'} greater than ${min}, got "${raw}"`);
   }
-  return Math.round(megabytes * 1024 * 1024);
+  return value;
+}
+
+const megabytes = (value: number) => Math.round(value * 1024 * 1024);
+
+function readFlag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1/true or 0/false, got "${raw}"`);
+}
+
+function readIngestion(env: Env): IngestionConfig {
+  const chunkTokens = readNumber(env, 'PARLEY_CHUNK_TOKENS', 400, { integer: true, min: 31 });
+  const chunkOverlapTokens = readNumber(env, 'PARLEY_CHUNK_OVERLAP_TOKENS', 60, { integer: true, min: -1 });
+  if (chunkOverlapTokens >= chunkTokens / 2) {
+    throw new ConfigError('PARLEY_CHUNK_OVERLAP_TOKENS must be less than half of PARLEY_CHUNK_TOKENS');
+  }
+  const quota = env.PARLEY_QUOTA_CHARS;
+  return {
+    maxUploadBytes: megabytes(readNumber(env, 'PARLEY_MAX_UPLOAD_MB', 50)),
+    quotaChars: quota === undefined || quota === '' ? null : readNumber(env, 'PARLEY_QUOTA_CHARS', 0, { integer: true }),
+    allowPrivateUrls: readFlag(env, 'PARLEY_ALLOW_PRIVATE_URLS'),
+    chunkTokens,
+    chunkOverlapTokens,
+  };
+}
+
+function readJobs(env: Env): JobsConfig {
+  return {
+    concurrency: readNumber(env, 'PARLEY_WORKER_CONCURRENCY', 2, { integer: true }),
+    leaseMs: readNumber(env, 'PARLEY_JOB_LEASE_SECONDS', 30) * 1000,
+    maxAttempts: readNumber(env, 'PARLEY_JOB_MAX_ATTEMPTS', 5, { integer: true }),
+    retryBaseMs: readNumber(env, 'PARLEY_JOB_RETRY_BASE_SECONDS', 5) * 1000,
+    retryMaxMs: readNumber(env, 'PARLEY_JOB_RETRY_MAX_SECONDS', 24 * 3600) * 1000,
+  };
+}
+
+function readEmbeddings(env: Env): EmbeddingsConfig {
+  const url = env.PARLEY_EMBEDDINGS_URL || null;
+  const model = env.PARLEY_EMBEDDINGS_MODEL || null;
+  if (url !== null && !/^https?:\/\//.test(url)) throw new ConfigError('PARLEY_EMBEDDINGS_URL must be an http(s) URL');
+  if (url !== null && model === null) throw new ConfigError('PARLEY_EMBEDDINGS_MODEL is required with PARLEY_EMBEDDINGS_URL');
+  return {
+    url,
+    model,
+    apiKey: env.PARLEY_EMBEDDINGS_API_KEY || null,
+    threads: readNumber(env, 'PARLEY_EMBEDDINGS_THREADS', os.availableParallelism(), { integer: true }),
+  };
 }
 
 function readExtraModelNames(env: Env): string[] {
@@ -104,7 +201,10 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     store: readStore(env, dataDir),
     logLevel: readLogLevel(env),
-    bodyLimitBytes: readBodyLimit(env),
+    bodyLimitBytes: megabytes(readNumber(env, 'PARLEY_BODY_LIMIT_MB', 1)),
     extraModelNames: Object.freeze(readExtraModelNames(env)),
+    ingestion: Object.freeze(readIngestion(env)),
+    jobs: Object.freeze(readJobs(env)),
+    embeddings: Object.freeze(readEmbeddings(env)),
   });
 }

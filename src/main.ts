@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { ParleyError } from './domain/errors.js';
 import { DEFAULT_WORKSPACE_NAME } from './domain/workspaces.js';
-import { openCore, startServer, type Core } from './parley.js';
+import { openCore, startServer, startWorkers, type Core, type RunningWorkers } from './parley.js';
 
 const USAGE = `Usage: parley <command>
 
@@ -17,8 +17,8 @@ Commands:
                          list API keys (prefixes only)
   keys delete ID         delete an API key (a workspace's last key cannot be deleted)
 
-Configuration comes from environment variables: PORT, HOST, PARLEY_DATA_DIR, PARLEY_DATABASE_URL,
-PARLEY_LOG_LEVEL, PARLEY_BODY_LIMIT_MB, PARLEY_MODELS.`;
+Configuration comes from environment variables (PORT, HOST, PARLEY_DATA_DIR, PARLEY_DATABASE_URL, …);
+the README lists them all.`;
 
 /** A mistake in how the CLI was called: print it with the usage and exit 2. */
 class UsageError extends Error {}
@@ -41,8 +41,11 @@ function closeOnSignal(shutdown: () => Promise<void>): void {
   process.on('SIGTERM', onSignal);
 }
 
-async function serve(config: Config, core: Core, { announceKey }: { announceKey: boolean }): Promise<void> {
-  const firstKey = announceKey ? await core.services.workspaces.bootstrap() : undefined;
+const logWorkerError = (error: unknown) => console.error('parley worker:', error);
+
+async function serve(config: Config, core: Core, { withWorkers }: { withWorkers: boolean }): Promise<void> {
+  const firstKey = withWorkers ? await core.services.workspaces.bootstrap() : undefined;
+  const workers = withWorkers ? await startWorkers(config, core, logWorkerError) : undefined;
   const { app, url } = await startServer(config, core);
   const lines = [
     '',
@@ -52,13 +55,23 @@ async function serve(config: Config, core: Core, { announceKey }: { announceKey:
   ];
   if (firstKey !== undefined) {
     lines.push(`  API key:       ${firstKey.secret}`, `                 (workspace "${DEFAULT_WORKSPACE_NAME}"; shown only this once, keep it)`);
-  } else if (announceKey) {
+  } else if (withWorkers) {
     lines.push('  API key:       made on the first start; create another with `npx parley keys create`');
   }
   lines.push(`  Try:           curl -H "Authorization: Bearer $KEY" ${url}/agents`, '');
   console.log(lines.join('\n'));
   closeOnSignal(async () => {
     await app.close();
+    await workers?.stop();
+    await core.close();
+  });
+}
+
+async function work(config: Config, core: Core): Promise<void> {
+  const workers: RunningWorkers = await startWorkers(config, core, logWorkerError);
+  console.log(`Parley worker ${workers.runner.owner} running ${config.jobs.concurrency} jobs at a time; stop it with Ctrl-C`);
+  closeOnSignal(async () => {
+    await workers.stop();
     await core.close();
   });
 }
@@ -114,11 +127,9 @@ async function run(argv: string[]): Promise<void> {
   switch (command) {
     case 'start':
     case 'serve':
-      return serve(config, core, { announceKey: command === 'start' });
+      return serve(config, core, { withWorkers: command === 'start' });
     case 'worker':
-      console.log('Parley worker running; stop it with Ctrl-C');
-      closeOnSignal(() => core.close());
-      return;
+      return work(config, core);
     case 'migrate':
       console.log('Migrations applied; the store is up to date');
       return core.close();

@@ -1,23 +1,51 @@
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { INGEST_JOB } from './domain/datasources.js';
 import { createServices, type Services } from './domain/services.js';
 import { buildServer } from './http/server.js';
+import type { JobRunner } from './jobs/job-runner.js';
+import type { Embedder } from './llm/embeddings/embedder.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
 /** The model names every install accepts (spec §2); configured models add to them. */
 export const BUILT_IN_MODEL_NAMES = ['llm_a', 'llm_b', 'llm_b_mini', 'llm_c'] as const;
 
-/** Store and use cases, opened and migrated: what every CLI command starts from. */
+/** Store, models and use cases, opened and migrated: what every CLI command starts from. */
 export interface Core {
   store: Store;
   services: Services;
+  /** The embedding model, started on first use (it spins up worker threads). */
+  embedder(): Promise<Embedder>;
+  /** Set by in-process workers so new jobs start at once instead of at the next poll. */
+  onEnqueued: () => void;
   close(): Promise<void>;
 }
 
+const tempDirOf = (config: Config) => path.join(config.dataDir, 'tmp');
+
 export async function openCore(config: Config): Promise<Core> {
-  const store = await openStore(config.store);
-  return { store, services: createServices(store), close: () => store.close() };
+  const store = await openStore(config.store, config.dataDir);
+  let embedder: Promise<Embedder> | undefined;
+  const core: Core = {
+    store,
+    services: createServices(store, {
+      tempDir: tempDirOf(config),
+      maxAttempts: config.jobs.maxAttempts,
+      allowPrivateUrls: config.ingestion.allowPrivateUrls,
+      onEnqueued: () => core.onEnqueued(),
+    }),
+    // Loaded on demand: CLI commands such as `keys` should start in a blink.
+    embedder: () => (embedder ??= import('./llm/embeddings/create-embedder.js').then((m) => m.createEmbedder(config.embeddings))),
+    onEnqueued: () => undefined,
+    async close() {
+      await (await embedder)?.close();
+      await store.close();
+    },
+  };
+  return core;
 }
 
 export interface RunningServer {
@@ -33,10 +61,54 @@ export async function startServer(config: Config, core: Core): Promise<RunningSe
     modelNames: [...new Set([...BUILT_IN_MODEL_NAMES, ...config.extraModelNames])],
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
+    maxUploadBytes: config.ingestion.maxUploadBytes,
+    tempDir: tempDirOf(config),
   });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return { app, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}` };
+}
+
+export interface RunningWorkers {
+  runner: JobRunner;
+  stop(): Promise<void>;
+}
+
+/** Background workers: claim jobs from the durable queue (ingestion) until stopped. */
+export async function startWorkers(config: Config, core: Core, onError: (error: unknown) => void): Promise<RunningWorkers> {
+  const [{ IngestDatasourceHandler }, { JobRunner }, { PreparePool }] = await Promise.all([
+    import('./jobs/handlers/ingest-datasource.js'),
+    import('./jobs/job-runner.js'),
+    import('./rag/ingest/prepare-pool.js'),
+  ]);
+  const embedder = await core.embedder();
+  const preparePool = new PreparePool(Math.max(1, Math.floor(os.availableParallelism() / 2)));
+  const ingest = new IngestDatasourceHandler(core.store, embedder, preparePool, {
+    chunking: { maxTokens: config.ingestion.chunkTokens, overlapTokens: config.ingestion.chunkOverlapTokens },
+    tempDir: tempDirOf(config),
+    maxDownloadBytes: config.ingestion.maxUploadBytes,
+    allowPrivateUrls: config.ingestion.allowPrivateUrls,
+    quotaChars: config.ingestion.quotaChars,
+    embedBatch: 32,
+  });
+  const runner = new JobRunner(core.store.jobs, { [INGEST_JOB]: ingest }, {
+    concurrency: config.jobs.concurrency,
+    leaseMs: config.jobs.leaseMs,
+    pollMs: 500,
+    backoff: { baseMs: config.jobs.retryBaseMs, maxMs: config.jobs.retryMaxMs },
+    onError,
+  });
+  await core.services.datasources.reembedIfModelChanged(embedder.modelId);
+  runner.start();
+  core.onEnqueued = () => runner.wake();
+  return {
+    runner,
+    async stop() {
+      core.onEnqueued = () => undefined;
+      await runner.stop();
+      await preparePool.close();
+    },
+  };
 }

@@ -25,6 +25,8 @@ export class DatastoreService {
     const datastore: DatastoreRecord = {
       ...DATASTORE_DEFAULTS,
       ...input,
+      embeddingModel: null,
+      embeddingDimensions: null,
       id: newId(),
       workspaceId,
       createdAt: at,

@@ -10,6 +10,7 @@ import { registerBearerAuth } from './plugins/auth.js';
 import { answerUnparsableRequest, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { agentRoutes } from './routes/agents.js';
+import { datasourceRoutes } from './routes/datasources.js';
 import { datastoreRoutes } from './routes/datastores.js';
 import { healthRoutes } from './routes/health.js';
 import { keyRoutes } from './routes/keys.js';
@@ -21,6 +22,9 @@ export interface ServerDeps {
   modelNames: readonly string[];
   logLevel: LogLevel;
   bodyLimitBytes: number;
+  maxUploadBytes: number;
+  /** Where uploads are streamed before they join the blob store. */
+  tempDir: string;
 }
 
 /** A route as registered: what the OpenAPI test compares the document against. */
@@ -41,7 +45,7 @@ declare module 'fastify' {
  * text on the wire, so there types are coerced.
  */
 function createValidators() {
-  const options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false } as const;
+  const options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, discriminator: true } as const;
   const strict = addFormats.default(new Ajv.default({ ...options, coerceTypes: false }));
   const coercing = addFormats.default(new Ajv.default({ ...options, coerceTypes: 'array' }));
   return { strict, coercing };
@@ -71,7 +75,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.addSchema(ErrorBody);
   // Older clients POST with no body at all where every field is optional: that is an empty object.
   app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && request.routeOptions.schema?.body !== undefined) request.body = {};
+    const multipart = request.headers['content-type']?.startsWith('multipart/') ?? false;
+    if (request.body === undefined && !multipart && request.routeOptions.schema?.body !== undefined) request.body = {};
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -87,6 +92,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await api.register(keyRoutes, { keys: deps.services.keys });
     await api.register(agentRoutes, { agents: deps.services.agents, modelNames: deps.modelNames });
     await api.register(datastoreRoutes, { datastores: deps.services.datastores });
+    await api.register(datasourceRoutes, {
+      datasources: deps.services.datasources,
+      maxUploadBytes: deps.maxUploadBytes,
+      tempDir: deps.tempDir,
+    });
   });
 
   return app;

@@ -4,8 +4,9 @@ import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
 /** Opens the configured store and brings its schema up to date. */
-export async function openStore(config: StoreConfig): Promise<Store> {
-  const store = config.kind === 'sqlite' ? openSqliteStore(config.file) : openPostgresStore(config.url);
+export async function openStore(config: StoreConfig, dataDir: string): Promise<Store> {
+  const store =
+    config.kind === 'sqlite' ? openSqliteStore(config.file, dataDir) : openPostgresStore(config.url);
   try {
     await store.migrate();
   } catch (error) {

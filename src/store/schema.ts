@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * The tables as both dialects store them. Times are ISO 8601 UTC text so that both stores sort and
  * return them identically; JSON values are text for the same reason.
@@ -50,10 +52,77 @@ export interface DatastoreTable {
   description: string;
   type: string;
   visibility: string;
+  embedding_model: string | null;
+  embedding_dimensions: number | null;
+  content_version: Generated<number>;
   created_at: string;
   updated_at: string;
 }
 
+export interface DatasourceTable {
+  id: string;
+  workspace_id: string;
+  datastore_id: string;
+  type: string;
+  name: string;
+  status: string;
+  custom_id: string | null;
+  group_id: string | null;
+  /** JSON object: source_url, file name, kind… */
+  config: string;
+  file_key: string | null;
+  mime_type: string | null;
+  /** pg returns bigint as text. */
+  size_bytes: number | string | null;
+  error: string | null;
+  progress: number;
+  nb_chunks: number;
+  text_size: number;
+  total_pages: number | null;
+  /** Bumped by every re-sync: work for an older generation is discarded, never written. */
+  generation: number;
+  last_synch: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChunkTable {
+  id: string;
+  workspace_id: string;
+  datastore_id: string;
+  datasource_id: string;
+  custom_id: string | null;
+  ordinal: number;
+  text: string;
+  source: string;
+  page_number: number | null;
+  tokens: number;
+  dimensions: number;
+  /** float32 little-endian bytes (SQLite) or pgvector text such as "[0.1,0.2]" (PostgreSQL). */
+  embedding: Uint8Array | string;
+}
+
+export interface JobTable {
+  id: string;
+  workspace_id: string | null;
+  kind: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  max_attempts: number;
+  run_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BlobPartTable {
+  key: string;
+  part: number;
+  data: Uint8Array;
+}
 
 export interface Database {
   workspace: WorkspaceTable;
@@ -61,4 +130,8 @@ export interface Database {
   agent: AgentTable;
   agent_datastore: AgentDatastoreTable;
   datastore: DatastoreTable;
+  datasource: DatasourceTable;
+  chunk: ChunkTable;
+  job: JobTable;
+  blob_part: BlobPartTable;
 }

@@ -48,12 +48,172 @@ export interface DatastoreRecord {
   description: string;
   type: DatastoreType;
   visibility: Visibility;
+  /** The embedding model its vectors were made with; null until the first datasource is indexed. */
+  embeddingModel: string | null;
+  embeddingDimensions: number | null;
   createdAt: string;
   updatedAt: string;
 }
 
+export type DatasourceType = 'file' | 'text' | 'web_page';
+
+export type DatasourceStatus = 'unsynched' | 'pending' | 'running' | 'synched' | 'error' | 'usage_limit_reached';
+
+export interface DatasourceRecord {
+  id: string;
+  workspaceId: string;
+  datastoreId: string;
+  type: DatasourceType;
+  name: string;
+  status: DatasourceStatus;
+  customId: string | null;
+  groupId: string | null;
+  /** Where the content comes from (`source_url`, `file_name`) and what it turned out to be (`kind`). */
+  config: Record<string, unknown>;
+  fileKey: string | null;
+  mimeType: string | null;
+  sizeBytes: number | null;
+  error: string | null;
+  progress: number;
+  nbChunks: number;
+  textSize: number;
+  totalPages: number | null;
+  generation: number;
+  lastSynch: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A chunk ready to be written: text, vector and where it came from. */
+export interface NewChunk {
+  ordinal: number;
+  text: string;
+  source: string;
+  pageNumber: number | null;
+  tokens: number;
+  embedding: Float32Array;
+}
+
+/** A stored chunk as people inspect it (no vector). */
+export interface ChunkRecord {
+  id: string;
+  datasourceId: string;
+  ordinal: number;
+  text: string;
+  source: string;
+  pageNumber: number | null;
+  tokens: number;
+  customId: string | null;
+}
+
+/** What a worker reports about a datasource while it runs; ignored once the generation is stale. */
+export interface DatasourceProgress {
+  status?: DatasourceStatus;
+  progress?: number;
+  error?: string | null;
+  config?: Record<string, unknown>;
+  fileKey?: string | null;
+  mimeType?: string | null;
+  sizeBytes?: number | null;
+}
+
+/** The outcome of indexing one generation of a datasource. */
+export interface IndexedContent {
+  chunks: readonly NewChunk[];
+  textSize: number;
+  totalPages: number | null;
+  embeddingModel: string;
+  embeddingDimensions: number;
+}
+
+export type IndexOutcome = 'written' | 'superseded' | 'model-mismatch';
+
+export interface DatasourceStore extends ScopedReads<DatasourceRecord> {
+  /** Creates the datasource together with the job that will process it, atomically. */
+  create(datasource: DatasourceRecord, job: NewJob): Promise<void>;
+  listByDatastore(workspaceId: string, datastoreId: string): Promise<DatasourceRecord[]>;
+  /** A new generation: status pending, progress 0, and a job for it, atomically. */
+  requeue(workspaceId: string, id: string, job: (generation: number) => NewJob): Promise<DatasourceRecord | undefined>;
+  /** Moves an unsynched datasource to pending once its job is safely queued. */
+  markQueued(id: string): Promise<void>;
+  /** Records progress of `generation`; false when the datasource was deleted or re-synced meanwhile. */
+  report(id: string, generation: number, progress: DatasourceProgress): Promise<boolean>;
+  /**
+   * Replaces the datasource's chunks, vectors and keyword entries with `content` and marks it synched,
+   * in one transaction: a crash leaves the old set or the new one, never both or half.
+   */
+  writeIndex(id: string, generation: number, content: IndexedContent): Promise<IndexOutcome>;
+  delete(workspaceId: string, id: string): Promise<DatasourceRecord | undefined>;
+  /** The datasource's chunks in document order, `limit` from `offset`. */
+  listChunks(workspaceId: string, id: string, page: { offset: number; limit: number }): Promise<ChunkRecord[]>;
+  /** Characters of indexed text the workspace stores, for the content quota. */
+  storedTextSize(workspaceId: string): Promise<number>;
+  /** Datasources of datastores whose vectors were made with another model than `modelId`. */
+  listEmbeddedWithOtherModel(modelId: string): Promise<DatasourceRecord[]>;
+}
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface NewJob {
+  id: string;
+  kind: string;
+  workspaceId: string | null;
+  payload: Record<string, unknown>;
+  maxAttempts: number;
+  /** When it may first run; now when absent. */
+  runAt?: string;
+}
+
+export interface JobRecord {
+  id: string;
+  kind: string;
+  workspaceId: string | null;
+  payload: Record<string, unknown>;
+  status: JobStatus;
+  /** Attempts started so far, this one included once claimed. */
+  attempts: number;
+  maxAttempts: number;
+  runAt: string;
+  leaseOwner: string | null;
+  leaseUntil: string | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * The durable queue. A job is claimed with a lease; a job whose lease ran out (its process died) can be
+ * claimed again. Every change after the claim names the lease owner, so a worker that lost its lease
+ * cannot overwrite the new owner's outcome.
+ */
+export interface JobStore {
+  enqueue(job: NewJob): Promise<void>;
+  /** The next due job of `kinds`, now leased to `owner` until `leaseUntil`; undefined when none is due. */
+  claim(owner: string, kinds: readonly string[], now: string, leaseUntil: string): Promise<JobRecord | undefined>;
+  /** Extends the lease; false when `owner` no longer holds it. */
+  extendLease(id: string, owner: string, leaseUntil: string): Promise<boolean>;
+  complete(id: string, owner: string): Promise<void>;
+  /** Back to the queue, due at `runAt`, remembering why this attempt failed. */
+  retryLater(id: string, owner: string, error: string, runAt: string): Promise<void>;
+  fail(id: string, owner: string, error: string): Promise<void>;
+  /** Hands an interrupted job back to the queue at once, not counting the attempt (graceful shutdown). */
+  release(id: string, owner: string): Promise<void>;
+  find(id: string): Promise<JobRecord | undefined>;
+  /** Jobs in the given statuses, oldest first (tests, the dashboard). */
+  list(filter: { kind?: string; statuses?: readonly JobStatus[] }): Promise<JobRecord[]>;
+}
+
+/** Uploaded files: a folder under the data directory (embedded) or the database itself (PostgreSQL). */
+export interface BlobStore {
+  /** Moves or copies the file at `sourcePath` into the store under `key`. */
+  put(key: string, sourcePath: string): Promise<void>;
+  /** Runs `use` with a local path holding the blob's bytes (a temporary copy when the store is remote). */
+  withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T>;
+  delete(key: string): Promise<void>;
+}
+
 /** The fields of a record that a caller may change; ids, owner and times are the store's. */
-export type Changes<T> = Partial<Omit<T, 'id' | 'workspaceId' | 'createdAt' | 'updatedAt'>>;
+export type Changes<T> = Partial<Omit<T, 'id' | 'workspaceId' | 'createdAt' | 'updatedAt' | 'embeddingModel' | 'embeddingDimensions'>>;
 
 /** Common reads of a workspace-owned resource. */
 export interface ScopedReads<T> {
@@ -96,8 +256,51 @@ export interface DatastoreStore extends ScopedReads<DatastoreRecord> {
     changes: Changes<DatastoreRecord>,
     at: string,
   ): Promise<DatastoreRecord | undefined>;
+  /** Forgets the embedding model, so the next indexed datasource sets it (after a model change). */
+  resetEmbeddingModel(id: string): Promise<void>;
   /** Deletes the datastore and everything in it; agents linked to it lose the link. */
   delete(workspaceId: string, id: string): Promise<DatastoreRecord | undefined>;
+}
+
+/** Which chunks a search may return: synched datasources of these datastores, narrowed by the filters. */
+export interface SearchScope {
+  workspaceId: string;
+  datastoreIds: readonly string[];
+  /** Only chunks of these datasources (an OR list); absent = no restriction. */
+  datasourceIds?: readonly string[];
+  /** Only chunks whose datasource carries one of these custom ids (an OR list). */
+  customIds?: readonly string[];
+}
+
+/** A chunk found by one engine, with that engine's score (higher is better). */
+export interface ChunkHit {
+  chunkId: string;
+  score: number;
+}
+
+/** A found chunk with what a caller shows: its text and where it comes from. */
+export interface ChunkDetails {
+  chunkId: string;
+  text: string;
+  source: string;
+  pageNumber: number | null;
+  datasourceId: string;
+  datasourceName: string;
+  datasourceType: DatasourceType;
+  customId: string | null;
+  mimeType: string | null;
+  totalPages: number | null;
+  sourceUrl: string | null;
+}
+
+/** Vector and keyword search over chunks; each adapter uses its engine's own indexes. */
+export interface ChunkSearch {
+  /** Nearest chunks by cosine similarity to `vector` (a unit vector), best first. */
+  vectorSearch(scope: SearchScope, vector: Float32Array, limit: number): Promise<ChunkHit[]>;
+  /** Chunks matching the words of `query`, best first (BM25 in SQLite, ts_rank_cd in PostgreSQL). */
+  keywordSearch(scope: SearchScope, query: string, limit: number): Promise<ChunkHit[]>;
+  /** The chunks' texts and origins, in the order of `chunkIds`; ids outside the workspace are dropped. */
+  details(workspaceId: string, chunkIds: readonly string[]): Promise<ChunkDetails[]>;
 }
 
 /** What differs between the adapters, as flags rather than dialect checks outside `store/`. */
@@ -113,6 +316,10 @@ export interface Store {
   readonly apiKeys: ApiKeyStore;
   readonly agents: AgentStore;
   readonly datastores: DatastoreStore;
+  readonly datasources: DatasourceStore;
+  readonly jobs: JobStore;
+  readonly blobs: BlobStore;
+  readonly search: ChunkSearch;
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Throws when the store cannot be reached. */

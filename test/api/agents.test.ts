@@ -142,7 +142,7 @@ describe.each(STORE_KINDS)('agents API on %s', (kind) => {
   });
 
   it('accepts configured model names besides the built-in ones', async () => {
-    const custom = await startTestParley(kind, { PARLEY_MODELS: '{"local-llama": {"provider": "openai-compatible"}}' });
+    const custom = await startTestParley(kind, { env: { PARLEY_MODELS: '{"local-llama": {"provider": "openai-compatible"}}' } });
     try {
       const other = await custom.newWorkspace();
       const { status, body } = await custom.call('POST', '/agents', { key: other.key, body: { modelName: 'local-llama' } });

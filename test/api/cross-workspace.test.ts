@@ -38,6 +38,11 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
     expect(agent.body).toMatchObject({ name: 'A agent', tools: [{ type: 'datastore', datastoreId: seed.datastoreId }] });
     expect((await parley.call('GET', `/datastores/${seed.datastoreId}`, { key: seed.a.key })).body.name).toBe('A data');
     expect((await parley.call('GET', '/keys', { key: seed.a.key })).body).toHaveLength(2);
+    const datasource = await parley.call('GET', `/datasources/${seed.datasourceId}`, { key: seed.a.key });
+    expect(datasource.body).toMatchObject({ name: 'A notes', datastoreId: seed.datastoreId });
+    expect(datasource.body.generation).toBeUndefined();
+    const listed = await parley.call('GET', `/datastores/${seed.datastoreId}/datasources`, { key: seed.a.key });
+    expect(listed.body).toHaveLength(1);
   });
 
   it.each(cases)('%s: 401 without a key and with a wrong key', async (route, routeCase) => {

@@ -21,7 +21,7 @@ describe.each(STORE_KINDS)('HTTP conventions on %s', (kind) => {
   let ws: Workspace;
 
   beforeAll(async () => {
-    parley = await startTestParley(kind, { PARLEY_BODY_LIMIT_MB: '0.01' });
+    parley = await startTestParley(kind, { env: { PARLEY_BODY_LIMIT_MB: '0.01' } });
     ws = await parley.newWorkspace();
   });
   afterAll(() => parley.close());

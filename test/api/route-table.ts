@@ -5,6 +5,7 @@ export interface Seed {
   a: Workspace;
   agentId: string;
   datastoreId: string;
+  datasourceId: string;
   keyId: string;
 }
 
@@ -26,7 +27,7 @@ export interface RouteCase {
 
 const mustNotMention = (body: any, seed: Seed) => {
   const text = JSON.stringify(body);
-  for (const id of [seed.agentId, seed.datastoreId, seed.keyId, seed.a.id]) {
+  for (const id of [seed.agentId, seed.datastoreId, seed.datasourceId, seed.keyId, seed.a.id]) {
     if (text.includes(id)) throw new Error(`another workspace's id ${id} leaked: ${text}`);
   }
 };
@@ -57,6 +58,16 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     foreign: 'forbidden',
   },
   'DELETE /datastores/:id': { request: (s) => ({ path: `/datastores/${s.datastoreId}` }), foreign: 'forbidden' },
+
+  'POST /datasources': {
+    request: (s) => ({ path: '/datasources', body: { type: 'text', datastoreId: s.datastoreId, text: 'planted' } }),
+    foreign: 'forbidden',
+  },
+  'GET /datasources/:id': { request: (s) => ({ path: `/datasources/${s.datasourceId}` }), foreign: 'forbidden' },
+  'GET /datasources/:id/chunks': { request: (s) => ({ path: `/datasources/${s.datasourceId}/chunks` }), foreign: 'forbidden' },
+  'DELETE /datasources/:id': { request: (s) => ({ path: `/datasources/${s.datasourceId}` }), foreign: 'forbidden' },
+  'POST /datasources/:id/resync': { request: (s) => ({ path: `/datasources/${s.datasourceId}/resync` }), foreign: 'forbidden' },
+  'GET /datastores/:id/datasources': { request: (s) => ({ path: `/datastores/${s.datastoreId}/datasources` }), foreign: 'forbidden' },
 };
 
 /** Creates what workspace A owns for the table's requests. */
@@ -67,7 +78,10 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
     await parley.call('POST', '/agents', { key: a.key, body: { name: 'A agent', tools: [{ type: 'datastore', datastoreId }] } })
   ).body.id;
   const keyId = (await parley.call('POST', '/keys', { key: a.key, body: { name: 'spare' } })).body.id;
-  return { a, agentId, datastoreId, keyId };
+  const datasourceId = (
+    await parley.call('POST', '/datasources', { key: a.key, body: { type: 'text', datastoreId, name: 'A notes', text: 'Private notes of A.' } })
+  ).body.id;
+  return { a, agentId, datastoreId, datasourceId, keyId };
 }
 
 /** Authenticated routes the server registered, as table keys. */

@@ -9,7 +9,7 @@ describe.each(STORE_KINDS)('parley keys on %s', (kind) => {
 
   beforeAll(async () => {
     scratch = await createScratchStore(kind);
-    parley = await startTestParley(kind, {}, scratch);
+    parley = await startTestParley(kind, { scratch });
   });
   afterAll(() => parley.close());
 

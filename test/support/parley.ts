@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config.js';
-import { openCore, startServer, type Core } from '../../src/parley.js';
+import { openCore, startServer, startWorkers, type Core } from '../../src/parley.js';
 import type { FastifyInstance } from 'fastify';
 import { createScratchStore, type ScratchStore, type StoreKind } from './stores.js';
 
@@ -36,15 +36,26 @@ export interface TestParley {
 
 let workspaceCounter = 0;
 
-/** Starts Parley on a new scratch store, or on `existing` (shared with a child process in CLI tests). */
-export async function startTestParley(
-  kind: StoreKind,
-  env: Record<string, string> = {},
-  existing?: ScratchStore,
-): Promise<TestParley> {
-  const scratch = existing ?? (await createScratchStore(kind));
-  const config = loadConfig({ ...scratch.env, PORT: '0', PARLEY_LOG_LEVEL: 'silent', ...env });
+export interface TestParleyOptions {
+  env?: Record<string, string>;
+  /** A store to share (with a child process in CLI tests); a new scratch store otherwise. */
+  scratch?: ScratchStore;
+  /** Run the background workers in-process too, as `parley start` does. */
+  workers?: boolean;
+}
+
+/** Starts Parley on loopback; the API always, the job workers when asked. */
+export async function startTestParley(kind: StoreKind, options: TestParleyOptions = {}): Promise<TestParley> {
+  const scratch = options.scratch ?? (await createScratchStore(kind));
+  const config = loadConfig({
+    ...scratch.env,
+    PORT: '0',
+    PARLEY_LOG_LEVEL: 'silent',
+    PARLEY_ALLOW_PRIVATE_URLS: '1',
+    ...options.env,
+  });
   const core = await openCore(config);
+  const workers = options.workers ? await startWorkers(config, core, (error) => console.error(error)) : undefined;
   const { app, url } = await startServer(config, core);
 
   const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> => {
@@ -74,6 +85,7 @@ export async function startTestParley(
     },
     async close() {
       await app.close();
+      await workers?.stop();
       await core.close();
       await scratch.drop();
     },

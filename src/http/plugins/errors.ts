@@ -37,7 +37,13 @@ type ValidationError = NonNullable<FastifyError['validation']>[number];
 /** `body.temperature: must be <= 1`, with the missing property named for `required`. */
 function toFieldProblem(context: string | undefined, error: ValidationError): FieldProblem {
   const path = error.instancePath.split('/').filter(Boolean).join('.');
-  const missing = error.keyword === 'required' ? String(error.params.missingProperty) : undefined;
+  // `required` names the missing property, `discriminator` the tag whose value picks the schema.
+  const missing =
+    error.keyword === 'required'
+      ? String(error.params.missingProperty)
+      : error.keyword === 'discriminator'
+        ? String(error.params.tag)
+        : undefined;
   const field = [context, path, missing].filter((part) => part !== undefined && part !== '').join('.');
   const allowed = error.params.allowedValues;
   const message = Array.isArray(allowed)

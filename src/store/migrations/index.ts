@@ -1,6 +1,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { dialectTypes, type DialectName, type DialectTypes } from './dialect-types.js';
 import * as foundation from './001-foundation.js';
+import * as ingestion from './002-ingestion.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -9,6 +10,7 @@ interface VersionedMigration {
 /** Applied in name order; a released migration is never edited, only followed by a new one. */
 const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '001-foundation': foundation,
+  '002-ingestion': ingestion,
 };
 
 /** Hands Kysely's migrator the migrations with the column types of one dialect bound in. */

@@ -1,6 +1,9 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../schema.js';
+import { SqlBlobStore } from '../sql/sql-blob-store.js';
+import { PostgresChunkSearch, ensureVectorIndex } from './postgres-chunk-search.js';
+import type { SqlConnection } from '../sql/sql-dialect.js';
 import { createSqlStore } from '../sql/sql-store.js';
 import type { Store } from '../store.js';
 
@@ -8,5 +11,17 @@ import type { Store } from '../store.js';
 export function openPostgresStore(url: string): Store {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return createSqlStore({ db, capabilities: { dialect: 'postgres', multiProcess: true }, supportsRowLocks: true });
+  const indexedDimensions = new Set<number>();
+  const connection: SqlConnection = {
+    db,
+    capabilities: { dialect: 'postgres', multiProcess: true },
+    supportsRowLocks: true,
+    encodeVector: (vector) => `[${vector.join(',')}]`,
+    prepareVectorIndex: async (dimensions) => {
+      if (indexedDimensions.has(dimensions)) return;
+      await ensureVectorIndex(db, dimensions);
+      indexedDimensions.add(dimensions);
+    },
+  };
+  return createSqlStore(connection, { blobs: new SqlBlobStore(db), search: new PostgresChunkSearch(db) });
 }

@@ -9,6 +9,8 @@ const toRecord = (row: Selectable<DatastoreTable>): DatastoreRecord => ({
   description: row.description,
   type: row.type as DatastoreType,
   visibility: row.visibility as Visibility,
+  embeddingModel: row.embedding_model,
+  embeddingDimensions: row.embedding_dimensions,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -33,6 +35,8 @@ export class SqlDatastoreStore implements DatastoreStore {
         description: datastore.description,
         type: datastore.type,
         visibility: datastore.visibility,
+        embedding_model: datastore.embeddingModel,
+        embedding_dimensions: datastore.embeddingDimensions,
         created_at: datastore.createdAt,
         updated_at: datastore.updatedAt,
       })
@@ -79,6 +83,14 @@ export class SqlDatastoreStore implements DatastoreStore {
       .returningAll()
       .executeTakeFirst();
     return row && toRecord(row);
+  }
+
+  async resetEmbeddingModel(id: string): Promise<void> {
+    await this.db
+      .updateTable('datastore')
+      .set({ embedding_model: null, embedding_dimensions: null })
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(workspaceId: string, id: string): Promise<DatastoreRecord | undefined> {

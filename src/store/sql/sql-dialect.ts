@@ -8,4 +8,8 @@ export interface SqlConnection {
   readonly capabilities: StoreCapabilities;
   /** `SELECT … FOR UPDATE` exists; SQLite has none and serialises writers instead. */
   readonly supportsRowLocks: boolean;
+  /** How a vector is written into `chunk.embedding`. */
+  encodeVector(vector: Float32Array): Uint8Array | string;
+  /** Makes sure vectors of this many dimensions are indexed (PostgreSQL: one HNSW index per dimension). */
+  prepareVectorIndex?(dimensions: number): Promise<void>;
 }

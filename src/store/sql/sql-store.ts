@@ -1,6 +1,8 @@
 import { Migrator, sql } from 'kysely';
 import { ParleyMigrationProvider } from '../migrations/index.js';
-import type { Store } from '../store.js';
+import type { BlobStore, ChunkSearch, Store } from '../store.js';
+import { SqlDatasourceStore } from './datasource-store.js';
+import { SqlJobStore } from './job-store.js';
 import { SqlAgentStore } from './agent-store.js';
 import { SqlApiKeyStore } from './api-key-store.js';
 import { SqlDatastoreStore } from './datastore-store.js';
@@ -8,7 +10,13 @@ import type { SqlConnection } from './sql-dialect.js';
 import { SqlWorkspaceStore } from './workspace-store.js';
 
 /** The store over any SQL dialect Kysely speaks; dialect folders only open the connection. */
-export function createSqlStore(connection: SqlConnection): Store {
+/** The dialect-specific parts: where files live and how chunks are searched. */
+export interface DialectParts {
+  blobs: BlobStore;
+  search: ChunkSearch & { close?(): Promise<void> };
+}
+
+export function createSqlStore(connection: SqlConnection, { blobs, search }: DialectParts): Store {
   const { db } = connection;
   return {
     capabilities: connection.capabilities,
@@ -16,6 +24,10 @@ export function createSqlStore(connection: SqlConnection): Store {
     apiKeys: new SqlApiKeyStore(connection),
     agents: new SqlAgentStore(db),
     datastores: new SqlDatastoreStore(db),
+    datasources: new SqlDatasourceStore(connection),
+    jobs: new SqlJobStore(connection),
+    blobs,
+    search,
     async migrate() {
       const migrator = new Migrator({
         db,
@@ -31,6 +43,7 @@ export function createSqlStore(connection: SqlConnection): Store {
       await sql`select 1`.execute(db);
     },
     async close() {
+      await search.close?.();
       // Ends the SQLite handle or the PostgreSQL pool.
       await db.destroy();
     },

@@ -3,11 +3,13 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../schema.js';
+import { LocalBlobStore } from '../files/local-blob-store.js';
+import { SqliteChunkSearch } from './sqlite-chunk-search.js';
 import { createSqlStore } from '../sql/sql-store.js';
 import type { Store } from '../store.js';
 
 /** Opens (creating if needed) the embedded store: one SQLite file in WAL mode. */
-export function openSqliteStore(file: string): Store {
+export function openSqliteStore(file: string, dataDirectory: string): Store {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const database = new SQLite(file);
   database.pragma('journal_mode = WAL');
@@ -16,5 +18,16 @@ export function openSqliteStore(file: string): Store {
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return createSqlStore({ db, capabilities: { dialect: 'sqlite', multiProcess: false }, supportsRowLocks: false });
+  return createSqlStore(
+    {
+      db,
+      capabilities: { dialect: 'sqlite', multiProcess: false },
+      supportsRowLocks: false,
+      encodeVector: (vector) => new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength),
+    },
+    {
+      blobs: new LocalBlobStore(path.join(dataDirectory, 'files')),
+      search: new SqliteChunkSearch(db, path.join(dataDirectory, 'indexes')),
+    },
+  );
 }

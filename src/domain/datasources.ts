@@ -1,0 +1,205 @@
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { isPublicAddress } from '../net/address-policy.js';
+import type { DocumentKind } from '../rag/ingest/document.js';
+import { MIME_TYPES } from '../rag/ingest/mime-types.js';
+import { sniffDocumentKind } from '../rag/ingest/parse/sniff-kind.js';
+import type { ChunkRecord, DatasourceRecord, DatasourceType, NewJob, Store } from '../store/store.js';
+import { ParleyError, invalid } from './errors.js';
+import { newId, now } from './ids.js';
+import { findInWorkspace } from './scoped.js';
+
+/** The job that parses, chunks, embeds and indexes one generation of a datasource. */
+export const INGEST_JOB = 'ingest-datasource';
+
+export interface IngestJobPayload {
+  datasourceId: string;
+  generation: number;
+}
+
+/** A file the HTTP layer has already streamed to disk. */
+export interface UploadedFile {
+  path: string;
+  fileName: string;
+  size: number;
+}
+
+interface Common {
+  datastoreId: string;
+  customId?: string;
+}
+
+export interface DatasourceServiceOptions {
+  /** Where text bodies are written before they join the blob store. */
+  tempDir: string;
+  maxAttempts: number;
+  allowPrivateUrls: boolean;
+  /** Tells in-process workers that a job is waiting (other processes poll). */
+  onEnqueued: () => void;
+}
+
+const SUPPORTED = 'PDF, DOCX, PPTX, XLSX, CSV, TXT, Markdown, HTML and JSON';
+
+export class DatasourceService {
+  constructor(
+    private readonly store: Store,
+    private readonly options: DatasourceServiceOptions,
+  ) {}
+
+  async createFromFile(workspaceId: string, input: Common & { fileName?: string; upload: UploadedFile }): Promise<DatasourceRecord> {
+    await this.requireDatastore(workspaceId, input.datastoreId);
+    const kind = await sniffDocumentKind(input.upload.path, input.upload.fileName);
+    if (kind === undefined) {
+      throw new ParleyError(
+        'unsupported_media_type',
+        'UNSUPPORTED_MEDIA_TYPE',
+        `${input.upload.fileName || 'This file'} is not a document Parley can read; supported: ${SUPPORTED}`,
+      );
+    }
+    const name = input.fileName || input.upload.fileName || 'Untitled file';
+    return this.create(workspaceId, 'file', name, input, { file_name: name, kind }, kind, input.upload);
+  }
+
+  async createFromText(workspaceId: string, input: Common & { name?: string; text: string }): Promise<DatasourceRecord> {
+    await this.requireDatastore(workspaceId, input.datastoreId);
+    if (input.text.trim() === '') throw invalid('The text is empty', [{ field: 'body.text', message: 'must not be blank' }]);
+    await fs.mkdir(this.options.tempDir, { recursive: true });
+    const file = path.join(this.options.tempDir, `text-${newId()}`);
+    await fs.writeFile(file, input.text, 'utf8');
+    const kind = (await sniffDocumentKind(file, 'text.md')) ?? 'txt';
+    const upload = { path: file, fileName: input.name ?? 'Text', size: Buffer.byteLength(input.text) };
+    return this.create(workspaceId, 'text', input.name ?? 'Text', input, { kind }, kind, upload);
+  }
+
+  async createFromWebPage(workspaceId: string, input: Common & { name?: string; url: string }): Promise<DatasourceRecord> {
+    await this.requireDatastore(workspaceId, input.datastoreId);
+    this.checkUrl(input.url);
+    return this.create(workspaceId, 'web_page', input.name ?? input.url, input, { source_url: input.url }, undefined, undefined);
+  }
+
+  get(workspaceId: string, id: string): Promise<DatasourceRecord> {
+    return findInWorkspace(this.store.datasources, 'Datasource', workspaceId, id);
+  }
+
+  async listByDatastore(workspaceId: string, datastoreId: string): Promise<DatasourceRecord[]> {
+    await this.requireDatastore(workspaceId, datastoreId);
+    return this.store.datasources.listByDatastore(workspaceId, datastoreId);
+  }
+
+  /** The chunks as indexed, to see what search will find. */
+  async listChunks(workspaceId: string, id: string, page: { offset: number; limit: number }): Promise<ChunkRecord[]> {
+    await this.get(workspaceId, id);
+    return this.store.datasources.listChunks(workspaceId, id, page);
+  }
+
+  /** Removes the datasource with its chunks; a job still running for it finds it gone and writes nothing. */
+  async delete(workspaceId: string, id: string): Promise<DatasourceRecord> {
+    const datasource = await this.get(workspaceId, id);
+    await this.store.datasources.delete(workspaceId, id);
+    if (datasource.fileKey !== null) await this.store.blobs.delete(datasource.fileKey);
+    return datasource;
+  }
+
+  /** Processes the datasource again (a web page is fetched anew); work in flight for it is discarded. */
+  async resync(workspaceId: string, id: string): Promise<DatasourceRecord> {
+    await this.get(workspaceId, id);
+    const updated = await this.store.datasources.requeue(workspaceId, id, (generation) => this.ingestJob(workspaceId, id, generation));
+    this.options.onEnqueued();
+    return updated ?? this.get(workspaceId, id);
+  }
+
+  /**
+   * After the embedding model changed, every datastore made with the old one is indexed again; until
+   * a datasource is re-embedded, search skips its vectors of the wrong model.
+   */
+  async reembedIfModelChanged(modelId: string): Promise<number> {
+    const stale = await this.store.datasources.listEmbeddedWithOtherModel(modelId);
+    for (const datastoreId of new Set(stale.map((datasource) => datasource.datastoreId))) {
+      await this.store.datastores.resetEmbeddingModel(datastoreId);
+    }
+    for (const datasource of stale) {
+      await this.store.datasources.requeue(datasource.workspaceId, datasource.id, (generation) =>
+        this.ingestJob(datasource.workspaceId, datasource.id, generation),
+      );
+    }
+    if (stale.length > 0) this.options.onEnqueued();
+    return stale.length;
+  }
+
+  private async create(
+    workspaceId: string,
+    type: DatasourceType,
+    name: string,
+    input: Common,
+    config: Record<string, unknown>,
+    kind: DocumentKind | undefined,
+    upload: UploadedFile | undefined,
+  ): Promise<DatasourceRecord> {
+    const id = newId();
+    const at = now();
+    if (upload !== undefined) await this.store.blobs.put(id, upload.path);
+    const datasource: DatasourceRecord = {
+      id,
+      workspaceId,
+      datastoreId: input.datastoreId,
+      type,
+      name,
+      status: 'unsynched',
+      customId: input.customId ?? null,
+      groupId: null,
+      config,
+      fileKey: upload === undefined ? null : id,
+      mimeType: kind === undefined ? null : MIME_TYPES[kind],
+      sizeBytes: upload?.size ?? null,
+      error: null,
+      progress: 0,
+      nbChunks: 0,
+      textSize: 0,
+      totalPages: null,
+      generation: 1,
+      lastSynch: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    try {
+      await this.store.datasources.create(datasource, this.ingestJob(workspaceId, id, 1));
+    } catch (error) {
+      if (upload !== undefined) await this.store.blobs.delete(id);
+      throw error;
+    }
+    // The answer shows the record as created; the job is safely queued, so the stored status moves on.
+    await this.store.datasources.markQueued(id);
+    this.options.onEnqueued();
+    return datasource;
+  }
+
+  private ingestJob(workspaceId: string, datasourceId: string, generation: number): NewJob {
+    const payload: IngestJobPayload = { datasourceId, generation };
+    return { id: newId(), kind: INGEST_JOB, workspaceId, payload: { ...payload }, maxAttempts: this.options.maxAttempts };
+  }
+
+  private requireDatastore(workspaceId: string, datastoreId: string) {
+    return findInWorkspace(this.store.datastores, 'Datastore', workspaceId, datastoreId);
+  }
+
+  /** Early, literal check for quick feedback; the fetch itself checks every resolved address again. */
+  private checkUrl(raw: string): void {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw invalid('config.source_url is not a URL', [{ field: 'body.config.source_url', message: 'must be an http(s) URL' }]);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw invalid('Only http and https pages can be added', [{ field: 'body.config.source_url', message: 'must be an http(s) URL' }]);
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const literalPrivate = net.isIP(host) !== 0 && !isPublicAddress(host);
+    if (!this.options.allowPrivateUrls && (literalPrivate || host === 'localhost')) {
+      throw invalid(`${host} is a private or loopback address, which Parley does not fetch`, [
+        { field: 'body.config.source_url', message: 'must be a public address' },
+      ]);
+    }
+  }
+}

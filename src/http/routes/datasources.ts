@@ -1,0 +1,252 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { createWriteStream } from 'node:fs';
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { DatasourceService, UploadedFile } from '../../domain/datasources.js';
+import { ParleyError, invalid } from '../../domain/errors.js';
+import type { DatasourceRecord } from '../../store/store.js';
+import { workspaceOf } from '../plugins/auth.js';
+import { IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+
+const Id = Type.String({ minLength: 1, maxLength: 200 });
+const CustomId = Type.Optional(Type.String({ maxLength: 500, description: 'Your own id, usable as a query filter' }));
+
+const FileBody = Type.Object({
+  type: StringEnum(['file']),
+  datastoreId: Id,
+  file: Type.String({ description: 'The document (binary); PDF, DOCX, PPTX, XLSX, CSV, TXT, Markdown, HTML or JSON' }),
+  fileName: Type.Optional(Type.String({ maxLength: 500, description: 'Defaults to the uploaded file’s name' })),
+  custom_id: CustomId,
+});
+
+const TextBody = Type.Object({
+  type: StringEnum(['text']),
+  datastoreId: Id,
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  text: Type.String({ minLength: 1 }),
+  custom_id: CustomId,
+});
+
+const WebPageBody = Type.Object({
+  type: StringEnum(['web_page']),
+  datastoreId: Id,
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  config: Type.Object({ source_url: Type.String({ minLength: 1, maxLength: 4000 }) }),
+  custom_id: CustomId,
+});
+
+type CreateBody = Static<typeof FileBody> | Static<typeof TextBody> | Static<typeof WebPageBody>;
+
+/** One schema per `type`; the discriminator keeps validation errors about the branch that was meant. */
+const CreateBody = Type.Unsafe<CreateBody>({
+  type: 'object',
+  required: ['type'],
+  discriminator: { propertyName: 'type' },
+  oneOf: [FileBody, TextBody, WebPageBody],
+  description: 'multipart/form-data with `file` (type `file`), or JSON with type `text` or `web_page`',
+});
+
+const Datasource = Type.Object({
+  id: Type.String(),
+  type: StringEnum(['file', 'text', 'web_page']),
+  name: Type.String(),
+  status: StringEnum(['unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached']),
+  datastoreId: Type.String(),
+  groupId: Nullable(Type.String()),
+  custom_id: Nullable(Type.String()),
+  config: Type.Object({}, { additionalProperties: true, description: 'source_url (web pages), file_name, kind' }),
+  error: Nullable(Type.String({ description: 'Why processing failed (status error) or is being retried' })),
+  progress: Type.Number({ minimum: 0, maximum: 1 }),
+  nbChunks: Type.Integer(),
+  textSize: Type.Integer({ description: 'Characters of text extracted' }),
+  totalPages: Nullable(Type.Integer()),
+  mimeType: Nullable(Type.String()),
+  size: Nullable(Type.Integer({ description: 'Bytes of the stored file' })),
+  createdAt: Timestamp('When the datasource was created'),
+  updatedAt: Timestamp('Last change of status or progress'),
+  lastSynch: Nullable(Timestamp('When the content was last indexed')),
+});
+
+const Chunk = Type.Object({
+  id: Type.String(),
+  ordinal: Type.Integer(),
+  text: Type.String(),
+  source: Type.String(),
+  page_number: Nullable(Type.Integer()),
+  tokens: Type.Integer(),
+  custom_id: Nullable(Type.String()),
+});
+
+const toDatasource = (record: DatasourceRecord): Static<typeof Datasource> => ({
+  id: record.id,
+  type: record.type,
+  name: record.name,
+  status: record.status,
+  datastoreId: record.datastoreId,
+  groupId: record.groupId,
+  custom_id: record.customId,
+  config: record.config,
+  error: record.error,
+  progress: record.progress,
+  nbChunks: record.nbChunks,
+  textSize: record.textSize,
+  totalPages: record.totalPages,
+  mimeType: record.mimeType,
+  size: record.sizeBytes,
+  createdAt: record.createdAt,
+  updatedAt: record.updatedAt,
+  lastSynch: record.lastSynch,
+});
+
+export interface DatasourceRoutesOptions {
+  datasources: DatasourceService;
+  maxUploadBytes: number;
+  tempDir: string;
+}
+
+export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions> = async (app, options) => {
+  const { datasources, maxUploadBytes, tempDir } = options;
+  const uploads = new WeakMap<FastifyRequest, UploadedFile>();
+  const tags = ['datasources'];
+
+  await fs.mkdir(tempDir, { recursive: true });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: maxUploadBytes, files: 1, fields: 20, fieldSize: 1024 * 1024, parts: 25 },
+    // Streams the upload to disk as it arrives: memory stays flat whatever the file size.
+    async onFile(this: FastifyRequest, part: MultipartFile) {
+      const file = path.join(tempDir, `upload-${randomUUID()}`);
+      uploads.set(this, { path: file, fileName: part.filename, size: 0 });
+      await pipeline(part.file, createWriteStream(file));
+      uploads.set(this, { path: file, fileName: part.filename, size: part.file.bytesRead });
+      (part as MultipartFile & { value: unknown }).value = part.filename || 'upload';
+    },
+  });
+  app.addHook('onRequest', async (request) => {
+    // Refuse what is announced too large before reading any of it.
+    if (Number(request.headers['content-length'] ?? 0) > maxUploadBytes + 1024 * 1024) {
+      throw new ParleyError('payload_too_large', 'PAYLOAD_TOO_LARGE', `Uploads are limited to ${Math.round(maxUploadBytes / 1048576)} MB`);
+    }
+  });
+  app.addHook('preValidation', async (request) => {
+    // Older clients leave `type` out of multipart uploads: a file is what they mean.
+    if (request.isMultipart() && typeof request.body === 'object' && request.body !== null && !('type' in request.body)) {
+      (request.body as Record<string, unknown>).type = 'file';
+    }
+  });
+  app.addHook('onResponse', async (request) => {
+    const upload = uploads.get(request);
+    if (upload !== undefined) await fs.rm(upload.path, { force: true });
+  });
+
+  app.post(
+    '/datasources',
+    {
+      bodyLimit: maxUploadBytes,
+      schema: {
+        tags,
+        summary: 'Add a datasource: upload a file, or send text or a web page URL; processed in the background',
+        consumes: ['multipart/form-data', 'application/json'],
+        body: CreateBody,
+        response: { 200: Datasource, ...errorResponses(413, 415) },
+      },
+    },
+    async (request) => {
+      const workspaceId = workspaceOf(request);
+      const body = request.body;
+      const customId = body.custom_id;
+      if (body.type === 'text') {
+        return toDatasource(await datasources.createFromText(workspaceId, { datastoreId: body.datastoreId, name: body.name, text: body.text, customId }));
+      }
+      if (body.type === 'web_page') {
+        const { datastoreId, name, config } = body;
+        return toDatasource(await datasources.createFromWebPage(workspaceId, { datastoreId, name, url: config.source_url, customId }));
+      }
+      const upload = uploads.get(request);
+      if (upload === undefined) {
+        throw invalid('A file datasource is uploaded as multipart/form-data with a `file` part', [
+          { field: 'body.file', message: 'must be an uploaded file' },
+        ]);
+      }
+      return toDatasource(
+        await datasources.createFromFile(workspaceId, { datastoreId: body.datastoreId, fileName: body.fileName, customId, upload }),
+      );
+    },
+  );
+
+  app.get(
+    '/datasources/:id',
+    { schema: { tags, summary: 'Get a datasource with its status and progress', params: IdParams, response: { 200: Datasource, ...errorResponses() } } },
+    async (request) => toDatasource(await datasources.get(workspaceOf(request), request.params.id)),
+  );
+
+  app.get(
+    '/datasources/:id/chunks',
+    {
+      schema: {
+        tags,
+        summary: 'The datasource’s chunks as indexed, in document order',
+        params: IdParams,
+        querystring: Type.Object({
+          offset: Type.Integer({ minimum: 0, default: 0 }),
+          limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+        }),
+        response: { 200: Type.Array(Chunk), ...errorResponses() },
+      },
+    },
+    async (request) =>
+      (await datasources.listChunks(workspaceOf(request), request.params.id, request.query)).map((chunk) => ({
+        id: chunk.id,
+        ordinal: chunk.ordinal,
+        text: chunk.text,
+        source: chunk.source,
+        page_number: chunk.pageNumber,
+        tokens: chunk.tokens,
+        custom_id: chunk.customId,
+      })),
+  );
+
+  app.delete(
+    '/datasources/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a datasource and its chunks; answers the deleted record',
+        params: IdParams,
+        response: { 200: Datasource, ...errorResponses() },
+      },
+    },
+    async (request) => toDatasource(await datasources.delete(workspaceOf(request), request.params.id)),
+  );
+
+  app.post(
+    '/datasources/:id/resync',
+    {
+      schema: {
+        tags,
+        summary: 'Process the datasource again (web pages are fetched anew)',
+        params: IdParams,
+        response: { 200: Datasource, ...errorResponses() },
+      },
+    },
+    async (request) => toDatasource(await datasources.resync(workspaceOf(request), request.params.id)),
+  );
+
+  app.get(
+    '/datastores/:id/datasources',
+    {
+      schema: {
+        tags,
+        summary: 'List a datastore’s datasources, newest first',
+        params: IdParams,
+        response: { 200: Type.Array(Datasource), ...errorResponses() },
+      },
+    },
+    async (request) => (await datasources.listByDatastore(workspaceOf(request), request.params.id)).map(toDatasource),
+  );
+};

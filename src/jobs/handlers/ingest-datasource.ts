@@ -1,0 +1,175 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Embedder } from '../../llm/embeddings/embedder.js';
+import { BlockedUrlError } from '../../net/address-policy.js';
+import type { ChunkingOptions } from '../../rag/ingest/chunk-document.js';
+import { UnreadableDocumentError, type DocumentKind } from '../../rag/ingest/document.js';
+import { downloadWebPage } from '../../rag/ingest/download-web-page.js';
+import { MIME_TYPES } from '../../rag/ingest/mime-types.js';
+import { sniffDocumentKind } from '../../rag/ingest/parse/sniff-kind.js';
+import type { PreparePool } from '../../rag/ingest/prepare-pool.js';
+import type { DatasourceProgress, DatasourceRecord, JobRecord, NewChunk, Store } from '../../store/store.js';
+import { PermanentJobError, SupersededError } from '../job-errors.js';
+import type { JobContext, JobHandler } from '../job-runner.js';
+
+export interface IngestOptions {
+  chunking: ChunkingOptions;
+  tempDir: string;
+  maxDownloadBytes: number;
+  allowPrivateUrls: boolean;
+  quotaChars: number | null;
+  /** Texts per embedding call; progress is reported between calls. */
+  embedBatch: number;
+}
+
+interface Payload {
+  datasourceId: string;
+  generation: number;
+}
+
+const readPayload = (job: JobRecord): Payload => {
+  const { datasourceId, generation } = job.payload;
+  if (typeof datasourceId !== 'string' || typeof generation !== 'number') {
+    throw new PermanentJobError(`malformed ingest job payload ${JSON.stringify(job.payload)}`);
+  }
+  return { datasourceId, generation };
+};
+
+/**
+ * Ingests one generation of a datasource: fetch (web pages), parse and chunk (worker threads), embed,
+ * then replace the index in one transaction. Every progress report doubles as a check that the work is
+ * still wanted: a deleted or re-synced datasource stops the job and nothing is written.
+ */
+export class IngestDatasourceHandler implements JobHandler {
+  constructor(
+    private readonly store: Store,
+    private readonly embedder: Embedder,
+    private readonly preparePool: PreparePool,
+    private readonly options: IngestOptions,
+  ) {}
+
+  async run(job: JobRecord, { signal }: JobContext): Promise<void> {
+    const { datasourceId, generation } = readPayload(job);
+    const datasource = await this.current(job, datasourceId, generation);
+    const report = async (progress: DatasourceProgress) => {
+      if (!(await this.store.datasources.report(datasourceId, generation, progress))) {
+        throw new SupersededError(`datasource ${datasourceId} generation ${generation} was replaced`);
+      }
+    };
+    await report({ status: 'running', progress: 0.02, error: null });
+
+    const source = datasource.type === 'web_page' ? await this.fetchPage(datasource, report, signal) : datasource;
+    const kind = source.config.kind as DocumentKind;
+    const prepared = await this.withFile(source, (filePath) =>
+      this.preparePool.prepare({ filePath, kind, chunking: this.options.chunking }, signal),
+    );
+    if (!prepared.ok) throw new PermanentJobError(prepared.unreadable);
+    if (prepared.chunks.length === 0) throw new PermanentJobError('The document contains no text to index');
+    await report({ progress: 0.2 });
+
+    if (await this.overQuota(datasource, prepared.textSize)) {
+      await report({
+        status: 'usage_limit_reached',
+        progress: 0,
+        error: `The workspace's stored-content quota (${this.options.quotaChars} characters) would be exceeded`,
+      });
+      return;
+    }
+
+    const vectors: Float32Array[] = [];
+    const texts = prepared.chunks.map((chunk) => chunk.text);
+    for (let start = 0; start < texts.length; start += this.options.embedBatch) {
+      vectors.push(...(await this.embedder.embedDocuments(texts.slice(start, start + this.options.embedBatch), signal)));
+      await report({ progress: 0.2 + 0.75 * (vectors.length / texts.length) });
+    }
+
+    const sourceLabel = typeof source.config.source_url === 'string' ? source.config.source_url : source.name;
+    const chunks: NewChunk[] = prepared.chunks.map((chunk, index) => ({
+      ordinal: chunk.ordinal,
+      text: chunk.text,
+      source: sourceLabel,
+      pageNumber: chunk.pageNumber ?? null,
+      tokens: chunk.tokens,
+      embedding: vectors[index]!,
+    }));
+    const outcome = await this.store.datasources.writeIndex(datasourceId, generation, {
+      chunks,
+      textSize: prepared.textSize,
+      totalPages: prepared.totalPages,
+      embeddingModel: this.embedder.modelId,
+      embeddingDimensions: this.embedder.dimensions,
+    });
+    if (outcome === 'superseded') throw new SupersededError(`datasource ${datasourceId} was replaced while indexing`);
+    if (outcome === 'model-mismatch') {
+      throw new Error('The datastore was indexed with another embedding model; it is being re-embedded');
+    }
+  }
+
+  async failed(job: JobRecord, reason: string): Promise<void> {
+    const { datasourceId, generation } = readPayload(job);
+    await this.store.datasources.report(datasourceId, generation, { status: 'error', error: reason });
+  }
+
+  async retrying(job: JobRecord, reason: string): Promise<void> {
+    const { datasourceId, generation } = readPayload(job);
+    await this.store.datasources.report(datasourceId, generation, {
+      status: 'pending',
+      error: `Attempt ${job.attempts} of ${job.maxAttempts} failed (${reason}); it will be retried`,
+    });
+  }
+
+  private async current(job: JobRecord, datasourceId: string, generation: number): Promise<DatasourceRecord> {
+    const datasource = job.workspaceId === null ? undefined : await this.store.datasources.find(job.workspaceId, datasourceId);
+    if (datasource === undefined || datasource.generation !== generation) {
+      throw new SupersededError(`datasource ${datasourceId} generation ${generation} is gone`);
+    }
+    return datasource;
+  }
+
+  private withFile<T>(datasource: DatasourceRecord, use: (filePath: string) => Promise<T>): Promise<T> {
+    if (datasource.fileKey === null) throw new PermanentJobError('The datasource has no stored content');
+    return this.store.blobs.withLocalFile(datasource.fileKey, use);
+  }
+
+  /** Downloads the page, keeps the bytes as the datasource's file and records what it turned out to be. */
+  private async fetchPage(
+    datasource: DatasourceRecord,
+    report: (progress: DatasourceProgress) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<DatasourceRecord> {
+    const url = String(datasource.config.source_url);
+    await fs.mkdir(this.options.tempDir, { recursive: true });
+    const file = path.join(this.options.tempDir, `page-${randomUUID()}`);
+    try {
+      const page = await downloadWebPage(url, file, {
+        allowPrivate: this.options.allowPrivateUrls,
+        maxBytes: this.options.maxDownloadBytes,
+        timeoutMs: 30_000,
+        signal,
+      }).catch((error: unknown) => {
+        if (error instanceof BlockedUrlError || error instanceof UnreadableDocumentError) {
+          throw new PermanentJobError(error.message);
+        }
+        throw error;
+      });
+      const kind = await sniffDocumentKind(file, new URL(page.finalUrl).pathname);
+      if (kind === undefined) throw new PermanentJobError(`${url} is not a page or document Parley can read`);
+      const { size } = await fs.stat(file);
+      await this.store.blobs.put(datasource.id, file);
+      const config = { ...datasource.config, kind, final_url: page.finalUrl };
+      const changes = { config, fileKey: datasource.id, mimeType: MIME_TYPES[kind], sizeBytes: size };
+      await report({ ...changes, progress: 0.1 });
+      return { ...datasource, ...changes };
+    } finally {
+      await fs.rm(file, { force: true });
+    }
+  }
+
+  private async overQuota(datasource: DatasourceRecord, textSize: number): Promise<boolean> {
+    if (this.options.quotaChars === null) return false;
+    const stored = await this.store.datasources.storedTextSize(datasource.workspaceId);
+    const replaced = datasource.status === 'synched' ? datasource.textSize : 0;
+    return stored - replaced + textSize > this.options.quotaChars;
+  }
+}

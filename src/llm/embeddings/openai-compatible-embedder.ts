@@ -1,0 +1,215 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { APICallError, RetryError, embedMany, wrapEmbeddingModel } from 'ai';
+import { ParleyError } from '../../domain/errors.js';
+import type { Embedder } from './embedder.js';
+import { toUnitVector } from './unit-vector.js';
+
+export interface OpenAICompatibleEmbedderOptions {
+  /** The API root that `/embeddings` is appended to, e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1`. */
+  baseURL: string;
+  model: string;
+  /** Sent as `Authorization: Bearer …`; never appears in error messages. */
+  apiKey?: string;
+  /** Vector length; when omitted it is learnt from the first response (see {@link OpenAICompatibleEmbedder.resolveDimensions}). */
+  dimensions?: number;
+  /**
+   * Ask the server for `dimensions`-long vectors (the `dimensions` request field; OpenAI text-embedding-3
+   * supports it, many servers reject it). Default false: `dimensions` only states what the model returns.
+   */
+  requestDimensions?: boolean;
+  /** Inputs per request. Default 64: well under every server's limits, large enough to amortise the round trip. */
+  batchSize?: number;
+  /** Requests in flight per call. Default 4. */
+  maxParallelCalls?: number;
+  /** Retries per request on network errors, 408, 409, 429 and 5xx, with backoff honouring Retry-After. Default 2. */
+  maxRetries?: number;
+}
+
+/** An embeddings request failed: `status` is the HTTP status, when there was a response. */
+export class EmbeddingRequestError extends ParleyError {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    retryable: boolean,
+  ) {
+    const kind = status === 429 ? 'rate_limited' : 'unavailable';
+    super(kind, status === 429 ? 'EMBEDDINGS_RATE_LIMITED' : 'EMBEDDINGS_FAILED', message, undefined, retryable);
+  }
+}
+
+const MAX_DETAIL_CHARS = 300;
+
+/**
+ * Any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, vLLM, Ollama, llama.cpp server) through the
+ * AI SDK, which batches, runs requests in parallel and retries.
+ */
+export class OpenAICompatibleEmbedder implements Embedder {
+  readonly modelId: string;
+  readonly #model: ReturnType<typeof wrapEmbeddingModel>;
+  readonly #endpoint: string;
+  readonly #apiKey: string | undefined;
+  readonly #maxParallelCalls: number;
+  readonly #maxRetries: number;
+  readonly #requestedDimensions: number | undefined;
+  #dimensions: number | undefined;
+
+  constructor(options: OpenAICompatibleEmbedderOptions) {
+    const url = new URL(options.baseURL);
+    // For messages: no credentials or query string.
+    this.#endpoint = `${url.origin}${url.pathname.replace(/\/$/, '')}`;
+    this.#apiKey = options.apiKey || undefined;
+    this.#dimensions = options.dimensions;
+    this.#requestedDimensions = options.requestDimensions ? options.dimensions : undefined;
+    this.#maxParallelCalls = options.maxParallelCalls ?? 4;
+    this.#maxRetries = options.maxRetries ?? 2;
+    const batchSize = options.batchSize ?? 64;
+    if (options.requestDimensions && options.dimensions === undefined) {
+      throw new RangeError('requestDimensions needs dimensions');
+    }
+    this.modelId = `openai-compatible:${options.model}${this.#requestedDimensions ? `/${this.#requestedDimensions}` : ''}`;
+    const provider = createOpenAICompatible({
+      name: 'openai-compatible',
+      baseURL: options.baseURL,
+      apiKey: this.#apiKey,
+      fetch: normalisingFetch(globalThis.fetch),
+    });
+    this.#model = wrapEmbeddingModel({
+      model: provider.embeddingModel(options.model),
+      middleware: { specificationVersion: 'v3', overrideMaxEmbeddingsPerCall: () => batchSize },
+    });
+  }
+
+  /** Throws until the length is configured or learnt; call {@link resolveDimensions} to learn it up front. */
+  get dimensions(): number {
+    if (this.#dimensions === undefined) {
+      throw new Error(`The vector length of ${this.modelId} is not known yet: configure it or call resolveDimensions()`);
+    }
+    return this.#dimensions;
+  }
+
+  /** The vector length, embedding a probe string first if it is not known yet. */
+  async resolveDimensions(signal?: AbortSignal): Promise<number> {
+    if (this.#dimensions === undefined) await this.embedQuery('dimension probe', signal);
+    return this.dimensions;
+  }
+
+  async embedDocuments(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    signal?.throwIfAborted();
+    if (texts.length === 0) return [];
+    let embeddings: number[][];
+    try {
+      ({ embeddings } = await embedMany({
+        model: this.#model,
+        // OpenAI rejects empty inputs; a space embeds to the same "nothing" on every server.
+        values: texts.map((text) => (text.length === 0 ? ' ' : text)),
+        maxParallelCalls: this.#maxParallelCalls,
+        maxRetries: this.#maxRetries,
+        abortSignal: signal,
+        providerOptions:
+          this.#requestedDimensions === undefined ? undefined : { openaiCompatible: { dimensions: this.#requestedDimensions } },
+      }));
+    } catch (error) {
+      throw this.#describe(error, signal);
+    }
+    if (embeddings.length !== texts.length) {
+      throw this.#invalid(`${embeddings.length} vectors came back for ${texts.length} inputs`);
+    }
+    return embeddings.map((embedding) => this.#toVector(embedding));
+  }
+
+  async embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array> {
+    const [vector] = await this.embedDocuments([text], signal);
+    if (!vector) throw this.#invalid('no vector came back');
+    return vector;
+  }
+
+  async close(): Promise<void> {
+    // Nothing to release: fetch keeps no per-client state.
+  }
+
+  #toVector(embedding: readonly number[]): Float32Array {
+    this.#dimensions ??= embedding.length;
+    if (embedding.length !== this.#dimensions) {
+      throw this.#invalid(`a vector has ${embedding.length} dimensions, expected ${this.#dimensions}`);
+    }
+    if (!embedding.every(Number.isFinite)) throw this.#invalid('a vector holds a non-finite number');
+    return toUnitVector(embedding);
+  }
+
+  #invalid(problem: string): EmbeddingRequestError {
+    return new EmbeddingRequestError(`Embeddings from ${this.#endpoint} are unusable: ${problem}`, undefined, false);
+  }
+
+  /** One clear error per failure: status and server message, never the API key. Aborts pass through as they are. */
+  #describe(error: unknown, signal?: AbortSignal): unknown {
+    if (signal?.aborted) return signal.reason;
+    const cause = RetryError.isInstance(error) ? error.lastError : error;
+    const detail = this.#redact(cause instanceof Error ? cause.message : String(cause));
+    if (APICallError.isInstance(cause)) {
+      const status = cause.statusCode;
+      if (status === undefined) {
+        return new EmbeddingRequestError(`Embeddings endpoint ${this.#endpoint} is unreachable: ${detail}`, undefined, true);
+      }
+      return new EmbeddingRequestError(
+        `Embeddings request to ${this.#endpoint} failed with HTTP ${status}: ${detail}`,
+        status,
+        cause.isRetryable,
+      );
+    }
+    // Schema or JSON failures of a 2xx response, and anything unexpected.
+    return new EmbeddingRequestError(`Embeddings request to ${this.#endpoint} failed: ${detail}`, undefined, false);
+  }
+
+  #redact(text: string): string {
+    let safe = text.replace(/Bearer\s+\S+/gi, 'Bearer [redacted]');
+    if (this.#apiKey) safe = safe.split(this.#apiKey).join('[redacted]');
+    return safe.length > MAX_DETAIL_CHARS ? `${safe.slice(0, MAX_DETAIL_CHARS)}…` : safe;
+  }
+}
+
+/**
+ * Rewrites a successful response into what the SDK's parser expects: `data` sorted by `index` (the SDK
+ * reads vectors in array order and ignores `index`) and base64 vectors (servers that ignore
+ * `encoding_format: 'float'`) decoded to numbers.
+ */
+function normalisingFetch(base: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    if (!response.ok) return response;
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    const responseInit = { status: response.status, statusText: response.statusText, headers };
+    if (!isRecord(body) || !Array.isArray(body.data)) return new Response(text, responseInit); // the SDK reports it
+    const items: unknown[] = body.data;
+    const data = items.map((item) =>
+      isRecord(item) && typeof item.embedding === 'string' ? { ...item, embedding: decodeBase64Floats(item.embedding) } : item,
+    );
+    if (data.every((item) => indexOf(item) !== undefined)) data.sort((a, b) => (indexOf(a) ?? 0) - (indexOf(b) ?? 0));
+    return new Response(JSON.stringify({ ...body, data }), responseInit);
+  };
+}
+
+function indexOf(item: unknown): number | undefined {
+  return isRecord(item) && typeof item.index === 'number' ? item.index : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** OpenAI's base64 format: little-endian float32. */
+function decodeBase64Floats(encoded: string): number[] {
+  const bytes = Buffer.from(encoded, 'base64');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Array<number>(Math.floor(bytes.byteLength / 4));
+  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
+  return out;
+}

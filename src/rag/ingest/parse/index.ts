@@ -1,0 +1,40 @@
+import type { DocumentKind, ParsedDocument } from '../document.js';
+import type { DocumentParser } from './document-parser.js';
+import { parseCsv } from './parse-csv.js';
+import { parseDocx } from './parse-docx.js';
+import { parseHtml } from './parse-html.js';
+import { parseJson } from './parse-json.js';
+import { parseMarkdown } from './parse-markdown.js';
+import { parsePdf } from './parse-pdf.js';
+import { parsePptx } from './parse-pptx.js';
+import { parseText } from './parse-text.js';
+import { parseXlsx } from './parse-xlsx.js';
+import { noText } from './unreadable.js';
+
+export { sniffDocumentKind } from './sniff-kind.js';
+
+const PARSERS: Readonly<Record<DocumentKind, DocumentParser>> = {
+  pdf: parsePdf,
+  docx: parseDocx,
+  pptx: parsePptx,
+  xlsx: parseXlsx,
+  csv: parseCsv,
+  txt: parseText,
+  markdown: parseMarkdown,
+  html: parseHtml,
+  json: parseJson,
+};
+
+/**
+ * A document's text in sections (pages, slides, sheets or heading sections), with whitespace normalised
+ * and paragraph breaks kept as blank lines.
+ *
+ * @param kind as decided by `sniffDocumentKind`.
+ * @throws UnreadableDocumentError, with a message fit to show the uploader, for encrypted, damaged or empty documents.
+ */
+export async function parseDocument(filePath: string, kind: DocumentKind): Promise<ParsedDocument> {
+  const { sections, title, totalPages } = await PARSERS[kind](filePath);
+  const withText = sections.filter((section) => section.text.trim() !== '');
+  if (withText.length === 0) throw noText(kind === 'pdf' ? ' (is it a scanned image?)' : '');
+  return { kind, sections: withText, ...(title ? { title } : {}), ...(totalPages === undefined ? {} : { totalPages }) };
+}

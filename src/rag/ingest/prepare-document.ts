@@ -1,0 +1,29 @@
+import { chunkDocument, type ChunkingOptions, type TextChunk } from './chunk-document.js';
+import { UnreadableDocumentError, type DocumentKind } from './document.js';
+import { parseDocument } from './parse/index.js';
+
+export interface PrepareTask {
+  filePath: string;
+  kind: DocumentKind;
+  chunking: ChunkingOptions;
+}
+
+/**
+ * The CPU-heavy half of ingestion (parse and chunk) as one plain-data call, so it can run in a worker
+ * thread. Unreadable documents come back as a value: error classes do not survive the thread boundary.
+ */
+export type PreparedDocument =
+  | { ok: true; chunks: TextChunk[]; textSize: number; totalPages: number | null; title: string | null }
+  | { ok: false; unreadable: string };
+
+export async function prepareDocument(task: PrepareTask): Promise<PreparedDocument> {
+  try {
+    const document = await parseDocument(task.filePath, task.kind);
+    const chunks = chunkDocument(document, task.chunking);
+    const textSize = document.sections.reduce((total, section) => total + section.text.length, 0);
+    return { ok: true, chunks, textSize, totalPages: document.totalPages ?? null, title: document.title ?? null };
+  } catch (error) {
+    if (error instanceof UnreadableDocumentError) return { ok: false, unreadable: error.message };
+    throw error;
+  }
+}

@@ -1,0 +1,4 @@
+import { prepareDocument } from './prepare-document.js';
+
+/** Piscina entry point: runs in a worker thread. */
+export default prepareDocument;

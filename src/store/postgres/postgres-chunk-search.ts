@@ -1,0 +1,68 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import { chunkDetails, inScope, isEmptyScope, keywordTerms } from '../sql/chunk-scope.js';
+import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../store.js';
+
+/** pgvector HNSW indexes need a fixed dimension: one partial index per dimension in use. */
+export async function ensureVectorIndex(db: Kysely<Database>, dimensions: number): Promise<void> {
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 2000) {
+    throw new Error(`pgvector indexes vectors of 1 to 2000 dimensions, not ${dimensions}`);
+  }
+  await sql
+    .raw(
+      `CREATE INDEX IF NOT EXISTS chunk_embedding_hnsw_${dimensions} ON chunk ` +
+        `USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE dimensions = ${dimensions}`,
+    )
+    .execute(db);
+}
+
+/** Search with PostgreSQL's own indexes: pgvector HNSW for vectors, tsvector + GIN for keywords. */
+export class PostgresChunkSearch implements ChunkSearch {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async vectorSearch(scope: SearchScope, vector: Float32Array, limit: number): Promise<ChunkHit[]> {
+    if (isEmptyScope(scope)) return [];
+    const dimensions = vector.length;
+    const literal = `[${vector.join(',')}]`;
+    // The cast matches the partial index's expression, so the planner can use it.
+    const distance = sql<number>`(chunk.embedding::vector(${sql.raw(String(dimensions))}) <=> ${literal}::vector(${sql.raw(String(dimensions))}))`;
+    const rows = await this.db.transaction().execute(async (trx) => {
+      // Filters are applied inside the index scan: it keeps walking the graph until enough rows pass.
+      await sql`SET LOCAL hnsw.iterative_scan = relaxed_order`.execute(trx);
+      await sql`SELECT set_config('hnsw.ef_search', ${String(Math.max(40, limit * 2))}, true)`.execute(trx);
+      return trx
+        .selectFrom('chunk')
+        .innerJoin('datasource', 'datasource.id', 'chunk.datasource_id')
+        .select(['chunk.id as chunkId', distance.as('distance')])
+        .where((eb) => inScope(eb, scope))
+        .where('chunk.dimensions', '=', dimensions)
+        .orderBy(distance)
+        .limit(limit)
+        .execute();
+    });
+    return rows
+      .map((row) => ({ chunkId: row.chunkId, score: 1 - Number(row.distance) }))
+      .sort((a, b) => b.score - a.score);
+  }
+
+  async keywordSearch(scope: SearchScope, query: string, limit: number): Promise<ChunkHit[]> {
+    const terms = keywordTerms(query);
+    if (terms.length === 0 || isEmptyScope(scope)) return [];
+    const tsquery = sql`to_tsquery('english', ${terms.join(' | ')})`;
+    const rank = sql<number>`ts_rank_cd(chunk.text_search, ${tsquery}, 1)`;
+    const rows = await this.db
+      .selectFrom('chunk')
+      .innerJoin('datasource', 'datasource.id', 'chunk.datasource_id')
+      .select(['chunk.id as chunkId', rank.as('score')])
+      .where((eb) => inScope(eb, scope))
+      .where(sql<boolean>`chunk.text_search @@ ${tsquery}`)
+      .orderBy(rank, 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ chunkId: row.chunkId, score: Number(row.score) }));
+  }
+
+  details(workspaceId: string, chunkIds: readonly string[]): Promise<ChunkDetails[]> {
+    return chunkDetails(this.db, workspaceId, chunkIds);
+  }
+}

@@ -1,0 +1,79 @@
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import type { ChunkDetails, DatasourceType, SearchScope } from '../store.js';
+
+type ChunkAndDatasource = ExpressionBuilder<Database, 'chunk' | 'datasource'>;
+
+/** The WHERE clause of every search: the workspace's synched datasources in scope, narrowed by the filters. */
+export function inScope(eb: ChunkAndDatasource, scope: SearchScope) {
+  const conditions = [
+    eb('chunk.workspace_id', '=', scope.workspaceId),
+    eb('chunk.datastore_id', 'in', [...scope.datastoreIds]),
+    eb('datasource.status', '=', 'synched'),
+  ];
+  if (scope.datasourceIds !== undefined) conditions.push(eb('chunk.datasource_id', 'in', [...scope.datasourceIds]));
+  if (scope.customIds !== undefined) conditions.push(eb('datasource.custom_id', 'in', [...scope.customIds]));
+  return eb.and(conditions);
+}
+
+/** A scope with an empty filter list or no datastore matches nothing (and `IN ()` is not valid SQL). */
+export const isEmptyScope = (scope: SearchScope): boolean =>
+  scope.datastoreIds.length === 0 || scope.datasourceIds?.length === 0 || scope.customIds?.length === 0;
+
+const STOPWORDS = new Set(
+  'a an and are as at be but by for from has have how i in is it its of on or that the their there these this to was were what when where which who whom why will with'.split(' '),
+);
+
+/**
+ * The words of a query for keyword search: letters and digits of any script, lower case, without
+ * common English function words, at most 32. Both engines then stem them their own way.
+ */
+export function keywordTerms(query: string): string[] {
+  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const terms = words.filter((word) => !STOPWORDS.has(word) && (word.length > 1 || /\p{N}/u.test(word)));
+  return [...new Set(terms)].slice(0, 32);
+}
+
+/** Texts and origins of chunks, in the order asked. */
+export async function chunkDetails(db: Kysely<Database>, workspaceId: string, chunkIds: readonly string[]): Promise<ChunkDetails[]> {
+  if (chunkIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('chunk')
+    .innerJoin('datasource', 'datasource.id', 'chunk.datasource_id')
+    .select([
+      'chunk.id as chunkId',
+      'chunk.text',
+      'chunk.source',
+      'chunk.page_number as pageNumber',
+      'chunk.datasource_id as datasourceId',
+      'datasource.name as datasourceName',
+      'datasource.type as datasourceType',
+      'datasource.custom_id as customId',
+      'datasource.mime_type as mimeType',
+      'datasource.total_pages as totalPages',
+      'datasource.config as config',
+    ])
+    .where('chunk.workspace_id', '=', workspaceId)
+    .where('chunk.id', 'in', [...chunkIds])
+    .execute();
+  const byId = new Map(
+    rows.map((row) => {
+      const config = JSON.parse(row.config) as Record<string, unknown>;
+      const details: ChunkDetails = {
+        chunkId: row.chunkId,
+        text: row.text,
+        source: row.source,
+        pageNumber: row.pageNumber,
+        datasourceId: row.datasourceId,
+        datasourceName: row.datasourceName,
+        datasourceType: row.datasourceType as DatasourceType,
+        customId: row.customId,
+        mimeType: row.mimeType,
+        totalPages: row.totalPages,
+        sourceUrl: typeof config.source_url === 'string' ? config.source_url : null,
+      };
+      return [row.chunkId, details];
+    }),
+  );
+  return chunkIds.flatMap((id) => byId.get(id) ?? []);
+}

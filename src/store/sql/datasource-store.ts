@@ -1,0 +1,304 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { DatasourceTable, Database } from '../schema.js';
+import type {
+  ChunkRecord,
+  DatasourceProgress,
+  DatasourceRecord,
+  DatasourceStatus,
+  DatasourceStore,
+  DatasourceType,
+  IndexOutcome,
+  IndexedContent,
+  NewJob,
+} from '../store.js';
+import { insertJob } from './job-store.js';
+import type { SqlConnection } from './sql-dialect.js';
+
+/** Rows per INSERT: well under SQLite's bound-parameter limit and PostgreSQL's message sizes. */
+const INSERT_BATCH = 200;
+
+const toRecord = (row: Selectable<DatasourceTable>): DatasourceRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  datastoreId: row.datastore_id,
+  type: row.type as DatasourceType,
+  name: row.name,
+  status: row.status as DatasourceStatus,
+  customId: row.custom_id,
+  groupId: row.group_id,
+  config: JSON.parse(row.config) as Record<string, unknown>,
+  fileKey: row.file_key,
+  mimeType: row.mime_type,
+  sizeBytes: row.size_bytes === null ? null : Number(row.size_bytes),
+  error: row.error,
+  progress: row.progress,
+  nbChunks: row.nb_chunks,
+  textSize: row.text_size,
+  totalPages: row.total_pages,
+  generation: row.generation,
+  lastSynch: row.last_synch,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const progressColumns = (progress: DatasourceProgress): Updateable<DatasourceTable> => ({
+  status: progress.status,
+  progress: progress.progress,
+  error: progress.error,
+  config: progress.config === undefined ? undefined : JSON.stringify(progress.config),
+  file_key: progress.fileKey,
+  mime_type: progress.mimeType,
+  size_bytes: progress.sizeBytes,
+});
+
+const bumpContentVersion = (trx: Kysely<Database>, datastoreId: string) =>
+  trx
+    .updateTable('datastore')
+    .set((eb) => ({ content_version: eb('content_version', '+', 1) }))
+    .where('id', '=', datastoreId)
+    .execute();
+
+export class SqlDatasourceStore implements DatasourceStore {
+  constructor(private readonly connection: SqlConnection) {}
+
+  private get db() {
+    return this.connection.db;
+  }
+
+  async create(datasource: DatasourceRecord, job: NewJob): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('datasource')
+        .values({
+          id: datasource.id,
+          workspace_id: datasource.workspaceId,
+          datastore_id: datasource.datastoreId,
+          type: datasource.type,
+          name: datasource.name,
+          status: datasource.status,
+          custom_id: datasource.customId,
+          group_id: datasource.groupId,
+          config: JSON.stringify(datasource.config),
+          file_key: datasource.fileKey,
+          mime_type: datasource.mimeType,
+          size_bytes: datasource.sizeBytes,
+          error: datasource.error,
+          progress: datasource.progress,
+          nb_chunks: datasource.nbChunks,
+          text_size: datasource.textSize,
+          total_pages: datasource.totalPages,
+          generation: datasource.generation,
+          last_synch: datasource.lastSynch,
+          created_at: datasource.createdAt,
+          updated_at: datasource.updatedAt,
+        })
+        .execute();
+      await insertJob(trx, job, datasource.createdAt);
+    });
+  }
+
+  async find(workspaceId: string, id: string): Promise<DatasourceRecord | undefined> {
+    const row = await this.db
+      .selectFrom('datasource')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async ownerOf(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('datasource').select('workspace_id').where('id', '=', id).executeTakeFirst();
+    return row?.workspace_id;
+  }
+
+  async list(workspaceId: string): Promise<DatasourceRecord[]> {
+    const rows = await this.db
+      .selectFrom('datasource')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async listByDatastore(workspaceId: string, datastoreId: string): Promise<DatasourceRecord[]> {
+    const rows = await this.db
+      .selectFrom('datasource')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('datastore_id', '=', datastoreId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async requeue(
+    workspaceId: string,
+    id: string,
+    job: (generation: number) => NewJob,
+  ): Promise<DatasourceRecord | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const at = new Date().toISOString();
+      const row = await trx
+        .updateTable('datasource')
+        .set((eb) => ({
+          generation: eb('generation', '+', 1),
+          status: 'pending',
+          progress: 0,
+          error: null,
+          updated_at: at,
+        }))
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      await insertJob(trx, job(row.generation), at);
+      return toRecord(row);
+    });
+  }
+
+  async markQueued(id: string): Promise<void> {
+    await this.db
+      .updateTable('datasource')
+      .set({ status: 'pending', updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('status', '=', 'unsynched')
+      .execute();
+  }
+
+  async report(id: string, generation: number, progress: DatasourceProgress): Promise<boolean> {
+    const result = await this.db
+      .updateTable('datasource')
+      .set({ ...progressColumns(progress), updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('generation', '=', generation)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async writeIndex(id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
+    // Index DDL takes its own lock on `chunk`: outside the transaction below, or the two would wait on each other.
+    await this.connection.prepareVectorIndex?.(content.embeddingDimensions);
+    return this.db.transaction().execute(async (trx) => {
+      let current = trx.selectFrom('datasource').selectAll().where('id', '=', id).where('generation', '=', generation);
+      if (this.connection.supportsRowLocks) current = current.forUpdate();
+      const datasource = await current.executeTakeFirst();
+      if (datasource === undefined) return 'superseded';
+      if (!(await this.adoptModel(trx, datasource.datastore_id, content))) return 'model-mismatch';
+
+      await trx.deleteFrom('chunk').where('datasource_id', '=', id).execute();
+      for (let start = 0; start < content.chunks.length; start += INSERT_BATCH) {
+        const rows = content.chunks.slice(start, start + INSERT_BATCH).map((chunk) => ({
+          id: `${id}.${generation}.${chunk.ordinal}`,
+          workspace_id: datasource.workspace_id,
+          datastore_id: datasource.datastore_id,
+          datasource_id: id,
+          custom_id: datasource.custom_id,
+          ordinal: chunk.ordinal,
+          text: chunk.text,
+          source: chunk.source,
+          page_number: chunk.pageNumber,
+          tokens: chunk.tokens,
+          dimensions: chunk.embedding.length,
+          embedding: this.connection.encodeVector(chunk.embedding),
+        }));
+        await trx.insertInto('chunk').values(rows).execute();
+      }
+      await bumpContentVersion(trx, datasource.datastore_id);
+      const at = new Date().toISOString();
+      await trx
+        .updateTable('datasource')
+        .set({
+          status: 'synched',
+          progress: 1,
+          error: null,
+          nb_chunks: content.chunks.length,
+          text_size: content.textSize,
+          total_pages: content.totalPages,
+          last_synch: at,
+          updated_at: at,
+        })
+        .where('id', '=', id)
+        .execute();
+      return 'written';
+    });
+  }
+
+  async delete(workspaceId: string, id: string): Promise<DatasourceRecord | undefined> {
+    // Chunks go with it (ON DELETE CASCADE), and with them their keyword-index entries (triggers).
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .deleteFrom('datasource')
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      await bumpContentVersion(trx, row.datastore_id);
+      return toRecord(row);
+    });
+  }
+
+  async listChunks(workspaceId: string, id: string, page: { offset: number; limit: number }): Promise<ChunkRecord[]> {
+    const rows = await this.db
+      .selectFrom('chunk')
+      .select(['id', 'datasource_id', 'ordinal', 'text', 'source', 'page_number', 'tokens', 'custom_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('datasource_id', '=', id)
+      .orderBy('ordinal')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      datasourceId: row.datasource_id,
+      ordinal: row.ordinal,
+      text: row.text,
+      source: row.source,
+      pageNumber: row.page_number,
+      tokens: row.tokens,
+      customId: row.custom_id,
+    }));
+  }
+
+  async storedTextSize(workspaceId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('datasource')
+      .select((eb) => eb.fn.sum<number | string>('text_size').as('total'))
+      .where('workspace_id', '=', workspaceId)
+      .where('status', '=', 'synched')
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  }
+
+  async listEmbeddedWithOtherModel(modelId: string): Promise<DatasourceRecord[]> {
+    const rows = await this.db
+      .selectFrom('datasource')
+      .innerJoin('datastore', 'datastore.id', 'datasource.datastore_id')
+      .selectAll('datasource')
+      .where('datastore.embedding_model', 'is not', null)
+      .where('datastore.embedding_model', '!=', modelId)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  /** The datastore takes the first model it sees; later content must use the same one. */
+  private async adoptModel(trx: Kysely<Database>, datastoreId: string, content: IndexedContent): Promise<boolean> {
+    const datastore = await trx
+      .selectFrom('datastore')
+      .select(['embedding_model'])
+      .where('id', '=', datastoreId)
+      .executeTakeFirstOrThrow();
+    if (datastore.embedding_model !== null) return datastore.embedding_model === content.embeddingModel;
+    await trx
+      .updateTable('datastore')
+      .set({ embedding_model: content.embeddingModel, embedding_dimensions: content.embeddingDimensions })
+      .where('id', '=', datastoreId)
+      .execute();
+    return true;
+  }
+}

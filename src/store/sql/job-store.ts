@@ -1,0 +1,150 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, JobTable } from '../schema.js';
+import type { JobRecord, JobStatus, JobStore, NewJob } from '../store.js';
+import type { SqlConnection } from './sql-dialect.js';
+
+const toRecord = (row: Selectable<JobTable>): JobRecord => ({
+  id: row.id,
+  kind: row.kind,
+  workspaceId: row.workspace_id,
+  payload: JSON.parse(row.payload) as Record<string, unknown>,
+  status: row.status as JobStatus,
+  attempts: row.attempts,
+  maxAttempts: row.max_attempts,
+  runAt: row.run_at,
+  leaseOwner: row.lease_owner,
+  leaseUntil: row.lease_until,
+  lastError: row.last_error,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** Inserts a job; shared so other stores can enqueue inside their own transactions. */
+export async function insertJob(db: Kysely<Database>, job: NewJob, at: string): Promise<void> {
+  await db
+    .insertInto('job')
+    .values({
+      id: job.id,
+      workspace_id: job.workspaceId,
+      kind: job.kind,
+      payload: JSON.stringify(job.payload),
+      status: 'queued',
+      attempts: 0,
+      max_attempts: job.maxAttempts,
+      run_at: job.runAt ?? at,
+      lease_owner: null,
+      lease_until: null,
+      last_error: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+}
+
+export class SqlJobStore implements JobStore {
+  constructor(private readonly connection: SqlConnection) {}
+
+  private get db() {
+    return this.connection.db;
+  }
+
+  async enqueue(job: NewJob): Promise<void> {
+    await insertJob(this.db, job, new Date().toISOString());
+  }
+
+  async claim(owner: string, kinds: readonly string[], now: string, leaseUntil: string): Promise<JobRecord | undefined> {
+    if (kinds.length === 0) return undefined;
+    let next = this.db
+      .selectFrom('job')
+      .select('id')
+      .where('kind', 'in', [...kinds])
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]),
+          // A running job whose lease ran out belongs to a process that died: take it over.
+          eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)]),
+        ]),
+      )
+      .orderBy('run_at')
+      .orderBy('id')
+      .limit(1);
+    // Several workers on PostgreSQL each skip the rows others are claiming; SQLite serialises writers.
+    if (this.connection.supportsRowLocks) next = next.forUpdate().skipLocked();
+    const row = await this.db
+      .updateTable('job')
+      .set((eb) => ({
+        status: 'running',
+        attempts: eb('attempts', '+', 1),
+        lease_owner: owner,
+        lease_until: leaseUntil,
+        updated_at: now,
+      }))
+      .where('id', '=', next)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async extendLease(id: string, owner: string, leaseUntil: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('job')
+      .set({ lease_until: leaseUntil, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async complete(id: string, owner: string): Promise<void> {
+    await this.finish(id, owner, { status: 'done' });
+  }
+
+  async retryLater(id: string, owner: string, error: string, runAt: string): Promise<void> {
+    await this.finish(id, owner, { status: 'queued', last_error: error, run_at: runAt });
+  }
+
+  async fail(id: string, owner: string, error: string): Promise<void> {
+    await this.finish(id, owner, { status: 'failed', last_error: error });
+  }
+
+  async release(id: string, owner: string): Promise<void> {
+    await this.db
+      .updateTable('job')
+      .set((eb) => ({
+        status: 'queued',
+        attempts: eb('attempts', '-', 1),
+        lease_owner: null,
+        lease_until: null,
+        updated_at: new Date().toISOString(),
+      }))
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+
+  async find(id: string): Promise<JobRecord | undefined> {
+    const row = await this.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async list(filter: { kind?: string; statuses?: readonly JobStatus[] }): Promise<JobRecord[]> {
+    let query = this.db.selectFrom('job').selectAll().orderBy('created_at').orderBy('id');
+    if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
+    if (filter.statuses !== undefined) query = query.where('status', 'in', [...filter.statuses]);
+    return (await query.execute()).map(toRecord);
+  }
+
+  private async finish(
+    id: string,
+    owner: string,
+    changes: { status: JobStatus; last_error?: string; run_at?: string },
+  ): Promise<void> {
+    await this.db
+      .updateTable('job')
+      .set({ ...changes, lease_owner: null, lease_until: null, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+}

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/domain/ids.js';
+import { PermanentJobError } from '../../src/jobs/job-errors.js';
+import { JobRunner, type JobHandler, type JobRunnerOptions } from '../../src/jobs/job-runner.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { JobRecord, Store } from '../../src/store/store.js';
+import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
+
+const OPTIONS: JobRunnerOptions = { concurrency: 2, leaseMs: 1_000, pollMs: 20, backoff: { baseMs: 20, maxMs: 100 } };
+
+const until = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+describe.each(STORE_KINDS)('durable job queue on %s', (kind) => {
+  let scratch: ScratchStore;
+  let store: Store;
+
+  beforeAll(async () => {
+    scratch = await createScratchStore(kind);
+    store = await openStore(scratch.config, scratch.dataDir);
+  });
+  afterAll(async () => {
+    await store.close();
+    await scratch.drop();
+  });
+
+  const enqueue = async (kind: string, maxAttempts = 5, payload: Record<string, unknown> = {}) => {
+    const id = newId();
+    await store.jobs.enqueue({ id, kind, workspaceId: null, payload, maxAttempts });
+    return id;
+  };
+
+  it('retries a failing job with backoff until it succeeds', async () => {
+    const calls: number[] = [];
+    const retried: string[] = [];
+    const handler: JobHandler = {
+      async run(job) {
+        calls.push(Date.now());
+        if (job.attempts < 3) throw new Error(`flaky ${job.attempts}`);
+      },
+      async retrying(_job, reason) {
+        retried.push(reason);
+      },
+    };
+    const runner = new JobRunner(store.jobs, { flaky: handler }, OPTIONS);
+    const id = await enqueue('flaky');
+    runner.start();
+    await until(async () => (await store.jobs.find(id))?.status === 'done');
+    await runner.stop();
+    expect(calls).toHaveLength(3);
+    expect(retried).toEqual(['flaky 1', 'flaky 2']);
+    expect(calls[2]! - calls[1]!).toBeGreaterThanOrEqual(15);
+    expect(await store.jobs.find(id)).toMatchObject({ attempts: 3, status: 'done', lastError: 'flaky 2' });
+  });
+
+  it('fails at once on a permanent error and after the last attempt otherwise', async () => {
+    const failures: string[] = [];
+    const handlers: Record<string, JobHandler> = {
+      broken: {
+        run: async () => {
+          throw new PermanentJobError('corrupt input');
+        },
+        failed: async (_job, reason) => void failures.push(reason),
+      },
+      hopeless: {
+        run: async () => {
+          throw new Error('still down');
+        },
+        failed: async (_job, reason) => void failures.push(reason),
+      },
+    };
+    const runner = new JobRunner(store.jobs, handlers, OPTIONS);
+    const broken = await enqueue('broken');
+    const hopeless = await enqueue('hopeless', 3);
+    runner.start();
+    await until(async () => (await store.jobs.find(hopeless))?.status === 'failed');
+    await runner.stop();
+    expect(await store.jobs.find(broken)).toMatchObject({ status: 'failed', attempts: 1, lastError: 'corrupt input' });
+    expect(await store.jobs.find(hopeless)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'still down' });
+    expect(failures.sort()).toEqual(['corrupt input', 'still down']);
+  });
+
+  it('takes over a job whose worker died (its lease ran out)', async () => {
+    const id = await enqueue('orphan');
+    const now = Date.now();
+    const dead = await store.jobs.claim('dead-worker', ['orphan'], new Date(now).toISOString(), new Date(now + 300).toISOString());
+    expect(dead?.id).toBe(id);
+    const ran: JobRecord[] = [];
+    const runner = new JobRunner(store.jobs, { orphan: { run: async (job) => void ran.push(job) } }, OPTIONS);
+    runner.start();
+    await until(async () => (await store.jobs.find(id))?.status === 'done');
+    await runner.stop();
+    expect(ran).toHaveLength(1);
+    expect(ran[0]!.attempts).toBe(2);
+    // The dead worker's late outcome cannot overwrite the new owner's.
+    await store.jobs.fail(id, 'dead-worker', 'too late');
+    expect((await store.jobs.find(id))?.status).toBe('done');
+  });
+
+  it('hands a running job back to the queue on shutdown, without spending an attempt', async () => {
+    let started = false;
+    const handler: JobHandler = {
+      run: (_job, { signal }) =>
+        new Promise((_resolve, reject) => {
+          started = true;
+          signal.addEventListener('abort', () => reject(new Error('aborted')));
+        }),
+    };
+    const id = await enqueue('long');
+    const runner = new JobRunner(store.jobs, { long: handler }, OPTIONS);
+    runner.start();
+    await until(async () => started);
+    await runner.stop();
+    expect(await store.jobs.find(id)).toMatchObject({ status: 'queued', attempts: 0, leaseOwner: null });
+  });
+
+  it('keeps a long job’s lease alive with heartbeats', async () => {
+    const id = await enqueue('slow');
+    const runner = new JobRunner(
+      store.jobs,
+      { slow: { run: () => new Promise((resolve) => setTimeout(resolve, 700)) } },
+      { ...OPTIONS, leaseMs: 300 },
+    );
+    runner.start();
+    await until(async () => (await store.jobs.find(id))?.status === 'done');
+    await runner.stop();
+    expect((await store.jobs.find(id))?.attempts).toBe(1);
+  });
+});
+
+describe.skipIf(!STORE_KINDS.includes('postgres'))('job claims across PostgreSQL connections', () => {
+  it('never hands the same job to two claimers', async () => {
+    const scratch = await createScratchStore('postgres');
+    const stores = [await openStore(scratch.config, scratch.dataDir), await openStore(scratch.config, scratch.dataDir)];
+    try {
+      const ids = new Set<string>();
+      for (let index = 0; index < 120; index += 1) {
+        const id = newId();
+        ids.add(id);
+        await stores[0]!.jobs.enqueue({ id, kind: 'race', workspaceId: null, payload: {}, maxAttempts: 1 });
+      }
+      const claimed: string[] = [];
+      const lease = new Date(Date.now() + 60_000).toISOString();
+      await Promise.all(
+        Array.from({ length: 8 }, async (_unused, worker) => {
+          const jobs = stores[worker % 2]!.jobs;
+          for (;;) {
+            const job = await jobs.claim(`w${worker}`, ['race'], new Date().toISOString(), lease);
+            if (job === undefined) return;
+            claimed.push(job.id);
+          }
+        }),
+      );
+      expect(claimed).toHaveLength(ids.size);
+      expect(new Set(claimed)).toEqual(ids);
+    } finally {
+      for (const store of stores) await store.close();
+      await scratch.drop();
+    }
+  });
+});

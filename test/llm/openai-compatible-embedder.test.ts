@@ -1,0 +1,231 @@
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEmbedder } from '../../src/llm/embeddings/create-embedder.js';
+import { LocalEmbedder } from '../../src/llm/embeddings/local-embedder.js';
+import { EmbeddingRequestError, OpenAICompatibleEmbedder } from '../../src/llm/embeddings/openai-compatible-embedder.js';
+
+const API_KEY = 'sk-test-0123456789abcdef';
+const DIMENSIONS = 8;
+
+interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: { model: string; input: string[]; encoding_format?: string; dimensions?: number };
+}
+
+/** What the fake does with the next request; unscripted requests get embeddings. */
+type Reply =
+  | { kind: 'error'; status: number; message: string; headers?: Record<string, string> }
+  | { kind: 'hang' }
+  | { kind: 'base64' }
+  | { kind: 'dimensions'; dimensions: number };
+
+/** A deterministic, not normalised vector per text, so the client's ordering and scaling can be checked. */
+function fakeVector(text: string, dimensions = DIMENSIONS): number[] {
+  let hash = 2166136261;
+  for (const char of text) hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 16777619) >>> 0;
+  return Array.from({ length: dimensions }, (_, i) => (((hash >>> (i * 3)) & 0xff) + 1) / 64);
+}
+
+const unit = (values: number[]): number[] => {
+  const length = Math.hypot(...values);
+  return values.map((v) => v / length);
+};
+
+/** Speaks `POST /v1/embeddings` like OpenAI: returns `data` shuffled (clients must use `index`), records requests. */
+class FakeEmbeddingsServer {
+  readonly requests: RecordedRequest[] = [];
+  readonly replies: Reply[] = [];
+  #server: Server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+    req.on('end', () => this.#handle({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: JSON.parse(raw || '{}') }, res));
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/v1`;
+  }
+
+  async stop(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise((resolve) => this.#server.close(resolve));
+  }
+
+  #handle(request: RecordedRequest, res: ServerResponse): void {
+    this.requests.push(request);
+    if (request.method !== 'POST' || request.url !== '/v1/embeddings') return json(res, 404, { error: { message: 'not found' } });
+    const reply = this.replies.shift();
+    if (reply?.kind === 'hang') return; // never answers; the client must abort
+    if (reply?.kind === 'error') {
+      return json(res, reply.status, { error: { message: reply.message, type: 'invalid_request_error' } }, reply.headers);
+    }
+    const dimensions = reply?.kind === 'dimensions' ? reply.dimensions : DIMENSIONS;
+    const base64 = reply?.kind === 'base64' || request.body.encoding_format === 'base64';
+    const data = request.body.input.map((text, index) => {
+      const vector = fakeVector(text, dimensions);
+      const embedding = base64 ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
+      return { object: 'embedding', index, embedding };
+    });
+    // Deterministic shuffle: reversed, then odd positions first.
+    data.reverse();
+    const shuffled = [...data.filter((_, i) => i % 2 === 1), ...data.filter((_, i) => i % 2 === 0)];
+    const tokens = request.body.input.join(' ').split(/\s+/).length;
+    json(res, 200, { object: 'list', data: shuffled, model: request.body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+describe('OpenAICompatibleEmbedder against a loopback OpenAI embeddings server', () => {
+  const server = new FakeEmbeddingsServer();
+  let baseURL = '';
+
+  beforeAll(async () => {
+    baseURL = await server.start();
+  });
+  afterAll(() => server.stop());
+  beforeEach(() => {
+    server.requests.length = 0;
+    server.replies.length = 0;
+  });
+
+  const embedder = (options: Partial<ConstructorParameters<typeof OpenAICompatibleEmbedder>[0]> = {}) =>
+    new OpenAICompatibleEmbedder({ baseURL, model: 'text-embedding-test', apiKey: API_KEY, ...options });
+
+  it('batches, authenticates, keeps input order and learns the dimensions', async () => {
+    const client = embedder();
+    expect(client.modelId).toBe('openai-compatible:text-embedding-test');
+    expect(() => client.dimensions).toThrow(/not known yet/);
+    const texts = Array.from({ length: 150 }, (_, i) => `passage number ${i}`);
+
+    const vectors = await client.embedDocuments(texts);
+
+    expect(server.requests.map((r) => r.body.input.length)).toEqual([64, 64, 22]);
+    expect(server.requests.flatMap((r) => r.body.input).sort()).toEqual([...texts].sort());
+    for (const request of server.requests) {
+      expect(request.body.model).toBe('text-embedding-test');
+      expect(request.body.encoding_format).toBe('float');
+      expect(request.body.dimensions).toBeUndefined();
+      expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    }
+    expect(client.dimensions).toBe(DIMENSIONS);
+    expect(vectors).toHaveLength(150);
+    vectors.forEach((vector, i) => {
+      expect(vector).toBeInstanceOf(Float32Array);
+      const expected = unit(fakeVector(texts[i]!));
+      expected.forEach((value, j) => expect(vector[j]).toBeCloseTo(value, 6));
+    });
+    expect(await client.embedDocuments([])).toEqual([]);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('embeds a query and probes the dimensions once when asked', async () => {
+    const client = embedder({ batchSize: 10 });
+    expect(await client.resolveDimensions()).toBe(DIMENSIONS);
+    expect(await client.resolveDimensions()).toBe(DIMENSIONS);
+    const query = await client.embedQuery('what is this?');
+    expect(Array.from(query)).toEqual(Array.from(new Float32Array(unit(fakeVector('what is this?')))));
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('decodes base64 vectors from servers that ignore encoding_format', async () => {
+    server.replies.push({ kind: 'base64' });
+    const [vector] = await embedder().embedDocuments(['base64 please']);
+    unit(fakeVector('base64 please')).forEach((value, j) => expect(vector![j]).toBeCloseTo(value, 6));
+  });
+
+  it('sends configured dimensions only when asked to and checks what comes back', async () => {
+    const declared = embedder({ dimensions: DIMENSIONS });
+    expect(declared.dimensions).toBe(DIMENSIONS);
+    expect(server.requests).toHaveLength(0);
+
+    const requested = embedder({ dimensions: 4, requestDimensions: true });
+    expect(requested.modelId).toBe('openai-compatible:text-embedding-test/4');
+    server.replies.push({ kind: 'dimensions', dimensions: 4 });
+    expect((await requested.embedQuery('short'))).toHaveLength(4);
+    expect(server.requests[0]?.body.dimensions).toBe(4);
+
+    server.replies.push({ kind: 'dimensions', dimensions: 16 });
+    await expect(declared.embedQuery('wrong size')).rejects.toThrow(/16 dimensions, expected 8/);
+  });
+
+  it('retries after a 500 and succeeds', async () => {
+    server.replies.push({ kind: 'error', status: 500, message: 'model is loading', headers: { 'retry-after-ms': '10' } });
+    const vectors = await embedder().embedDocuments(['a', 'b']);
+    expect(vectors).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('fails clearly on 401 without retrying or leaking the key', async () => {
+    server.replies.push({ kind: 'error', status: 401, message: `Incorrect API key provided: ${API_KEY}` });
+    const error = await embedder()
+      .embedQuery('secret')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmbeddingRequestError);
+    expect(error).toMatchObject({ status: 401, kind: 'unavailable', retryable: false });
+    expect((error as Error).message).toMatch(/HTTP 401: Incorrect API key provided/);
+    expect((error as Error).message).toContain(baseURL);
+    expect(JSON.stringify(error)).not.toContain(API_KEY);
+    expect(String((error as Error).stack)).not.toContain(API_KEY);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reports persistent rate limiting as retryable after the retries are spent', async () => {
+    for (let i = 0; i < 3; i++) {
+      server.replies.push({ kind: 'error', status: 429, message: 'Rate limit reached', headers: { 'retry-after-ms': '5' } });
+    }
+    const error = await embedder({ maxRetries: 2 })
+      .embedQuery('busy')
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 429, kind: 'rate_limited', code: 'EMBEDDINGS_RATE_LIMITED', retryable: true });
+    expect((error as Error).message).toMatch(/HTTP 429: Rate limit reached/);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('says when the endpoint is unreachable', async () => {
+    const closed = new FakeEmbeddingsServer();
+    const url = await closed.start();
+    await closed.stop();
+    const error = await new OpenAICompatibleEmbedder({ baseURL: url, model: 'm', maxRetries: 0 })
+      .embedQuery('anyone?')
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'unavailable', retryable: true, status: undefined });
+    expect((error as Error).message).toMatch(/unreachable/);
+  });
+
+  it('aborts a request in flight', async () => {
+    server.replies.push({ kind: 'hang' });
+    const controller = new AbortController();
+    const pending = embedder().embedDocuments(['slow'], controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    const started = performance.now();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(performance.now() - started).toBeLessThan(1000);
+    await expect(embedder().embedQuery('x', AbortSignal.abort())).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('createEmbedder', () => {
+  it('picks the remote embedder when a URL is configured', async () => {
+    const remote = createEmbedder({ url: 'http://127.0.0.1:1/v1', model: 'nomic-embed-text', apiKey: null, dimensions: 768 });
+    expect(remote).toBeInstanceOf(OpenAICompatibleEmbedder);
+    expect(remote.dimensions).toBe(768);
+    await remote.close();
+    expect(() => createEmbedder({ url: 'http://127.0.0.1:1/v1' })).toThrow(/model/);
+  });
+
+  it('falls back to the built-in model, which starts no thread until used', async () => {
+    const local = createEmbedder({ url: null, model: null, threads: 1 });
+    expect(local).toBeInstanceOf(LocalEmbedder);
+    expect(local.modelId).toBe('local:use-lite-512@0.2.0');
+    await local.close();
+    expect(() => createEmbedder({ dimensions: 384 })).toThrow(/512/);
+  });
+});

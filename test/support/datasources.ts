@@ -1,0 +1,64 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { TestParley } from './parley.js';
+
+export const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/docs');
+
+export interface UploadOptions {
+  key: string;
+  datastoreId: string;
+  file: string | { name: string; bytes: Uint8Array };
+  fileName?: string;
+  customId?: string;
+  /** Leave out the `type` field, as some older clients do. */
+  omitType?: boolean;
+}
+
+/** POST /datasources as multipart/form-data, as the older widget and SDK send it. */
+export async function uploadFile(parley: TestParley, options: UploadOptions) {
+  const { name, bytes } =
+    typeof options.file === 'string'
+      ? { name: path.basename(options.file), bytes: await fs.readFile(options.file) }
+      : options.file;
+  const form = new FormData();
+  if (!options.omitType) form.set('type', 'file');
+  form.set('datastoreId', options.datastoreId);
+  if (options.fileName !== undefined) form.set('fileName', options.fileName);
+  if (options.customId !== undefined) form.set('custom_id', options.customId);
+  form.set('file', new Blob([bytes]), name);
+  const response = await fetch(`${parley.url}/datasources`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${options.key}` },
+    body: form,
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+const SETTLED = new Set(['synched', 'error', 'usage_limit_reached']);
+
+/** Polls GET /datasources/{id} until it settles (or the given statuses are reached). */
+export async function waitForDatasource(
+  parley: TestParley,
+  key: string,
+  id: string,
+  { timeoutMs = 60_000, until = SETTLED }: { timeoutMs?: number; until?: Set<string> } = {},
+): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { status, body } = await parley.call('GET', `/datasources/${id}`, { key });
+    if (status !== 200) throw new Error(`GET /datasources/${id} answered ${status}: ${JSON.stringify(body)}`);
+    if (until.has(body.status)) return body;
+    if (Date.now() > deadline) throw new Error(`datasource ${id} still ${body.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Every chunk text of a datasource, through the API. */
+export async function chunkTexts(parley: TestParley, key: string, id: string): Promise<string[]> {
+  const texts: string[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const { body } = await parley.call('GET', `/datasources/${id}/chunks?offset=${offset}&limit=500`, { key });
+    texts.push(...(body as { text: string }[]).map((chunk) => chunk.text));
+    if (body.length < 500) return texts;
+  }
+}
