@@ -36,6 +36,7 @@ export async function openCore(config: Config): Promise<Core> {
       maxAttempts: config.jobs.maxAttempts,
       allowPrivateUrls: config.ingestion.allowPrivateUrls,
       onEnqueued: () => core.onEnqueued(),
+      embedder: () => core.embedder(),
     }),
     // Loaded on demand: CLI commands such as `keys` should start in a blink.
     embedder: () => (embedder ??= import('./llm/embeddings/create-embedder.js').then((m) => m.createEmbedder(config.embeddings))),

@@ -8,6 +8,8 @@ export interface DatastoreInput {
   description?: string;
   type?: DatastoreType;
   visibility?: Visibility;
+  vectorWeight?: number;
+  keywordWeight?: number;
 }
 
 export const DATASTORE_DEFAULTS = {
@@ -15,6 +17,8 @@ export const DATASTORE_DEFAULTS = {
   description: '',
   type: 'vector_a',
   visibility: 'private',
+  vectorWeight: 1,
+  keywordWeight: 1,
 } as const satisfies Partial<DatastoreRecord>;
 
 export class DatastoreService {

@@ -1,4 +1,7 @@
+import type { Embedder } from '../llm/embeddings/embedder.js';
+import { Retriever } from '../rag/retrieve/retriever.js';
 import type { Store } from '../store/store.js';
+import { DatastoreSearchService } from './datastore-search.js';
 import { AgentService } from './agents.js';
 import { DatasourceService, type DatasourceServiceOptions } from './datasources.js';
 import { DatastoreService } from './datastores.js';
@@ -12,15 +15,22 @@ export interface Services {
   readonly agents: AgentService;
   readonly datastores: DatastoreService;
   readonly datasources: DatasourceService;
+  readonly search: DatastoreSearchService;
 }
 
-export function createServices(store: Store, datasourceOptions: DatasourceServiceOptions): Services {
+export interface ServiceOptions extends DatasourceServiceOptions {
+  /** The embedding model, started on first use. */
+  embedder: () => Promise<Embedder>;
+}
+
+export function createServices(store: Store, options: ServiceOptions): Services {
   const keys = new KeyService(store);
   return {
     keys,
     workspaces: new WorkspaceService(store, keys),
     agents: new AgentService(store),
     datastores: new DatastoreService(store),
-    datasources: new DatasourceService(store, datasourceOptions),
+    datasources: new DatasourceService(store, options),
+    search: new DatastoreSearchService(store, new Retriever(store.search, options.embedder)),
   };
 }

@@ -91,7 +91,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     registerBearerAuth(api, deps.services.keys);
     await api.register(keyRoutes, { keys: deps.services.keys });
     await api.register(agentRoutes, { agents: deps.services.agents, modelNames: deps.modelNames });
-    await api.register(datastoreRoutes, { datastores: deps.services.datastores });
+    await api.register(datastoreRoutes, { datastores: deps.services.datastores, search: deps.services.search });
     await api.register(datasourceRoutes, {
       datasources: deps.services.datasources,
       maxUploadBytes: deps.maxUploadBytes,

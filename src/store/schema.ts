@@ -55,6 +55,8 @@ export interface DatastoreTable {
   embedding_model: string | null;
   embedding_dimensions: number | null;
   content_version: Generated<number>;
+  vector_weight: number;
+  keyword_weight: number;
   created_at: string;
   updated_at: string;
 }

@@ -51,6 +51,9 @@ export interface DatastoreRecord {
   /** The embedding model its vectors were made with; null until the first datasource is indexed. */
   embeddingModel: string | null;
   embeddingDimensions: number | null;
+  /** Weights of vector and keyword results in hybrid search. */
+  vectorWeight: number;
+  keywordWeight: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -59,6 +59,11 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
   },
   'DELETE /datastores/:id': { request: (s) => ({ path: `/datastores/${s.datastoreId}` }), foreign: 'forbidden' },
 
+  'POST /datastores/:id/query': {
+    request: (s) => ({ path: `/datastores/${s.datastoreId}/query`, body: { query: 'notes' } }),
+    foreign: 'forbidden',
+  },
+
   'POST /datasources': {
     request: (s) => ({ path: '/datasources', body: { type: 'text', datastoreId: s.datastoreId, text: 'planted' } }),
     foreign: 'forbidden',

@@ -1,10 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { DatastoreSearchService } from '../../domain/datastore-search.js';
 import type { DatastoreService } from '../../domain/datastores.js';
 import { workspaceOf } from '../plugins/auth.js';
-import { IdParams, Visibility, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+import { IdParams, Nullable, Visibility, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
 const DatastoreType = StringEnum(['vector_a']);
+
+const Weight = Type.Number({
+  minimum: 0,
+  maximum: 10,
+  description: 'Weight of this engine in hybrid search (reciprocal-rank fusion); default 1',
+});
 
 const DatastoreInput = Type.Object(
   {
@@ -12,6 +19,8 @@ const DatastoreInput = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 4000 })),
     type: Type.Optional(DatastoreType),
     visibility: Type.Optional(Visibility),
+    vectorWeight: Type.Optional(Weight),
+    keywordWeight: Type.Optional(Weight),
   },
   { description: 'Datastore fields; all optional. PATCH changes only what is sent.' },
 );
@@ -22,13 +31,46 @@ const Datastore = Type.Object({
   description: Type.String(),
   type: DatastoreType,
   visibility: Visibility,
+  vectorWeight: Type.Number(),
+  keywordWeight: Type.Number(),
   createdAt: Timestamp('When the datastore was created'),
   updatedAt: Timestamp('When the datastore last changed'),
 });
 
-export const datastoreRoutes: FastifyPluginAsyncTypebox<{ datastores: DatastoreService }> = async (
+const QueryBody = Type.Object({
+  query: Type.String({ minLength: 1, maxLength: 10_000, pattern: '\\S', description: 'What to search for, in plain words' }),
+  topK: Type.Integer({ minimum: 1, maximum: 100, default: 5, description: 'How many hits to return' }),
+  mode: Type.Optional(
+    StringEnum(['hybrid', 'vector', 'keyword'], {
+      description: 'hybrid (default) fuses meaning-based and keyword search; vector or keyword use one engine',
+    }),
+  ),
+  filters: Type.Optional(
+    Type.Object({
+      datasource_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000, description: 'Only these datasources (any of them)' })),
+      custom_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000, description: 'Only datasources with one of these custom ids' })),
+    }),
+  ),
+});
+
+const SearchHit = Type.Object({
+  text: Type.String({ description: 'The chunk’s text' }),
+  score: Type.Number({
+    description:
+      'Higher is better. hybrid: reciprocal-rank fusion of both engines, scaled to (0, 1] (1 = ranked first by both); ' +
+      'vector: cosine similarity (-1..1); keyword: relevance scaled so the best hit is 1',
+  }),
+  source: Type.String({ description: 'Where the text comes from: the URL of a web page, else the file or text name' }),
+  datasource_id: Type.String(),
+  datasource_name: Type.String(),
+  custom_id: Nullable(Type.String()),
+  chunk_id: Type.String(),
+  page_number: Nullable(Type.Integer({ description: 'Page, slide or sheet number where the chunk starts' })),
+});
+
+export const datastoreRoutes: FastifyPluginAsyncTypebox<{ datastores: DatastoreService; search: DatastoreSearchService }> = async (
   app,
-  { datastores },
+  { datastores, search },
 ) => {
   const tags = ['datastores'];
 
@@ -54,6 +96,41 @@ export const datastoreRoutes: FastifyPluginAsyncTypebox<{ datastores: DatastoreS
     '/datastores/:id',
     { schema: { tags, summary: 'Change a datastore', params: IdParams, body: DatastoreInput, response: { 200: Datastore, ...errorResponses(413, 415) } } },
     async (request) => datastores.update(workspaceOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/datastores/:id/query',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        summary: 'Search the datastore: the chunks that best match the query, best first',
+        description: 'Public datastores can be searched without a key; private ones need a key of their workspace.',
+        params: IdParams,
+        body: QueryBody,
+        response: { 200: Type.Array(SearchHit), ...errorResponses(413, 415) },
+      },
+    },
+    async (request) => {
+      const { query, topK, mode = 'hybrid', filters } = request.body;
+      const hits = await search.query(request.workspaceId, request.params.id, {
+        query,
+        topK,
+        mode,
+        datasourceIds: filters?.datasource_ids,
+        customIds: filters?.custom_ids,
+      });
+      return hits.map((hit) => ({
+        text: hit.text,
+        score: hit.score,
+        source: hit.source,
+        datasource_id: hit.datasourceId,
+        datasource_name: hit.datasourceName,
+        custom_id: hit.customId,
+        chunk_id: hit.chunkId,
+        page_number: hit.pageNumber,
+      }));
+    },
   );
 
   app.delete(

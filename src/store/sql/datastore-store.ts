@@ -11,6 +11,8 @@ const toRecord = (row: Selectable<DatastoreTable>): DatastoreRecord => ({
   visibility: row.visibility as Visibility,
   embeddingModel: row.embedding_model,
   embeddingDimensions: row.embedding_dimensions,
+  vectorWeight: row.vector_weight,
+  keywordWeight: row.keyword_weight,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -20,6 +22,8 @@ const toColumns = (changes: Changes<DatastoreRecord>): Updateable<DatastoreTable
   description: changes.description,
   type: changes.type,
   visibility: changes.visibility,
+  vector_weight: changes.vectorWeight,
+  keyword_weight: changes.keywordWeight,
 });
 
 export class SqlDatastoreStore implements DatastoreStore {
@@ -37,6 +41,8 @@ export class SqlDatastoreStore implements DatastoreStore {
         visibility: datastore.visibility,
         embedding_model: datastore.embeddingModel,
         embedding_dimensions: datastore.embeddingDimensions,
+        vector_weight: datastore.vectorWeight,
+        keyword_weight: datastore.keywordWeight,
         created_at: datastore.createdAt,
         updated_at: datastore.updatedAt,
       })
