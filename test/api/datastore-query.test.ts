@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForDatasource } from '../support/datasources.js';
+import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { STORE_KINDS, type StoreKind } from '../support/stores.js';
+
+/** A small fixed corpus: distinct topics so the right answer is unambiguous. */
+const CORPUS = [
+  { custom_id: 'hours', name: 'Opening hours', text: 'The bakery opens at seven in the morning and closes at six in the evening, Monday to Saturday.' },
+  { custom_id: 'returns', name: 'Returns', text: 'Unopened goods can be returned within thirty days for a full refund when you bring the receipt.' },
+  { custom_id: 'delivery', name: 'Delivery', text: 'We deliver cakes across the city by bicycle courier; delivery costs four euros and takes two hours.' },
+  { custom_id: 'allergens', name: 'Allergens', text: 'Every loaf may contain traces of nuts, sesame and gluten; ask staff for the allergen sheet.' },
+];
+
+const QUESTIONS: ReadonlyArray<[question: string, customId: string]> = [
+  ['When does the bakery open?', 'hours'],
+  ['Can I get a refund?', 'returns'],
+  ['How much does delivery cost?', 'delivery'],
+  ['Do your breads contain nuts?', 'allergens'],
+];
+
+interface Fixture {
+  parley: TestParley;
+  ws: Workspace;
+  datastoreId: string;
+  ids: Record<string, string>;
+}
+
+async function ingestCorpus(kind: StoreKind): Promise<Fixture> {
+  const parley = await startTestParley(kind, { workers: true });
+  const ws = await parley.newWorkspace();
+  const datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: { name: 'bakery' } })).body.id;
+  const ids: Record<string, string> = {};
+  for (const doc of CORPUS) {
+    const created = await parley.call('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, ...doc } });
+    ids[doc.custom_id] = created.body.id;
+  }
+  for (const id of Object.values(ids)) expect((await waitForDatasource(parley, ws.key, id)).status).toBe('synched');
+  return { parley, ws, datastoreId, ids };
+}
+
+describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
+  let fx: Fixture;
+  const query = (body: unknown, key: string | null = fx.ws.key) =>
+    fx.parley.call('POST', `/datastores/${fx.datastoreId}/query`, { key, body });
+
+  beforeAll(async () => {
+    fx = await ingestCorpus(kind);
+  });
+  afterAll(() => fx.parley.close());
+
+  it.each(['hybrid', 'vector', 'keyword'])('finds the right passage first in %s mode, scores descending', async (mode) => {
+    for (const [question, customId] of QUESTIONS) {
+      const { status, body } = await query({ query: question, mode, topK: 4 });
+      expect(status).toBe(200);
+      expect(body[0]).toMatchObject({ custom_id: customId, datasource_id: fx.ids[customId], datasource_name: expect.any(String) });
+      expect(body[0].text).toContain(CORPUS.find((doc) => doc.custom_id === customId)!.text.slice(0, 20));
+      const scores = body.map((hit: { score: number }) => hit.score);
+      expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+      expect(body[0]).toHaveProperty('chunk_id');
+      expect(body[0]).toHaveProperty('source', CORPUS.find((doc) => doc.custom_id === customId)!.name);
+    }
+  });
+
+  it('returns topK hits, 5 by default', async () => {
+    expect((await query({ query: 'bakery bread cakes refund' })).body.length).toBeLessThanOrEqual(5);
+    expect((await query({ query: 'the bakery', topK: 2, mode: 'vector' })).body).toHaveLength(2);
+    expect((await query({ query: 'bakery', topK: 100, mode: 'vector' })).body).toHaveLength(CORPUS.length);
+  });
+
+  it.each([
+    ['topK 0', { query: 'x', topK: 0 }, 'body.topK'],
+    ['topK 101', { query: 'x', topK: 101 }, 'body.topK'],
+    ['topK not an integer', { query: 'x', topK: 2.5 }, 'body.topK'],
+    ['an empty query', { query: '' }, 'body.query'],
+    ['a blank query', { query: '   ' }, 'body.query'],
+    ['no query', {}, 'body.query'],
+    ['an unknown mode', { query: 'x', mode: 'semantic' }, 'body.mode'],
+    ['filters not lists', { query: 'x', filters: { custom_ids: 'hours' } }, 'body.filters.custom_ids'],
+  ])('refuses %s with 400', async (_label, body, field) => {
+    const response = await query(body);
+    expect(response.status).toBe(400);
+    expect(response.body.details.map((detail: { field: string }) => detail.field)).toContain(field);
+  });
+
+  it('filters by datasource ids, custom ids, both (AND), and returns [] when nothing matches', async () => {
+    const byDatasource = await query({ query: 'opening hours refund', topK: 10, filters: { datasource_ids: [fx.ids.returns, fx.ids.delivery] } });
+    expect(new Set(byDatasource.body.map((hit: { custom_id: string }) => hit.custom_id))).toEqual(new Set(['returns', 'delivery']));
+    const byCustomId = await query({ query: 'opening hours', topK: 10, filters: { custom_ids: ['allergens'] } });
+    expect(byCustomId.body.map((hit: { custom_id: string }) => hit.custom_id)).toEqual(['allergens']);
+    const both = await query({ query: 'bakery', topK: 10, filters: { datasource_ids: [fx.ids.hours, fx.ids.returns], custom_ids: ['returns', 'delivery'] } });
+    expect(both.body.map((hit: { custom_id: string }) => hit.custom_id)).toEqual(['returns']);
+    for (const filters of [{ custom_ids: ['nope'] }, { datasource_ids: [] }, { datasource_ids: [fx.ids.hours], custom_ids: ['returns'] }]) {
+      const none = await query({ query: 'bakery', filters });
+      expect(none.status).toBe(200);
+      expect(none.body).toEqual([]);
+    }
+  });
+
+  it('serves a public datastore without a key, and a private one only with its workspace’s key', async () => {
+    const noKey = await query({ query: 'refund' }, null);
+    expect(noKey.status).toBe(401);
+    const stranger = await fx.parley.newWorkspace();
+    expect((await query({ query: 'refund' }, stranger.key)).status).toBe(403);
+    await fx.parley.call('PATCH', `/datastores/${fx.datastoreId}`, { key: fx.ws.key, body: { visibility: 'public' } });
+    try {
+      const open = await query({ query: 'refund' }, null);
+      expect(open.status).toBe(200);
+      expect(open.body[0].custom_id).toBe('returns');
+      // A key that is present must still be valid and of the datastore's workspace.
+      expect((await query({ query: 'refund' }, 'pk_live_wrong')).status).toBe(401);
+      expect((await query({ query: 'refund' }, stranger.key)).status).toBe(403);
+    } finally {
+      await fx.parley.call('PATCH', `/datastores/${fx.datastoreId}`, { key: fx.ws.key, body: { visibility: 'private' } });
+    }
+    expect((await fx.parley.call('POST', '/datastores/nope/query', { key: null, body: { query: 'x' } })).status).toBe(404);
+  });
+
+  it('no longer returns a deleted datasource, and a re-synced one only with its new content', async () => {
+    const extra = await fx.parley.call('POST', '/datasources', {
+      key: fx.ws.key,
+      body: { type: 'text', datastoreId: fx.datastoreId, text: 'Gift cards are sold at the counter in any amount.', custom_id: 'gifts' },
+    });
+    await waitForDatasource(fx.parley, fx.ws.key, extra.body.id);
+    const before = await query({ query: 'gift cards', topK: 1 });
+    expect(before.body[0].custom_id).toBe('gifts');
+    await fx.parley.call('DELETE', `/datasources/${extra.body.id}`, { key: fx.ws.key });
+    for (const mode of ['hybrid', 'vector', 'keyword']) {
+      const after = await query({ query: 'gift cards', topK: 10, mode });
+      expect(after.body.map((hit: { custom_id: string }) => hit.custom_id)).not.toContain('gifts');
+    }
+  });
+});
+
+describe.skipIf(STORE_KINDS.length < 2)('the same answers from both stores', () => {
+  it('ranks the same passage first for every question on SQLite and PostgreSQL', async () => {
+    const fixtures = [await ingestCorpus('sqlite'), await ingestCorpus('postgres')];
+    try {
+      for (const [question] of QUESTIONS) {
+        const tops = await Promise.all(
+          fixtures.map(async (fx) => {
+            const { body } = await fx.parley.call('POST', `/datastores/${fx.datastoreId}/query`, { key: fx.ws.key, body: { query: question } });
+            return body[0].custom_id;
+          }),
+        );
+        expect(tops[0]).toBe(tops[1]);
+      }
+    } finally {
+      for (const fx of fixtures) await fx.parley.close();
+    }
+  }, 120_000);
+});
