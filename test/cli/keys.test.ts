@@ -11,7 +11,10 @@ describe.each(STORE_KINDS)('parley keys on %s', (kind) => {
     scratch = await createScratchStore(kind);
     parley = await startTestParley(kind, { scratch });
   });
-  afterAll(() => parley.close());
+  afterAll(async () => {
+    await parley.close();
+    await scratch.drop();
+  });
 
   it('creates a key (and its workspace) that then works over HTTP', async () => {
     const created = await runCli(['keys', 'create', '--workspace', 'Acme'], scratch.env);

@@ -87,7 +87,8 @@ export async function startTestParley(kind: StoreKind, options: TestParleyOption
       await app.close();
       await workers?.stop();
       await core.close();
-      await scratch.drop();
+      // A store handed in belongs to the caller, who may start Parley on it again.
+      if (options.scratch === undefined) await scratch.drop();
     },
   };
 }

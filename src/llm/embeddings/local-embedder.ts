@@ -6,11 +6,11 @@ import type { Embedder } from './embedder.js';
 import type { EmbedTask } from './local-embedder-worker.js';
 
 export interface LocalEmbedderOptions {
-  /** Worker threads, each with its own copy of the model (~250 MB RSS, ~170 ms to load). Default: one per core. */
+  /** Worker threads, each with its own copy of the model (~220 MB RSS, ~170 ms to load). Default: one per core. */
   threads?: number;
   /**
-   * Texts per worker task (default 8, ~0.7 s of work). A query waits for at most one running task, so
-   * smaller batches mean lower query latency during ingestion; 8 costs little throughput against 16.
+   * Texts per worker task (default 8, ~0.7 s of work). A query waits for a running task to end, so smaller
+   * batches mean lower query latency during ingestion; 16 gains some throughput but triples that latency.
    */
   batchSize?: number;
   /**
@@ -168,8 +168,13 @@ export class LocalEmbedder implements Embedder {
       const call = lane.shift();
       if (!call) return;
       if (call.next >= call.texts.length) continue;
-      // Several idle threads: first batches of 1/n, 2/n … n/n of batchSize, so completions stay spread out.
-      const size = idle > 1 ? Math.ceil((this.#batchSize * (started + 1)) / idle) : this.#batchSize;
+      // Several idle threads: first batches of 1/n, 2/n … n/n of batchSize, so completions stay spread out;
+      // and a short call is spread over the idle threads rather than run on one.
+      const left = call.texts.length - call.next;
+      const size =
+        idle > 1
+          ? Math.min(Math.ceil((this.#batchSize * (started + 1)) / idle), Math.ceil(left / Math.max(1, idle - started)))
+          : this.#batchSize;
       const offset = call.next;
       call.next = Math.min(call.texts.length, offset + size);
       if (call.next < call.texts.length) lane.push(call);

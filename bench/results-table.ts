@@ -1,0 +1,74 @@
+import type { Figure, Goal } from './figures.js';
+import type { IngestionResult } from './ingestion.js';
+import { QUERY_MODES, type QueryResult } from './query.js';
+import type { VectorSearchCase } from './vector-search.js';
+
+const show = (f: Figure | null | undefined, unit = true): string =>
+  f === null || f === undefined ? '–' : unit && f.unit !== 'count' && f.unit !== 'fraction' ? `${f.value} ${f.unit}` : String(f.value);
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+const goalLines = (goals: readonly Goal[]): string[] => goals.map((g) => `  ${g.met ? 'MET   ' : 'MISSED'} ${g.description}`);
+
+export function ingestionTable(r: IngestionResult): string {
+  return [
+    `Ingestion (${r.store}, ${r.articles} articles, ${r.chunks} chunks, ${r.embedderThreads} embedder threads)`,
+    table(
+      ['figure', 'value'],
+      [
+        ['pipeline: first POST → all synched', show(r.pipeline)],
+        ['  of which posting', show(r.posting)],
+        ['pipeline throughput', show(r.chunksPerSecond)],
+        ['embedder alone, same texts', show(r.embedderAlone)],
+        ['embedder throughput', show(r.embedderChunksPerSecond)],
+        ['pipeline / embedder', show(r.pipelineOverEmbedder)],
+        ['peak RSS (kernel VmHWM)', show(r.peakRssKernel)],
+        ['peak RSS (sampled every 50 ms)', show(r.peakRssSampled)],
+      ],
+    ),
+    ...goalLines(r.goals),
+  ].join('\n');
+}
+
+export function queryTable(r: QueryResult): string {
+  const rows = [
+    ['embedQuery alone', show(r.embedQuery.p50), show(r.embedQuery.p99), '', '', ''],
+    ...QUERY_MODES.map((mode) => {
+      const m = r.modes[mode];
+      return [`POST /query ${mode}`, show(m.latency.p50), show(m.latency.p99), show(m.p50OverEmbedQuery), show(m.p50Overhead), show(m.meanHits, false)];
+    }),
+  ];
+  return [
+    `Query endpoint (${r.queries} queries × 3 modes, topK ${r.topK}, ${r.chunksInDatastore} chunks; first query ${show(r.firstQuery)})`,
+    table(['', 'p50', 'p99', 'p50 / embed', 'p50 − embed', 'hits'], rows),
+  ].join('\n');
+}
+
+export function vectorTable(cases: readonly VectorSearchCase[]): string {
+  const rows = cases.map((c) => [
+    `${c.store} ${c.chunks / 1000}k`,
+    show(c.write),
+    show(c.firstSearch),
+    show(c.vector.latency.p50),
+    show(c.vector.latency.p99),
+    show(c.vector.recallAt10),
+    show(c.filtered.latency.p50),
+    show(c.filtered.latency.p99),
+    show(c.filtered.recallAt10),
+    show(c.filtered.fullAnswers),
+    show(c.keyword.latency.p50),
+    show(c.keyword.latency.p99),
+  ]);
+  return [
+    `Store search (synthetic ${cases[0]?.dimensions ?? 512}-d clustered unit vectors, k = 10; filter = 1 datasource of 100 ≈ 1%)`,
+    table(
+      ['store', 'write', '1st search', 'vec p50', 'vec p99', 'recall', 'filt p50', 'filt p99', 'filt rec', 'filt 10/10', 'kw p50', 'kw p99'],
+      rows,
+    ),
+    ...cases.flatMap((c) => goalLines(c.goals)),
+  ].join('\n');
+}

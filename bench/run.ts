@@ -1,0 +1,146 @@
+/**
+ * `npm run bench`: ingestion, store search and query endpoint, measured on this machine in this run,
+ * with ratios against baselines measured in the same run. Prints a table, writes bench/results.json.
+ *
+ *   npm run bench                                  everything (10k and 100k vectors, both stores)
+ *   npm run bench -- --quick                       smoke run: 20 articles, 50 queries, 10k vectors
+ *   npm run bench -- --only vector --sizes 100000 --stores sqlite
+ *
+ * Flags: --only ingest,query,vector  --sizes N,N  --stores sqlite,postgres (vector part)
+ *        --ingest-store sqlite|postgres  --threads N (embedder)  --queries N (store search)
+ *        --endpoint-queries N  --articles N  --seed N  --out FILE  --quick
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { StoreKind } from '../test/support/stores.js';
+import { runIngestionBench, type IngestedDatastore, type IngestionResult } from './ingestion.js';
+import { runQueryBench, type QueryResult } from './query.js';
+import { ingestionTable, queryTable, vectorTable } from './results-table.js';
+import { runVectorSearchBench, type VectorSearchCase } from './vector-search.js';
+
+const PARTS = ['ingest', 'query', 'vector'] as const;
+type Part = (typeof PARTS)[number];
+
+const { values: flags } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    sizes: { type: 'string' },
+    stores: { type: 'string' },
+    'ingest-store': { type: 'string' },
+    threads: { type: 'string' },
+    queries: { type: 'string' },
+    'endpoint-queries': { type: 'string' },
+    articles: { type: 'string' },
+    seed: { type: 'string' },
+    out: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+const list = (raw: string | undefined, fallback: string): string[] =>
+  (raw ?? fallback).split(',').map((item) => item.trim()).filter(Boolean);
+
+function positive(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function storeKind(raw: string): StoreKind {
+  if (raw !== 'sqlite' && raw !== 'postgres') throw new Error(`unknown store "${raw}" (sqlite or postgres)`);
+  return raw;
+}
+
+const quick = flags.quick;
+const parts = new Set(
+  list(flags.only, PARTS.join(',')).map((part) => {
+    if (!(PARTS as readonly string[]).includes(part)) throw new Error(`unknown part "${part}" (${PARTS.join(', ')})`);
+    return part as Part;
+  }),
+);
+const settings = {
+  quick,
+  parts: [...parts],
+  sizes: list(flags.sizes, quick ? '10000' : '10000,100000').map((size) => positive('sizes', size, 0)),
+  vectorStores: list(flags.stores, 'sqlite,postgres').map(storeKind),
+  ingestStore: storeKind(flags['ingest-store'] ?? 'sqlite'),
+  embedderThreads: positive('threads', flags.threads, os.availableParallelism()),
+  storeQueries: positive('queries', flags.queries, quick ? 100 : 300),
+  endpointQueries: positive('endpoint-queries', flags['endpoint-queries'], quick ? 50 : 200),
+  articles: flags.articles === undefined ? (quick ? 20 : undefined) : positive('articles', flags.articles, 0),
+  seed: positive('seed', flags.seed, 42),
+};
+const out = path.resolve(flags.out ?? path.join(import.meta.dirname, 'results.json'));
+const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+interface Results {
+  startedAt: string;
+  durationSeconds: number;
+  machine: Record<string, unknown>;
+  settings: typeof settings;
+  ingestion?: IngestionResult;
+  query?: QueryResult;
+  vectorSearch?: VectorSearchCase[];
+}
+
+const machine = () => ({
+  cpuModel: os.cpus()[0]?.model ?? 'unknown',
+  cpus: os.cpus().length,
+  availableParallelism: os.availableParallelism(),
+  totalMemoryMiB: Math.round(os.totalmem() / 1048576),
+  node: process.version,
+  platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+  loadAverageAtStart: os.loadavg().map((load) => Number(load.toFixed(2))),
+});
+
+const started = Date.now();
+const results: Results = { startedAt: new Date(started).toISOString(), durationSeconds: 0, machine: machine(), settings };
+const write = () => {
+  results.durationSeconds = Math.round((Date.now() - started) / 1000);
+  results.machine.loadAverageAtEnd = os.loadavg().map((load) => Number(load.toFixed(2)));
+  fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+};
+
+// Ingestion first: its peak RSS should not include what the other parts leave behind.
+let ingested: IngestedDatastore | undefined;
+try {
+  if (parts.has('ingest') || parts.has('query')) {
+    log(`ingestion: ${settings.articles ?? 'all'} articles into ${settings.ingestStore}`);
+    const ingestion = await runIngestionBench({
+      store: settings.ingestStore,
+      embedderThreads: settings.embedderThreads,
+      articleLimit: settings.articles,
+    });
+    ingested = ingestion.ingested;
+    results.ingestion = ingestion.result;
+    write();
+  }
+  if (parts.has('query') && ingested) {
+    log(`query endpoint: ${settings.endpointQueries} queries × 3 modes`);
+    results.query = await runQueryBench(ingested, { queries: settings.endpointQueries, topK: 5 });
+    write();
+  }
+} finally {
+  await ingested?.parley.close();
+}
+if (parts.has('vector')) {
+  results.vectorSearch = await runVectorSearchBench({
+    stores: settings.vectorStores,
+    sizes: settings.sizes,
+    queries: settings.storeQueries,
+    seed: settings.seed,
+    log,
+  });
+}
+write();
+
+const m = results.machine;
+console.log(`\nParley bench — ${String(m.cpuModel)}, ${String(m.availableParallelism)} cores, node ${process.version}, ${results.durationSeconds} s\n`);
+if (results.ingestion) console.log(`${ingestionTable(results.ingestion)}\n`);
+if (results.query) console.log(`${queryTable(results.query)}\n`);
+if (results.vectorSearch) console.log(`${vectorTable(results.vectorSearch)}\n`);
+console.log(`Written to ${path.relative(process.cwd(), out)}`);

@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, childEnv, waitForOutput } from '../support/cli.js';
+import { waitForDatasource } from '../support/datasources.js';
+import { startTestParley } from '../support/parley.js';
+import { STORE_KINDS, createScratchStore } from '../support/stores.js';
+
+describe.skipIf(!STORE_KINDS.includes('postgres'))('two `parley worker` processes on one PostgreSQL', () => {
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const child of children) {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    }
+  });
+
+  it('share the queue and never process the same job twice', async () => {
+    const scratch = await createScratchStore('postgres');
+    const api = await startTestParley('postgres', { scratch });
+    try {
+      const ws = await api.newWorkspace();
+      const datastoreId = (await api.call('POST', '/datastores', { key: ws.key, body: {} })).body.id;
+      const ids: string[] = [];
+      for (let index = 0; index < 16; index += 1) {
+        const text = `Note ${index}. ` + `Sentence ${index} about subject ${index * 7} and its particulars. `.repeat(40);
+        ids.push((await api.call('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text } })).body.id);
+      }
+      for (let worker = 0; worker < 2; worker += 1) {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
+          cwd: ROOT,
+          env: childEnv({ ...scratch.env, PARLEY_WORKER_CONCURRENCY: '2', PARLEY_EMBEDDINGS_THREADS: '1' }),
+          detached: true,
+        });
+        children.push(child);
+        await waitForOutput(child, /worker \S+ running/, 60_000);
+      }
+      for (const id of ids) expect((await waitForDatasource(api, ws.key, id, { timeoutMs: 180_000 })).status).toBe('synched');
+      const jobs = await api.core.store.jobs.list({ kind: 'ingest-datasource' });
+      expect(jobs).toHaveLength(ids.length);
+      for (const job of jobs) expect(job).toMatchObject({ status: 'done', attempts: 1 });
+      for (const id of ids) {
+        const chunks = await api.core.store.datasources.listChunks(ws.id, id, { offset: 0, limit: 100 });
+        expect(chunks.map((chunk) => chunk.ordinal)).toEqual([...chunks.keys()]);
+      }
+    } finally {
+      for (const child of children) process.kill(-child.pid!, 'SIGTERM');
+      await api.close();
+      await scratch.drop();
+    }
+  }, 300_000);
+});
