@@ -147,10 +147,14 @@ describe.each(STORE_KINDS)('datasources on %s', (kind) => {
     const deleted = await parley.call('DELETE', `/datasources/${created.body.id}`, { key: ws.key });
     expect(deleted.status).toBe(200);
     expect((await parley.call('GET', `/datasources/${created.body.id}`, { key: ws.key })).status).toBe(404);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The job notices at its next step, stops, and writes nothing.
+    const deadline = Date.now() + 60_000;
+    const unfinished = async () =>
+      (await parley.core.store.jobs.list({ statuses: ['queued', 'running'] })).filter((job) => job.payload.datasourceId === created.body.id);
+    while ((await unfinished()).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await unfinished()).toEqual([]);
     expect(await parley.core.store.datasources.listChunks(ws.id, created.body.id, { offset: 0, limit: 10 })).toEqual([]);
-    const jobs = await parley.core.store.jobs.list({ statuses: ['queued', 'running'] });
-    expect(jobs.filter((job) => job.payload.datasourceId === created.body.id)).toEqual([]);
+    expect((await parley.call('GET', `/datasources/${created.body.id}`, { key: ws.key })).status).toBe(404);
   });
 
   it('lists a datastore’s datasources and removes them with the datastore', async () => {
