@@ -39,6 +39,12 @@ export interface DatasourceServiceOptions {
   onEnqueued: () => void;
 }
 
+/** A readable default name for untitled text: its first words. */
+const firstWords = (text: string): string => {
+  const words = text.trim().split(/\s+/).slice(0, 8).join(' ');
+  return words.length > 60 ? `${words.slice(0, 59)}…` : words;
+};
+
 const SUPPORTED = 'PDF, DOCX, PPTX, XLSX, CSV, TXT, Markdown, HTML and JSON';
 
 export class DatasourceService {
@@ -68,8 +74,11 @@ export class DatasourceService {
     const file = path.join(this.options.tempDir, `text-${newId()}`);
     await fs.writeFile(file, input.text, 'utf8');
     const kind = (await sniffDocumentKind(file, 'text.md')) ?? 'txt';
-    const upload = { path: file, fileName: input.name ?? 'Text', size: Buffer.byteLength(input.text) };
-    return this.create(workspaceId, 'text', input.name ?? 'Text', input, { kind }, kind, upload);
+    const name = input.name ?? firstWords(input.text);
+    const upload = { path: file, fileName: name, size: Buffer.byteLength(input.text) };
+    // A name the caller chose is a title worth indexing with every chunk; one we made up is not.
+    const config = input.name === undefined ? { kind } : { kind, title: input.name };
+    return this.create(workspaceId, 'text', name, input, config, kind, upload);
   }
 
   async createFromWebPage(workspaceId: string, input: Common & { name?: string; url: string }): Promise<DatasourceRecord> {

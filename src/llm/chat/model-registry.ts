@@ -1,0 +1,154 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { ParleyError } from '../../domain/errors.js';
+import { LocalAnswerer } from './local-answerer.js';
+
+export type ModelProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'local';
+
+/** One model name's settings (an entry of `PARLEY_MODELS`); `null` and `undefined` both mean "not set". */
+export interface ModelSettings {
+  provider: ModelProviderKind;
+  /** The provider's model id. Optional for `openai`/`anthropic` on a built-in name (its default), ignored by `local`. */
+  model?: string | null;
+  /** `openai`: defaults to `openai.baseURL`; `openai-compatible`: required (the API root, `…/v1`). */
+  baseURL?: string | null;
+  /** Defaults to `openai.apiKey` (`openai`) or `anthropicApiKey` (`anthropic`). */
+  apiKey?: string | null;
+}
+
+export interface ModelRegistryOptions {
+  /** Per-name settings; they win over the defaults of a built-in name and add names. */
+  models?: Readonly<Record<string, ModelSettings>> | null;
+  /** OpenAI (or a server speaking its API) for the built-in names. */
+  openai?: { baseURL?: string | null; apiKey?: string | null } | null;
+  /** Anthropic for the built-in names, when OpenAI is not configured. */
+  anthropicApiKey?: string | null;
+}
+
+/** Maps a Parley `modelName` to a model the AI SDK drives. */
+export interface ModelRegistry {
+  /** The model behind `modelName`; throws {@link UnknownModelError} for a name not in {@link modelNames}. */
+  resolveModel(modelName: string): LanguageModelV3;
+  /** Every name that resolves: the built-in ones first, then configured ones in their order. */
+  modelNames(): string[];
+}
+
+export const BUILT_IN_MODEL_NAMES = ['llm_a', 'llm_b', 'llm_b_mini', 'llm_c'] as const;
+export type BuiltInModelName = (typeof BUILT_IN_MODEL_NAMES)[number];
+
+/** Defaults with OpenAI configured: a general model, a strong one, its small sibling, a reasoning model. */
+export const OPENAI_DEFAULT_MODELS: Readonly<Record<BuiltInModelName, string>> = Object.freeze({
+  llm_a: 'gpt-4o',
+  llm_b: 'gpt-4.1',
+  llm_b_mini: 'gpt-4.1-mini',
+  llm_c: 'o4-mini',
+});
+
+/** Defaults with only Anthropic configured; there is no separate reasoning tier, so llm_c is the strongest. */
+export const ANTHROPIC_DEFAULT_MODELS: Readonly<Record<BuiltInModelName, string>> = Object.freeze({
+  llm_a: 'claude-sonnet-4-5',
+  llm_b: 'claude-opus-4-5',
+  llm_b_mini: 'claude-haiku-4-5',
+  llm_c: 'claude-opus-4-5',
+});
+
+// Explicit, so the SDKs never fall back to OPENAI_BASE_URL / ANTHROPIC_BASE_URL from the environment.
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
+
+/** A `modelName` that no built-in or configured model answers to; the request is at fault. */
+export class UnknownModelError extends ParleyError {
+  constructor(
+    readonly modelName: string,
+    readonly knownNames: readonly string[],
+  ) {
+    super('invalid', 'UNKNOWN_MODEL', `Unknown model "${modelName}"; available models: ${knownNames.join(', ')}`);
+  }
+}
+
+/** Model settings that cannot work (missing model id, base URL or key); raised when the registry is built. */
+export class ModelSettingsError extends Error {
+  override readonly name = 'ModelSettingsError';
+}
+
+/**
+ * The registry for `options`. Defaults for the built-in names: OpenAI's models when an OpenAI key or base URL
+ * is configured, else Anthropic's when an Anthropic key is, else the built-in {@link LocalAnswerer} (so a
+ * fresh install answers offline). Settings are checked and every model is built here; nothing touches the
+ * network, and no environment variable is read (the SDKs' own `OPENAI_API_KEY`-style fallbacks included).
+ *
+ * OpenAI models go through the Chat Completions API (`/chat/completions`), which every OpenAI-compatible
+ * server behind a custom `baseURL` also speaks, rather than the newer Responses API.
+ */
+export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRegistry {
+  const local = new LocalAnswerer();
+  const openai = options.openai?.apiKey || options.openai?.baseURL ? options.openai : null;
+  const anthropicApiKey = options.anthropicApiKey || null;
+  const defaultProvider: ModelProviderKind = openai ? 'openai' : anthropicApiKey ? 'anthropic' : 'local';
+
+  const settings = new Map<string, ModelSettings>(BUILT_IN_MODEL_NAMES.map((name) => [name, { provider: defaultProvider }]));
+  for (const [name, entry] of Object.entries(options.models ?? {})) settings.set(name, entry);
+
+  const models = new Map<string, LanguageModelV3>();
+  for (const [name, entry] of settings) {
+    models.set(name, buildModel(name, entry, { local, openai, anthropicApiKey }));
+  }
+  const names = [...models.keys()];
+
+  return {
+    resolveModel(modelName) {
+      const model = models.get(modelName);
+      if (!model) throw new UnknownModelError(modelName, names);
+      return model;
+    },
+    modelNames: () => [...names],
+  };
+}
+
+interface Defaults {
+  local: LocalAnswerer;
+  openai: ModelRegistryOptions['openai'];
+  anthropicApiKey: string | null;
+}
+
+function buildModel(name: string, entry: ModelSettings, defaults: Defaults): LanguageModelV3 {
+  const fail = (problem: string) => new ModelSettingsError(`Model "${name}" (${entry.provider}): ${problem}`);
+  const builtIn = (BUILT_IN_MODEL_NAMES as readonly string[]).includes(name) ? (name as BuiltInModelName) : null;
+  switch (entry.provider) {
+    case 'local':
+      return defaults.local;
+    case 'openai': {
+      const model = entry.model || (builtIn && OPENAI_DEFAULT_MODELS[builtIn]);
+      if (!model) throw fail('a model id is required');
+      const baseURL = entry.baseURL || defaults.openai?.baseURL;
+      const apiKey = entry.apiKey || defaults.openai?.apiKey;
+      if (!apiKey && !baseURL) throw fail('an API key is required for api.openai.com');
+      // Both explicit: left undefined, the SDK reads OPENAI_BASE_URL / OPENAI_API_KEY at call time. An empty
+      // key sends a bare "Bearer", which servers without auth ignore.
+      return createOpenAI({ baseURL: baseURL || OPENAI_BASE_URL, apiKey: apiKey || '' }).chat(model);
+    }
+    case 'openai-compatible': {
+      if (!entry.model) throw fail('a model id is required');
+      if (!entry.baseURL) throw fail('a baseURL is required');
+      // include_usage: token counts in the stream, which the query response reports.
+      const provider = createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: entry.baseURL,
+        apiKey: entry.apiKey || undefined,
+        includeUsage: true,
+      });
+      return provider.chatModel(entry.model);
+    }
+    case 'anthropic': {
+      const model = entry.model || (builtIn && ANTHROPIC_DEFAULT_MODELS[builtIn]);
+      if (!model) throw fail('a model id is required');
+      const apiKey = entry.apiKey || defaults.anthropicApiKey;
+      if (!apiKey) throw fail('an API key is required');
+      return createAnthropic({ apiKey, baseURL: entry.baseURL || ANTHROPIC_BASE_URL })(model);
+    }
+    default:
+      throw fail(`unknown provider; use one of openai, openai-compatible, anthropic, local`);
+  }
+}

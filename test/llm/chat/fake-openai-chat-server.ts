@@ -1,0 +1,131 @@
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** The fields of a chat completions request that tests look at; the rest stays in `raw`. */
+export interface ChatCompletionRequestBody {
+  model: string;
+  messages: { role: string; content: unknown }[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  temperature?: number;
+  top_p?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  seed?: number;
+  stop?: string[];
+  [field: string]: unknown;
+}
+
+export interface RecordedChatRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: ChatCompletionRequestBody;
+}
+
+/**
+ * What the server does with the next request. Unscripted requests get {@link FakeOpenAIChatServer.defaultReply}.
+ * - `answer`: the text as `deltas` (SSE chunks when the request streams, one JSON body otherwise);
+ *   `delayMs` between chunks, `finishReason` defaults to "stop".
+ * - `error`: an OpenAI-style error body with `status`.
+ * - `hang`: headers are sent, then nothing; the client must abort.
+ */
+export type ChatReply =
+  | { kind: 'answer'; deltas: string[]; delayMs?: number; finishReason?: string; usage?: { prompt_tokens: number; completion_tokens: number } }
+  | { kind: 'error'; status: number; message: string }
+  | { kind: 'hang' };
+
+/**
+ * Speaks OpenAI's `POST /v1/chat/completions`, streaming (`stream: true`: SSE `data: {chunk}` frames, then
+ * `data: [DONE]`) and not. Records every request, answers with scripted replies in order.
+ */
+export class FakeOpenAIChatServer {
+  readonly requests: RecordedChatRequest[] = [];
+  readonly replies: ChatReply[] = [];
+  defaultReply: ChatReply = { kind: 'answer', deltas: ['Hello', ' from', ' the', ' fake', ' server.'] };
+  /** Streams the server has cut short because the client went away. */
+  abandoned = 0;
+  #server: Server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+    req.on('end', () => {
+      const body = JSON.parse(raw || '{}') as ChatCompletionRequestBody;
+      void this.#handle({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body }, res);
+    });
+  });
+
+  /** Listens on a free loopback port; returns the API root (`http://127.0.0.1:PORT/v1`). */
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/v1`;
+  }
+
+  async stop(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise((resolve) => this.#server.close(resolve));
+  }
+
+  async #handle(request: RecordedChatRequest, res: ServerResponse): Promise<void> {
+    this.requests.push(request);
+    if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
+      return json(res, 404, { error: { message: `no route ${request.method} ${request.url}`, type: 'invalid_request_error' } });
+    }
+    const reply = this.replies.shift() ?? this.defaultReply;
+    if (reply.kind === 'error') return json(res, reply.status, { error: { message: reply.message, type: 'invalid_request_error' } });
+    if (reply.kind === 'hang') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      return;
+    }
+    const id = `chatcmpl-${this.requests.length}`;
+    const created = 1_700_000_000;
+    const model = request.body.model;
+    const usage = reply.usage ?? { prompt_tokens: 11, completion_tokens: reply.deltas.length };
+    const usageBody = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+    const finishReason = reply.finishReason ?? 'stop';
+
+    if (!request.body.stream) {
+      return json(res, 200, {
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: reply.deltas.join('') }, finish_reason: finishReason }],
+        usage: usageBody,
+      });
+    }
+
+    let clientGone = false;
+    res.on('close', () => (clientGone = true));
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const send = (data: unknown) => res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    send(chunk({ role: 'assistant', content: '' }, null));
+    for (const content of reply.deltas) {
+      if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+      if (clientGone) {
+        this.abandoned++;
+        return;
+      }
+      send(chunk({ content }, null));
+    }
+    send(chunk({}, finishReason));
+    if (request.body.stream_options?.include_usage) send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: usageBody });
+    send('[DONE]');
+    res.end();
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
