@@ -92,7 +92,7 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
     maxDownloadBytes: config.ingestion.maxUploadBytes,
     allowPrivateUrls: config.ingestion.allowPrivateUrls,
     quotaChars: config.ingestion.quotaChars,
-    embedBatch: 32,
+    embedBatch: 128,
   });
   const runner = new JobRunner(core.store.jobs, { [INGEST_JOB]: ingest }, {
     concurrency: config.jobs.concurrency,

@@ -17,7 +17,8 @@ export const DATASTORE_DEFAULTS = {
   description: '',
   type: 'vector_a',
   visibility: 'private',
-  vectorWeight: 1,
+  // The built-in embedding model is weaker than BM25 on technical text (see eval/): it refines, keywords lead.
+  vectorWeight: 0.5,
   keywordWeight: 1,
 } as const satisfies Partial<DatastoreRecord>;
 

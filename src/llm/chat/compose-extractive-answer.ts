@@ -1,6 +1,6 @@
 import type { LabelledPassage } from '../prompt/context-block.js';
-import type { Term } from './extract-terms.js';
-import { extractTerms } from './extract-terms.js';
+import type { Term } from '../../text/extract-terms.js';
+import { extractTerms } from '../../text/extract-terms.js';
 import { splitSentences } from './split-sentences.js';
 
 export const NOT_FOUND_ANSWER = 'I could not find this in the knowledge base.';

@@ -1,6 +1,7 @@
 import type { Embedder } from '../../llm/embeddings/embedder.js';
 import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../../store/store.js';
 import { fuseRanks } from './fuse-ranks.js';
+import { lexicalProximity } from './lexical-proximity.js';
 
 /** `hybrid` fuses both engines; the others use one. */
 export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
@@ -10,7 +11,10 @@ export interface FusionWeights {
   keyword: number;
 }
 
-export const DEFAULT_WEIGHTS: FusionWeights = { vector: 1, keyword: 1 };
+/** Lexical proximity re-ranks the union of both candidate lists; it weighs as much as keyword search. */
+const PROXIMITY_WEIGHT = 1;
+
+export const DEFAULT_WEIGHTS: FusionWeights = { vector: 0.5, keyword: 1 };
 
 export interface RetrievalRequest {
   scope: SearchScope;
@@ -22,14 +26,14 @@ export interface RetrievalRequest {
 
 export interface RetrievedChunk extends ChunkDetails {
   /**
-   * Higher is better. hybrid: fused reciprocal rank scaled to (0, 1], 1 when both engines rank the chunk
+   * Higher is better. hybrid: fused reciprocal rank scaled to (0, 1], 1 when every ranking puts the chunk
    * first; vector: cosine similarity; keyword: the engine's relevance scaled so the best hit is 1.
    */
   score: number;
 }
 
 /** How deep each engine looks before fusion: fusion needs more candidates than it returns. */
-const candidateDepth = (topK: number) => Math.max(50, topK * 4);
+const candidateDepth = (topK: number) => Math.max(50, topK * 2);
 
 /** The retrieval engine behind datastore queries and agent answers. */
 export class Retriever {
@@ -39,28 +43,48 @@ export class Retriever {
   ) {}
 
   async retrieve(request: RetrievalRequest): Promise<RetrievedChunk[]> {
-    const ranked = await this.rank(request);
-    const top = ranked.slice(0, request.topK);
-    const details = await this.search.details(request.scope.workspaceId, top.map((hit) => hit.chunkId));
-    const scoreOf = new Map(top.map((hit) => [hit.chunkId, hit.score]));
-    return details.map((chunk) => ({ ...chunk, score: scoreOf.get(chunk.chunkId) ?? 0 }));
+    const { scope, query, topK, mode } = request;
+    if (mode === 'vector') return this.withDetails(scope.workspaceId, await this.vectorHits(scope, query, topK));
+    if (mode === 'keyword') {
+      const keyword = await this.search.keywordSearch(scope, query, topK);
+      const top = keyword[0]?.score ?? 1;
+      return this.withDetails(scope.workspaceId, keyword.map((hit) => ({ ...hit, score: top > 0 ? hit.score / top : 0 })));
+    }
+    return this.hybrid(request);
   }
 
-  private async rank({ scope, query, topK, mode, weights = DEFAULT_WEIGHTS }: RetrievalRequest): Promise<ChunkHit[]> {
-    const depth = mode === 'hybrid' ? candidateDepth(topK) : topK;
+  /**
+   * Both engines propose candidates; a third ranking of the union by lexical proximity to the query
+   * joins them in reciprocal-rank fusion. The returned score is the fused one.
+   */
+  private async hybrid({ scope, query, topK, weights = DEFAULT_WEIGHTS }: RetrievalRequest): Promise<RetrievedChunk[]> {
+    const depth = candidateDepth(topK);
     const [vector, keyword] = await Promise.all([
-      mode === 'keyword' ? [] : this.vectorHits(scope, query, depth),
-      mode === 'vector' ? [] : this.search.keywordSearch(scope, query, depth),
+      weights.vector > 0 ? this.vectorHits(scope, query, depth) : [],
+      weights.keyword > 0 ? this.search.keywordSearch(scope, query, depth) : [],
     ]);
-    if (mode === 'vector') return vector;
-    if (mode === 'keyword') {
-      const top = keyword[0]?.score ?? 1;
-      return keyword.map((hit) => ({ ...hit, score: top > 0 ? hit.score / top : 0 }));
-    }
-    return fuseRanks([
+    const candidates = await this.search.details(scope.workspaceId, [
+      ...new Set([...vector, ...keyword].map((hit) => hit.chunkId)),
+    ]);
+    const proximity = candidates
+      .map((chunk) => ({ chunkId: chunk.chunkId, score: lexicalProximity(query, chunk.text) }))
+      .sort((a, b) => b.score - a.score);
+    const fused = fuseRanks([
       { hits: vector, weight: weights.vector },
       { hits: keyword, weight: weights.keyword },
-    ]);
+      { hits: proximity, weight: PROXIMITY_WEIGHT },
+    ]).slice(0, topK);
+    const byId = new Map(candidates.map((chunk) => [chunk.chunkId, chunk]));
+    return fused.flatMap((hit) => {
+      const chunk = byId.get(hit.chunkId);
+      return chunk === undefined ? [] : [{ ...chunk, score: hit.score }];
+    });
+  }
+
+  private async withDetails(workspaceId: string, hits: readonly ChunkHit[]): Promise<RetrievedChunk[]> {
+    const details = await this.search.details(workspaceId, hits.map((hit) => hit.chunkId));
+    const scoreOf = new Map(hits.map((hit) => [hit.chunkId, hit.score]));
+    return details.map((chunk) => ({ ...chunk, score: scoreOf.get(chunk.chunkId) ?? 0 }));
   }
 
   private async vectorHits(scope: SearchScope, query: string, limit: number): Promise<ChunkHit[]> {

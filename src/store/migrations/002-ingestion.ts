@@ -13,7 +13,7 @@ export async function up(db: Kysely<unknown>, types: DialectTypes): Promise<void
     .execute();
   await db.schema.alterTable('datastore').addColumn('embedding_dimensions', 'integer').execute();
   // Per-datastore weights of the two engines in hybrid search.
-  await db.schema.alterTable('datastore').addColumn('vector_weight', types.double, (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema.alterTable('datastore').addColumn('vector_weight', types.double, (c) => c.notNull().defaultTo(0.5)).execute();
   await db.schema.alterTable('datastore').addColumn('keyword_weight', types.double, (c) => c.notNull().defaultTo(1)).execute();
   // Bumped whenever the datastore's chunks change, so in-process vector indexes know to catch up.
   await db.schema

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NOT_FOUND_ANSWER, composeExtractiveAnswer } from '../../../src/llm/chat/compose-extractive-answer.js';
-import { extractTerms, stem } from '../../../src/llm/chat/extract-terms.js';
+import { extractTerms, stem } from '../../../src/text/extract-terms.js';
 import { splitSentences } from '../../../src/llm/chat/split-sentences.js';
 import type { LabelledPassage } from '../../../src/llm/prompt/context-block.js';
 
