@@ -13,6 +13,7 @@ const FIXTURE_TEXT: ReadonlyArray<[file: string, phrase: string]> = [
   ['pdf-memo-1p.pdf', '20,000 bottles'],
   ['pdf-word-processor-history-5p.pdf', 'word processor'],
   ['pdf-arxiv-layoutparser-2p.pdf', 'LayoutParser'],
+  ['pdf-arxiv-otsl-page9-table.pdf', 'Hyper Parameter Optimization'],
   ['docx-summer-activities.docx', 'Swimming in the lake'],
   ['pptx-sample-deck.pptx', 'Test Table Slide'],
   ['html-wikipedia-duck.html', 'duck'],
@@ -20,6 +21,7 @@ const FIXTURE_TEXT: ReadonlyArray<[file: string, phrase: string]> = [
   ['csv-customers-comma.csv', 'Lozano, Dr'],
   ['txt-utf16le-bom.txt', 'This is a test document to use for unit tests.'],
   ['txt-war-and-peace-ch1.txt', 'so Genoa and Lucca are now just family estates'],
+  ['txt-udhr-article1-multilingual.txt', 'All human beings are born free and equal in dignity and rights'],
 ];
 
 describe.each(STORE_KINDS)('datasources on %s', (kind) => {
@@ -47,14 +49,14 @@ describe.each(STORE_KINDS)('datasources on %s', (kind) => {
     const created = await uploadFile(parley, { key: ws.key, datastoreId, file: path.join(FIXTURES, file), customId: `fx-${file}` });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ status: 'unsynched', name: file, type: 'file', datastoreId, custom_id: `fx-${file}` });
-    const done = await waitForDatasource(parley, ws.key, created.body.id);
+    const done = await waitForDatasource(parley, ws.key, created.body.id, { timeoutMs: 170_000 });
     expect(done).toMatchObject({ status: 'synched', progress: 1, error: null });
     expect(done.nbChunks).toBeGreaterThan(0);
     expect(done.textSize).toBeGreaterThan(0);
     const texts = await chunkTexts(parley, ws.key, created.body.id);
     expect(texts).toHaveLength(done.nbChunks);
     expect(normalise(texts.join(' ')).toLowerCase()).toContain(phrase.toLowerCase());
-  });
+  }, 180_000);
 
   it('keeps PDF page numbers on the chunks', async () => {
     const created = await uploadFile(parley, { key: ws.key, datastoreId, file: path.join(FIXTURES, 'pdf-word-processor-history-5p.pdf') });
