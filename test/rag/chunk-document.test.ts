@@ -7,7 +7,7 @@ import {
   type ChunkingOptions,
   type TextChunk,
 } from '../../src/rag/ingest/chunk-document.js';
-import { countTokens } from '../../src/rag/ingest/count-tokens.js';
+import { countTokens } from '../../src/text/count-tokens.js';
 import type { DocumentSection, ParsedDocument } from '../../src/rag/ingest/document.js';
 
 const corpusFile = path.resolve(import.meta.dirname, '../../../shared/fixtures/covid-qa/corpus.jsonl');

@@ -8,7 +8,7 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
-import { countTokens } from '../../rag/ingest/count-tokens.js';
+import { countTokens } from '../../text/count-tokens.js';
 import type { LabelledPassage } from '../prompt/context-block.js';
 import { PARLEY_PROVIDER_KEY, parseContextBlock } from '../prompt/context-block.js';
 import type { ExtractiveAnswerOptions } from './compose-extractive-answer.js';

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { countTokens } from '../../rag/ingest/count-tokens.js';
+import { countTokens } from '../../text/count-tokens.js';
 import type { ContextBlockPassage } from './context-block.js';
 import { PARLEY_PROVIDER_KEY, formatContextBlock, formatPassage, neutralizeMarkers } from './context-block.js';
 

@@ -1,4 +1,4 @@
-import { countTokens } from './count-tokens.js';
+import { countTokens } from '../../text/count-tokens.js';
 import type { DocumentSection, ParsedDocument } from './document.js';
 
 export interface ChunkingOptions {

@@ -5,7 +5,7 @@ import { LocalAnswerer, readPrompt } from '../../../src/llm/chat/local-answerer.
 import type { HistoryMessage, PromptPassage } from '../../../src/llm/prompt/assemble-prompt.js';
 import { assemblePrompt } from '../../../src/llm/prompt/assemble-prompt.js';
 import { formatContextBlock } from '../../../src/llm/prompt/context-block.js';
-import { countTokens } from '../../../src/rag/ingest/count-tokens.js';
+import { countTokens } from '../../../src/text/count-tokens.js';
 
 const MEMO =
   'There were 20,000 bottles of water, 10,000 blankets, and 200 laptops delivered on January 23, 2023. ' +

@@ -10,7 +10,7 @@ import {
   formatContextBlock,
   parseContextBlock,
 } from '../../../src/llm/prompt/context-block.js';
-import { countTokens } from '../../../src/rag/ingest/count-tokens.js';
+import { countTokens } from '../../../src/text/count-tokens.js';
 
 const MEMO =
   'There were 20,000 bottles of water, 10,000 blankets, and 200 laptops delivered on January 23, 2023. ' +

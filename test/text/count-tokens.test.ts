@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { describe, expect, it } from 'vitest';
-import { countTokens } from '../../src/rag/ingest/count-tokens.js';
+import { countTokens } from '../../src/text/count-tokens.js';
 
 const corpusFile = path.resolve(import.meta.dirname, '../../../shared/fixtures/covid-qa/corpus.jsonl');
 
