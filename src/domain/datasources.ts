@@ -76,9 +76,7 @@ export class DatasourceService {
     const kind = (await sniffDocumentKind(file, 'text.md')) ?? 'txt';
     const name = input.name ?? firstWords(input.text);
     const upload = { path: file, fileName: name, size: Buffer.byteLength(input.text) };
-    // A name the caller chose is a title worth indexing with every chunk; one we made up is not.
-    const config = input.name === undefined ? { kind } : { kind, title: input.name };
-    return this.create(workspaceId, 'text', name, input, config, kind, upload);
+    return this.create(workspaceId, 'text', name, input, { kind }, kind, upload);
   }
 
   async createFromWebPage(workspaceId: string, input: Common & { name?: string; url: string }): Promise<DatasourceRecord> {

@@ -62,15 +62,7 @@ export class IngestDatasourceHandler implements JobHandler {
     const source = datasource.type === 'web_page' ? await this.fetchPage(datasource, report, signal) : datasource;
     const kind = source.config.kind as DocumentKind;
     const prepared = await this.withFile(source, (filePath) =>
-      this.preparePool.prepare(
-        {
-          filePath,
-          kind,
-          chunking: this.options.chunking,
-          fallbackTitle: typeof source.config.title === 'string' ? source.config.title : undefined,
-        },
-        signal,
-      ),
+      this.preparePool.prepare({ filePath, kind, chunking: this.options.chunking }, signal),
     );
     if (!prepared.ok) throw new PermanentJobError(prepared.unreadable);
     if (prepared.chunks.length === 0) throw new PermanentJobError('The document contains no text to index');
