@@ -19,9 +19,27 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Model names accepted besides the built-in four (the list is open, see DESIGN §5). */
   readonly extraModelNames: readonly string[];
+  readonly models: ModelsConfig;
   readonly ingestion: IngestionConfig;
   readonly jobs: JobsConfig;
   readonly embeddings: EmbeddingsConfig;
+}
+
+/** One configured model: which provider serves a Parley model name, and as which of its models. */
+export interface ModelConfig {
+  provider: 'openai' | 'openai-compatible' | 'anthropic' | 'local';
+  model?: string;
+  baseURL?: string;
+  apiKey?: string;
+}
+
+export interface ModelsConfig {
+  /** From PARLEY_MODELS: per-name settings, overriding the defaults. */
+  readonly models: Readonly<Record<string, ModelConfig>>;
+  readonly openai: { baseURL: string | null; apiKey: string | null } | null;
+  readonly anthropicApiKey: string | null;
+  /** Agent-query quota per workspace (answers per UTC month); null for none. */
+  readonly queryQuota: number | null;
 }
 
 export interface IngestionConfig {
@@ -67,6 +85,10 @@ const KNOWN_PARLEY_VARIABLES = new Set([
   'PARLEY_LOG_LEVEL',
   'PARLEY_BODY_LIMIT_MB',
   'PARLEY_MODELS',
+  'PARLEY_OPENAI_BASE_URL',
+  'PARLEY_OPENAI_API_KEY',
+  'PARLEY_ANTHROPIC_API_KEY',
+  'PARLEY_QUOTA_QUERIES',
   'PARLEY_MAX_UPLOAD_MB',
   'PARLEY_QUOTA_CHARS',
   'PARLEY_ALLOW_PRIVATE_URLS',
@@ -171,19 +193,43 @@ function readEmbeddings(env: Env): EmbeddingsConfig {
   };
 }
 
-function readExtraModelNames(env: Env): string[] {
+const PROVIDERS: readonly ModelConfig['provider'][] = ['openai', 'openai-compatible', 'anthropic', 'local'];
+const MODELS_SHAPE =
+  'PARLEY_MODELS must be a JSON object like {"my-model": {"provider": "openai-compatible", "model": "llama3", "baseURL": "http://…/v1"}}';
+
+function readModelEntries(env: Env): Record<string, ModelConfig> {
   const raw = env.PARLEY_MODELS;
-  if (raw === undefined || raw === '') return [];
+  if (raw === undefined || raw === '') return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new ConfigError('PARLEY_MODELS must be a JSON object mapping model names to their settings');
+    throw new ConfigError(MODELS_SHAPE);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new ConfigError('PARLEY_MODELS must be a JSON object mapping model names to their settings');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(MODELS_SHAPE);
+  const entries: Record<string, ModelConfig> = {};
+  for (const [name, value] of Object.entries(parsed)) {
+    const settings = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    const provider = PROVIDERS.find((candidate) => candidate === settings.provider);
+    if (provider === undefined) {
+      throw new ConfigError(`PARLEY_MODELS.${name}.provider must be one of ${PROVIDERS.join(', ')}`);
+    }
+    const text = (key: string) => (typeof settings[key] === 'string' ? (settings[key] as string) : undefined);
+    entries[name] = { provider, model: text('model'), baseURL: text('baseURL'), apiKey: text('apiKey') };
   }
-  return Object.keys(parsed);
+  return entries;
+}
+
+function readModels(env: Env): ModelsConfig {
+  const openAiBase = env.PARLEY_OPENAI_BASE_URL || null;
+  const openAiKey = env.PARLEY_OPENAI_API_KEY || null;
+  const quota = env.PARLEY_QUOTA_QUERIES;
+  return {
+    models: readModelEntries(env),
+    openai: openAiBase === null && openAiKey === null ? null : { baseURL: openAiBase, apiKey: openAiKey },
+    anthropicApiKey: env.PARLEY_ANTHROPIC_API_KEY || null,
+    queryQuota: quota === undefined || quota === '' ? null : readNumber(env, 'PARLEY_QUOTA_QUERIES', 0, { integer: true }),
+  };
 }
 
 /** Reads and validates the configuration; throws {@link ConfigError} on the first unusable value. */
@@ -195,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
   const dataDir = path.resolve(env.PARLEY_DATA_DIR ?? 'data');
+  const models = Object.freeze(readModels(env));
   return Object.freeze({
     host: env.HOST ?? '127.0.0.1',
     port: readPort(env),
@@ -202,7 +249,8 @@ export function loadConfig(env: Env = process.env): Config {
     store: readStore(env, dataDir),
     logLevel: readLogLevel(env),
     bodyLimitBytes: megabytes(readNumber(env, 'PARLEY_BODY_LIMIT_MB', 1)),
-    extraModelNames: Object.freeze(readExtraModelNames(env)),
+    extraModelNames: Object.freeze(Object.keys(models.models)),
+    models,
     ingestion: Object.freeze(readIngestion(env)),
     jobs: Object.freeze(readJobs(env)),
     embeddings: Object.freeze(readEmbeddings(env)),

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { ParleyError } from './domain/errors.js';
+import { ModelSettingsError } from './llm/chat/model-registry.js';
 import { DEFAULT_WORKSPACE_NAME } from './domain/workspaces.js';
 import { openCore, startServer, startWorkers, type Core, type RunningWorkers } from './parley.js';
 
@@ -147,7 +148,7 @@ run(process.argv.slice(2)).catch((error: unknown) => {
     console.error(`parley: ${error.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  if (error instanceof ConfigError || ParleyError.isInstance(error)) {
+  if (error instanceof ConfigError || error instanceof ModelSettingsError || ParleyError.isInstance(error)) {
     console.error(`parley: ${error.message}`);
     process.exit(1);
   }

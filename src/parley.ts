@@ -6,12 +6,11 @@ import { INGEST_JOB } from './domain/datasources.js';
 import { createServices, type Services } from './domain/services.js';
 import { buildServer } from './http/server.js';
 import type { JobRunner } from './jobs/job-runner.js';
+import { BUILT_IN_MODEL_NAMES, createModelRegistry } from './llm/chat/model-registry.js';
 import type { Embedder } from './llm/embeddings/embedder.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
-/** The model names every install accepts (spec §2); configured models add to them. */
-export const BUILT_IN_MODEL_NAMES = ['llm_a', 'llm_b', 'llm_b_mini', 'llm_c'] as const;
 
 /** Store, models and use cases, opened and migrated: what every CLI command starts from. */
 export interface Core {
@@ -37,6 +36,8 @@ export async function openCore(config: Config): Promise<Core> {
       allowPrivateUrls: config.ingestion.allowPrivateUrls,
       onEnqueued: () => core.onEnqueued(),
       embedder: () => core.embedder(),
+      models: createModelRegistry(config.models),
+      queryQuota: config.models.queryQuota,
     }),
     // Loaded on demand: CLI commands such as `keys` should start in a blink.
     embedder: () => (embedder ??= import('./llm/embeddings/create-embedder.js').then((m) => m.createEmbedder(config.embeddings))),

@@ -1,8 +1,11 @@
+import type { ModelRegistry } from '../llm/chat/model-registry.js';
 import type { Embedder } from '../llm/embeddings/embedder.js';
 import { Retriever } from '../rag/retrieve/retriever.js';
 import type { Store } from '../store/store.js';
 import { DatastoreSearchService } from './datastore-search.js';
+import { AgentAnswerService } from './agent-answers.js';
 import { AgentService } from './agents.js';
+import { ConversationService } from './conversations.js';
 import { DatasourceService, type DatasourceServiceOptions } from './datasources.js';
 import { DatastoreService } from './datastores.js';
 import { KeyService } from './keys.js';
@@ -16,21 +19,30 @@ export interface Services {
   readonly datastores: DatastoreService;
   readonly datasources: DatasourceService;
   readonly search: DatastoreSearchService;
+  readonly conversations: ConversationService;
+  readonly answers: AgentAnswerService;
 }
 
 export interface ServiceOptions extends DatasourceServiceOptions {
   /** The embedding model, started on first use. */
   embedder: () => Promise<Embedder>;
+  models: ModelRegistry;
+  /** Agent answers per workspace per UTC month; null for no limit. */
+  queryQuota: number | null;
 }
 
 export function createServices(store: Store, options: ServiceOptions): Services {
   const keys = new KeyService(store);
+  const retriever = new Retriever(store.search, options.embedder);
+  const conversations = new ConversationService(store);
   return {
     keys,
     workspaces: new WorkspaceService(store, keys),
     agents: new AgentService(store),
     datastores: new DatastoreService(store),
     datasources: new DatasourceService(store, options),
-    search: new DatastoreSearchService(store, new Retriever(store.search, options.embedder)),
+    search: new DatastoreSearchService(store, retriever),
+    conversations,
+    answers: new AgentAnswerService(store, conversations, retriever, options.models, { limit: options.queryQuota }),
   };
 }

@@ -9,11 +9,14 @@ import type { Store } from '../store/store.js';
 import { registerBearerAuth } from './plugins/auth.js';
 import { answerUnparsableRequest, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { agentQueryRoutes } from './routes/agent-query.js';
 import { agentRoutes } from './routes/agents.js';
+import { conversationRoutes } from './routes/conversations.js';
 import { datasourceRoutes } from './routes/datasources.js';
 import { datastoreRoutes } from './routes/datastores.js';
 import { healthRoutes } from './routes/health.js';
 import { keyRoutes } from './routes/keys.js';
+import { messageRoutes } from './routes/messages.js';
 import { ErrorBody } from './schemas.js';
 
 export interface ServerDeps {
@@ -91,12 +94,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     registerBearerAuth(api, deps.services.keys);
     await api.register(keyRoutes, { keys: deps.services.keys });
     await api.register(agentRoutes, { agents: deps.services.agents, modelNames: deps.modelNames });
+    await api.register(agentQueryRoutes, { answers: deps.services.answers, modelNames: deps.modelNames });
     await api.register(datastoreRoutes, { datastores: deps.services.datastores, search: deps.services.search });
     await api.register(datasourceRoutes, {
       datasources: deps.services.datasources,
       maxUploadBytes: deps.maxUploadBytes,
       tempDir: deps.tempDir,
     });
+    await api.register(conversationRoutes, { conversations: deps.services.conversations });
+    await api.register(messageRoutes, { conversations: deps.services.conversations });
   });
 
   return app;

@@ -126,6 +126,72 @@ export interface BlobPartTable {
   data: Uint8Array;
 }
 
+export interface ContactTable {
+  id: string;
+  workspace_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone_number: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VisitorTable {
+  id: string;
+  workspace_id: string;
+  contact_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Booleans are integers 0/1 in both dialects, so one code path reads them. */
+export interface ConversationTable {
+  id: string;
+  workspace_id: string;
+  agent_id: string | null;
+  channel: string;
+  channel_external_id: string | null;
+  status: string;
+  is_ai_enabled: number;
+  title: string;
+  /** JSON object. */
+  metadata: string;
+  visitor_id: string | null;
+  contact_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MessageTable {
+  id: string;
+  workspace_id: string;
+  conversation_id: string;
+  from: string;
+  text: string;
+  /** JSON array. */
+  sources: string;
+  eval: string | null;
+  read: number;
+  /** JSON array. */
+  attachments: string;
+  /** JSON object: promptTokens, completionTokens, totalTokens. */
+  usage: string | null;
+  model: string | null;
+  visitor_id: string | null;
+  created_at: string;
+}
+
+export interface EventOutboxTable {
+  id: string;
+  workspace_id: string;
+  type: string;
+  /** JSON object. */
+  payload: string;
+  created_at: string;
+  dispatched_at: string | null;
+}
+
 export interface Database {
   workspace: WorkspaceTable;
   api_key: ApiKeyTable;
@@ -136,4 +202,9 @@ export interface Database {
   chunk: ChunkTable;
   job: JobTable;
   blob_part: BlobPartTable;
+  contact: ContactTable;
+  visitor: VisitorTable;
+  conversation: ConversationTable;
+  message: MessageTable;
+  event_outbox: EventOutboxTable;
 }

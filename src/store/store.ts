@@ -323,9 +323,230 @@ export interface Store {
   readonly jobs: JobStore;
   readonly blobs: BlobStore;
   readonly search: ChunkSearch;
+  readonly conversations: ConversationStore;
+  readonly messages: MessageStore;
+  readonly participants: ParticipantStore;
+  readonly outbox: OutboxStore;
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+export type ConversationStatus = 'UNRESOLVED' | 'RESOLVED' | 'HUMAN_REQUESTED';
+
+export type MessageFrom = 'human' | 'agent' | 'system';
+
+export type MessageEval = 'GOOD' | 'BAD';
+
+export interface ConversationRecord {
+  id: string;
+  workspaceId: string;
+  /** Null once the agent is deleted; the conversation stays. */
+  agentId: string | null;
+  channel: string;
+  channelExternalId: string | null;
+  status: ConversationStatus;
+  /** False once a person took over: the agent no longer answers. */
+  isAiEnabled: boolean;
+  /** Empty until the first human message names it. */
+  title: string;
+  metadata: Record<string, unknown>;
+  visitorId: string | null;
+  contactId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A conversation to create when its id is not taken yet (clients make conversation ids up). */
+export type NewConversation = Omit<ConversationRecord, 'updatedAt'>;
+
+/** Token counts of the model call that produced a message. */
+export interface MessageUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface MessageRecord {
+  id: string;
+  workspaceId: string;
+  conversationId: string;
+  from: MessageFrom;
+  text: string;
+  /** What the answer was drawn from; the element shape is the query endpoint's. */
+  sources: Record<string, unknown>[];
+  eval: MessageEval | null;
+  read: boolean;
+  attachments: Record<string, unknown>[];
+  usage: MessageUsage | null;
+  model: string | null;
+  visitorId: string | null;
+  createdAt: string;
+}
+
+export type NewMessage = Omit<MessageRecord, 'eval'>;
+
+/** Narrows a conversation list; every field given must match. */
+export interface ConversationFilter {
+  agentId?: string;
+  channel?: string;
+  channelExternalId?: string;
+  /** Case-insensitive substring of the title, the contact's name, e-mail or phone, or any message text. */
+  search?: string;
+  /** Inclusive bounds on `createdAt`, ISO 8601 UTC. */
+  createdFrom?: string;
+  createdTo?: string;
+}
+
+/** Where a page of the list ordered by (updatedAt desc, id desc) starts: right after this row. */
+export interface ConversationKey {
+  updatedAt: string;
+  id: string;
+}
+
+export interface ConversationPage {
+  limit: number;
+  after?: ConversationKey;
+}
+
+/** What a PATCH may change; `metadata` is merged into the stored object (top-level keys replaced). */
+export interface ConversationChanges {
+  status?: ConversationStatus;
+  isAiEnabled?: boolean;
+  metadata?: Record<string, unknown>;
+  contactId?: string;
+}
+
+/** Writes that belong to a change and commit or roll back with it. */
+export interface ConversationEffects {
+  /** Added when the change switches the agent off (isAiEnabled true → false). */
+  onAiSwitchedOff?: NewMessage;
+  /** Written to the outbox when the change gives the conversation another status than it had. */
+  onStatusChanged?: NewOutboxEvent;
+}
+
+export interface ConversationUpdate {
+  before: ConversationRecord;
+  after: ConversationRecord;
+}
+
+/** The conversation a message was appended to, as it is afterwards. */
+export interface AppendedMessage {
+  message: MessageRecord;
+  conversation: ConversationRecord;
+}
+
+export interface ConversationStore extends ScopedReads<ConversationRecord> {
+  /** Most recently active first (updatedAt desc, id desc), narrowed by `filter`, one page when `page` is given. */
+  list(workspaceId: string, filter?: ConversationFilter, page?: ConversationPage): Promise<ConversationRecord[]>;
+  /**
+   * The conversation with this id, created from `conversation` when the id is free; undefined when
+   * another workspace owns the id. `created` says which.
+   */
+  ensure(conversation: NewConversation): Promise<{ conversation: ConversationRecord; created: boolean } | undefined>;
+  /**
+   * Adds the message and bumps the conversation's `updatedAt`, atomically; a human message reopens a
+   * RESOLVED conversation (UNRESOLVED), and names an untitled one `title`. Undefined when the
+   * conversation is not in the workspace.
+   */
+  appendMessage(message: NewMessage, title?: string): Promise<AppendedMessage | undefined>;
+  /** Applies `changes` and their `effects` in one transaction; undefined when not in the workspace. */
+  update(
+    workspaceId: string,
+    id: string,
+    changes: ConversationChanges,
+    effects: ConversationEffects,
+    at: string,
+  ): Promise<ConversationUpdate | undefined>;
+  /** Sets the status of every workspace conversation matching the filter; returns how many matched. */
+  bulkUpdateStatus(
+    workspaceId: string,
+    filter: { channel?: string; agentId?: string },
+    status: ConversationStatus,
+    at: string,
+  ): Promise<number>;
+}
+
+export interface MessageStore {
+  /** The message if it exists in this workspace. */
+  find(workspaceId: string, id: string): Promise<MessageRecord | undefined>;
+  /** The workspace that owns `id`, whichever it is. */
+  ownerOf(id: string): Promise<string | undefined>;
+  /**
+   * The messages of these conversations, oldest first (createdAt, id); with `latest`, only each
+   * conversation's last `latest` ones.
+   */
+  listByConversations(
+    workspaceId: string,
+    conversationIds: readonly string[],
+    options?: { latest?: number },
+  ): Promise<MessageRecord[]>;
+  /** Sets or clears the rating; undefined when the message is not in the workspace. */
+  rate(workspaceId: string, id: string, value: MessageEval | null): Promise<MessageRecord | undefined>;
+  /** Agent answers the workspace received since `since` (ISO time), for the query quota. */
+  countAgentAnswersSince(workspaceId: string, since: string): Promise<number>;
+}
+
+export interface ContactRecord {
+  id: string;
+  workspaceId: string;
+  firstName: string | null;
+  lastName: string | null;
+  /** Lower case; unique in the workspace. */
+  email: string | null;
+  phoneNumber: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ContactFields = Partial<Pick<ContactRecord, 'firstName' | 'lastName' | 'email' | 'phoneNumber'>>;
+
+/** Whoever writes from a widget or channel; known by an id the client keeps, a contact once they say who they are. */
+export interface VisitorRecord {
+  id: string;
+  workspaceId: string;
+  contactId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ParticipantStore {
+  /**
+   * The visitor with this id, created when the id is free, linked to `contactId` when given; undefined
+   * when another workspace owns the id.
+   */
+  ensureVisitor(workspaceId: string, id: string, contactId: string | null, at: string): Promise<VisitorRecord | undefined>;
+  visitors(workspaceId: string, ids: readonly string[]): Promise<VisitorRecord[]>;
+  /**
+   * The contact with this e-mail in the workspace updated with the fields given, else a new contact
+   * `id`; in one statement, so two requests cannot create the same e-mail twice.
+   */
+  upsertContact(workspaceId: string, id: string, fields: ContactFields, at: string): Promise<ContactRecord>;
+  contacts(workspaceId: string, ids: readonly string[]): Promise<ContactRecord[]>;
+}
+
+export interface NewOutboxEvent {
+  id: string;
+  workspaceId: string;
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+export interface OutboxEventRecord extends NewOutboxEvent {
+  createdAt: string;
+  /** When a dispatcher handed it on; null while pending. */
+  dispatchedAt: string | null;
+}
+
+/**
+ * Domain events written in the transaction of the change they report, so an event exists exactly when
+ * its change committed; a dispatcher delivers them afterwards.
+ */
+export interface OutboxStore {
+  /** Oldest first. */
+  list(filter: { workspaceId?: string; pending?: boolean; limit?: number }): Promise<OutboxEventRecord[]>;
+  /** False when it was already dispatched (or does not exist). */
+  markDispatched(id: string, at: string): Promise<boolean>;
 }

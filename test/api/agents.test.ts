@@ -142,7 +142,7 @@ describe.each(STORE_KINDS)('agents API on %s', (kind) => {
   });
 
   it('accepts configured model names besides the built-in ones', async () => {
-    const custom = await startTestParley(kind, { env: { PARLEY_MODELS: '{"local-llama": {"provider": "openai-compatible"}}' } });
+    const custom = await startTestParley(kind, { env: { PARLEY_MODELS: '{"local-llama": {"provider": "openai-compatible", "model": "llama3", "baseURL": "http://127.0.0.1:9/v1"}}' } });
     try {
       const other = await custom.newWorkspace();
       const { status, body } = await custom.call('POST', '/agents', { key: other.key, body: { modelName: 'local-llama' } });

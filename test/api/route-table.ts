@@ -7,6 +7,8 @@ export interface Seed {
   datastoreId: string;
   datasourceId: string;
   keyId: string;
+  conversationId: string;
+  messageId: string;
 }
 
 export interface TableRequest {
@@ -27,7 +29,7 @@ export interface RouteCase {
 
 const mustNotMention = (body: any, seed: Seed) => {
   const text = JSON.stringify(body);
-  for (const id of [seed.agentId, seed.datastoreId, seed.datasourceId, seed.keyId, seed.a.id]) {
+  for (const id of [seed.agentId, seed.datastoreId, seed.datasourceId, seed.keyId, seed.conversationId, seed.messageId, seed.a.id]) {
     if (text.includes(id)) throw new Error(`another workspace's id ${id} leaked: ${text}`);
   }
 };
@@ -46,6 +48,10 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     foreign: 'forbidden',
   },
   'GET /agents': { request: () => ({ path: '/agents' }), foreign: mustNotMention },
+  'POST /agents/:id/query': {
+    request: (s) => ({ path: `/agents/${s.agentId}/query`, body: { query: 'What are my notes?' } }),
+    foreign: 'forbidden',
+  },
   'GET /agents/:id': { request: (s) => ({ path: `/agents/${s.agentId}` }), foreign: 'forbidden' },
   'PATCH /agents/:id': { request: (s) => ({ path: `/agents/${s.agentId}`, body: { name: 'taken over' } }), foreign: 'forbidden' },
   'DELETE /agents/:id': { request: (s) => ({ path: `/agents/${s.agentId}` }), foreign: 'forbidden' },
@@ -73,6 +79,22 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
   'DELETE /datasources/:id': { request: (s) => ({ path: `/datasources/${s.datasourceId}` }), foreign: 'forbidden' },
   'POST /datasources/:id/resync': { request: (s) => ({ path: `/datasources/${s.datasourceId}/resync` }), foreign: 'forbidden' },
   'GET /datastores/:id/datasources': { request: (s) => ({ path: `/datastores/${s.datastoreId}/datasources` }), foreign: 'forbidden' },
+
+  'GET /conversations/:id': { request: (s) => ({ path: `/conversations/${s.conversationId}` }), foreign: 'forbidden' },
+  'PATCH /conversations/:conversationId': {
+    request: (s) => ({ path: `/conversations/${s.conversationId}`, body: { isAiEnabled: false, status: 'RESOLVED' } }),
+    foreign: 'forbidden',
+  },
+  'POST /conversations/update-status': {
+    request: (s) => ({ path: `/conversations/update-status?agentId=${s.agentId}`, body: { status: 'RESOLVED' } }),
+    foreign: 'forbidden',
+  },
+  'GET /user-conversations': { request: () => ({ path: '/user-conversations?fullConversation=true' }), foreign: mustNotMention },
+  'GET /user-conversations/export/:id': {
+    request: (s) => ({ path: `/user-conversations/export/${s.conversationId}?format=json` }),
+    foreign: 'forbidden',
+  },
+  'POST /messages/:id/eval': { request: (s) => ({ path: `/messages/${s.messageId}/eval`, body: { eval: 'BAD' } }), foreign: 'forbidden' },
 };
 
 /** Creates what workspace A owns for the table's requests. */
@@ -86,7 +108,10 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
   const datasourceId = (
     await parley.call('POST', '/datasources', { key: a.key, body: { type: 'text', datastoreId, name: 'A notes', text: 'Private notes of A.' } })
   ).body.id;
-  return { a, agentId, datastoreId, datasourceId, keyId };
+  const conversations = parley.core.services.conversations;
+  const { conversation } = await conversations.ensureConversation(a.id, { agentId, channel: 'api' });
+  const { message } = await conversations.addMessage(a.id, conversation.id, { from: 'human', text: 'A private question' });
+  return { a, agentId, datastoreId, datasourceId, keyId, conversationId: conversation.id, messageId: message.id };
 }
 
 /** Authenticated routes the server registered, as table keys. */

@@ -1,6 +1,6 @@
 /**
  * Piscina worker for {@link LocalEmbedder}: each thread loads its own copy of Universal Sentence Encoder
- * lite (tfjs on WASM, ~250 MB) and embeds one small batch per task.
+ * lite (tfjs on WASM, ~220 MB) and embeds one small batch per task.
  * Under tsx this file is loaded through require(), so it must not use top-level await or import.meta.
  */
 import { initModel } from '@energetic-ai/embeddings';
@@ -42,7 +42,7 @@ void loadModel().catch(() => {
   // Reported by the first task, which awaits the same promise.
 });
 
-/** Shortest text that embeds to the same vector as `text` (see the constants above). */
+/** A prefix of `text` that embeds to the same vector, cheaper to tokenise (see the constants above). */
 function clip(use: EmbeddingsModel, text: string): string {
   // An empty text has no tokens: the model sizes the batch from token positions, so a trailing empty
   // text would silently drop a row and a batch of only empty texts fails.

@@ -2,6 +2,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { dialectTypes, type DialectName, type DialectTypes } from './dialect-types.js';
 import * as foundation from './001-foundation.js';
 import * as ingestion from './002-ingestion.js';
+import * as conversations from './003-conversations.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -11,6 +12,7 @@ interface VersionedMigration {
 const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '001-foundation': foundation,
   '002-ingestion': ingestion,
+  '003-conversations': conversations,
 };
 
 /** Hands Kysely's migrator the migrations with the column types of one dialect bound in. */

@@ -10,6 +10,8 @@ import type { Store } from '../store.js';
 /** Connects to PostgreSQL (scale-out mode); the pool is closed with the store. */
 export function openPostgresStore(url: string): Store {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server closed (restart, failover) must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const indexedDimensions = new Set<number>();
   const connection: SqlConnection = {

@@ -8,6 +8,10 @@ import { SqlApiKeyStore } from './api-key-store.js';
 import { SqlDatastoreStore } from './datastore-store.js';
 import type { SqlConnection } from './sql-dialect.js';
 import { SqlWorkspaceStore } from './workspace-store.js';
+import { SqlConversationStore } from './conversation-store.js';
+import { SqlMessageStore } from './message-store.js';
+import { SqlOutboxStore } from './outbox-store.js';
+import { SqlParticipantStore } from './participant-store.js';
 
 /** The store over any SQL dialect Kysely speaks; dialect folders only open the connection. */
 /** The dialect-specific parts: where files live and how chunks are searched. */
@@ -28,6 +32,10 @@ export function createSqlStore(connection: SqlConnection, { blobs, search }: Dia
     jobs: new SqlJobStore(connection),
     blobs,
     search,
+    conversations: new SqlConversationStore(connection),
+    messages: new SqlMessageStore(db),
+    participants: new SqlParticipantStore(db),
+    outbox: new SqlOutboxStore(db),
     async migrate() {
       const migrator = new Migrator({
         db,

@@ -11,7 +11,7 @@ import {
   createModelRegistry,
 } from '../../../src/llm/chat/model-registry.js';
 import { assemblePrompt } from '../../../src/llm/prompt/assemble-prompt.js';
-import { FakeOpenAIChatServer } from './fake-openai-chat-server.js';
+import { FakeOpenAIChatServer } from '../../support/fake-openai-chat-server.js';
 
 describe('createModelRegistry: defaults', () => {
   it('with nothing configured, every built-in name is the local answerer', () => {

@@ -1,0 +1,187 @@
+import type { ModelRegistry } from '../llm/chat/model-registry.js';
+import { streamAnswer, type AnswerSettings, type AnswerUsage } from '../llm/chat/stream-answer.js';
+import { assemblePrompt } from '../llm/prompt/assemble-prompt.js';
+import type { RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
+import type { AgentRecord, Store } from '../store/store.js';
+import type { ChannelInput, ConversationService } from './conversations.js';
+import { ParleyError, unauthorized } from './errors.js';
+import { findInWorkspace } from './scoped.js';
+
+/** Passages retrieved per question, before the context budget trims them. */
+const PASSAGES = 8;
+const BUDGETS = { historyTokens: 2_000, contextTokens: 3_000 };
+
+export interface AgentQuestion extends AnswerSettings {
+  query: string;
+  conversationId?: string;
+  visitorId?: string;
+  channel?: ChannelInput;
+  /** Replaces the agent's model for this question. */
+  modelName?: string;
+  systemPrompt?: string;
+  /** Template with {query} and {context}; `promptTemplate` is its deprecated name. */
+  userPrompt?: string;
+  promptTemplate?: string;
+  datasourceIds?: string[];
+  customIds?: string[];
+}
+
+/** One source of an answer: the best chunk of one datasource (compat-notes). */
+export interface AnswerSource {
+  chunk_id: string;
+  datasource_id: string;
+  datasource_name: string;
+  datasource_type: string;
+  source_url: string | null;
+  custom_id?: string;
+  mime_type?: string;
+  page_number?: number;
+  total_pages?: number;
+  score: number;
+  text: string;
+}
+
+/** Ids of the exchange; all an answer has when the agent is switched off in the conversation. */
+export interface ExchangeIds {
+  conversationId: string;
+  visitorId: string;
+  messageId: string;
+}
+
+export interface AgentAnswer extends ExchangeIds {
+  answer: string;
+  sources: AnswerSource[];
+  usage: AnswerUsage;
+}
+
+export interface AnswerOptions {
+  /** Aborts the model call (the client went away); the partial answer is still stored. */
+  signal: AbortSignal;
+  /** Each text delta as the model produces it. */
+  onDelta?: (delta: string) => void;
+}
+
+/** Counts answers for the optional per-workspace quota. */
+export interface QueryQuota {
+  limit: number | null;
+}
+
+const sourcesOf = (chunks: readonly RetrievedChunk[]): AnswerSource[] => {
+  const best = new Map<string, RetrievedChunk>();
+  for (const chunk of chunks) {
+    const current = best.get(chunk.datasourceId);
+    if (current === undefined || chunk.score > current.score) best.set(chunk.datasourceId, chunk);
+  }
+  return [...best.values()]
+    .sort((a, b) => b.score - a.score)
+    .map((chunk) => ({
+      chunk_id: chunk.chunkId,
+      datasource_id: chunk.datasourceId,
+      datasource_name: chunk.datasourceName,
+      datasource_type: chunk.datasourceType,
+      source_url: chunk.sourceUrl,
+      ...(chunk.customId === null ? {} : { custom_id: chunk.customId }),
+      ...(chunk.mimeType === null ? {} : { mime_type: chunk.mimeType }),
+      ...(chunk.pageNumber === null ? {} : { page_number: chunk.pageNumber }),
+      ...(chunk.totalPages === null ? {} : { total_pages: chunk.totalPages }),
+      score: chunk.score,
+      text: chunk.text,
+    }));
+};
+
+/**
+ * Answers a question put to an agent, in the order compat-notes fix: store the human message, stop if the
+ * agent is switched off in the conversation, retrieve, assemble the prompt, run the model, store the answer.
+ */
+export class AgentAnswerService {
+  constructor(
+    private readonly store: Store,
+    private readonly conversations: ConversationService,
+    private readonly retriever: Retriever,
+    private readonly models: ModelRegistry,
+    private readonly quota: QueryQuota,
+  ) {}
+
+  /** `workspaceId` null: a caller without a key, allowed on public agents only. */
+  async ask(workspaceId: string | null, agentId: string, question: AgentQuestion, options: AnswerOptions): Promise<AgentAnswer | ExchangeIds> {
+    const agent = await this.accessible(workspaceId, agentId);
+    const model = this.models.resolveModel(question.modelName ?? agent.modelName);
+    const { conversation, visitorId } = await this.conversations.ensureConversation(agent.workspaceId, {
+      conversationId: question.conversationId,
+      visitorId: question.visitorId,
+      agentId: agent.id,
+      channel: question.channel ?? (workspaceId === null ? 'website' : 'api'),
+    });
+    const human = await this.conversations.addMessage(agent.workspaceId, conversation.id, {
+      from: 'human',
+      text: question.query,
+      visitorId,
+    });
+    const ids = { conversationId: conversation.id, visitorId, messageId: human.message.id };
+    if (!human.conversation.isAiEnabled) return ids;
+    await this.checkQuota(agent.workspaceId);
+
+    const chunks = await this.retriever.retrieve({
+      scope: {
+        workspaceId: agent.workspaceId,
+        datastoreIds: agent.datastoreIds,
+        datasourceIds: question.datasourceIds,
+        customIds: question.customIds,
+      },
+      query: question.query,
+      topK: PASSAGES,
+      mode: 'hybrid',
+    });
+    const history = await this.conversations.messages(agent.workspaceId, conversation.id);
+    const prompt = assemblePrompt({
+      systemPrompt: question.systemPrompt ?? agent.systemPrompt,
+      userPromptTemplate: question.userPrompt ?? question.promptTemplate ?? agent.userPrompt,
+      query: question.query,
+      history: history.map((message) => ({ from: message.from, text: message.text })),
+      passages: chunks.map((chunk) => ({ text: chunk.text, source: chunk.source, pageNumber: chunk.pageNumber })),
+      budgets: BUDGETS,
+    });
+    const finished = await streamAnswer(
+      model,
+      prompt,
+      {
+        // The agent's saved temperature applies unless the question overrides it.
+        temperature: question.temperature ?? agent.temperature,
+        topP: question.topP,
+        presencePenalty: question.presencePenalty,
+        frequencyPenalty: question.frequencyPenalty,
+        maxTokens: question.maxTokens,
+      },
+      { signal: options.signal, onDelta: options.onDelta ?? (() => undefined) },
+    );
+    const sources = sourcesOf(prompt.passageIndexes.map((index) => chunks[index]!));
+    const answer = await this.conversations.addMessage(agent.workspaceId, conversation.id, {
+      from: 'agent',
+      text: finished.text,
+      sources: sources.map((source) => ({ ...source })),
+      usage: finished.usage,
+      model: `${model.provider}:${model.modelId}`,
+    });
+    return { ...ids, messageId: answer.message.id, answer: finished.text, sources, usage: finished.usage };
+  }
+
+  private async accessible(workspaceId: string | null, agentId: string): Promise<AgentRecord> {
+    if (workspaceId !== null) return findInWorkspace(this.store.agents, 'Agent', workspaceId, agentId);
+    const owner = await this.store.agents.ownerOf(agentId);
+    const agent = owner === undefined ? undefined : await this.store.agents.find(owner, agentId);
+    if (agent === undefined) throw new ParleyError('not_found', 'NOT_FOUND', `Agent ${agentId} does not exist`);
+    if (agent.visibility !== 'public') throw unauthorized(`Agent ${agentId} is private: send an API key of its workspace`);
+    return agent;
+  }
+
+  private async checkQuota(workspaceId: string): Promise<void> {
+    if (this.quota.limit === null) return;
+    const monthStart = new Date();
+    monthStart.setUTCDate(1);
+    monthStart.setUTCHours(0, 0, 0, 0);
+    const used = await this.store.messages.countAgentAnswersSince(workspaceId, monthStart.toISOString());
+    if (used >= this.quota.limit) {
+      throw new ParleyError('usage_limit', 'USAGE_LIMIT', `The workspace has used its ${this.quota.limit} agent answers this month`);
+    }
+  }
+}

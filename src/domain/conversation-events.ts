@@ -1,0 +1,70 @@
+import type {
+  AgentRecord,
+  ContactRecord,
+  ConversationRecord,
+  ConversationStatus,
+  MessageRecord,
+  NewOutboxEvent,
+} from '../store/store.js';
+import { newId } from './ids.js';
+
+/** The events a status change emits (spec §6); a move back to UNRESOLVED emits none. */
+export const CONVERSATION_EVENT_TYPES: Readonly<Partial<Record<ConversationStatus, string>>> = {
+  RESOLVED: 'conversation-resolved',
+  HUMAN_REQUESTED: 'human-requested',
+};
+
+/** How many of the latest messages an event carries: enough for a notification e-mail. */
+export const EVENT_MESSAGE_COUNT = 10;
+
+/** What a `conversation-resolved` or `human-requested` event says, for mail and webhook senders. */
+export interface ConversationEventPayload {
+  conversationId: string;
+  status: ConversationStatus;
+  channel: string;
+  agent: { id: string; name: string } | null;
+  contact: {
+    id: string;
+    firstName: string | null;
+    lastName: string | null;
+    email: string | null;
+    phoneNumber: string | null;
+  } | null;
+  /** The latest messages, oldest first. */
+  messages: { id: string; from: string; text: string; createdAt: string }[];
+}
+
+export interface ConversationEventInput {
+  conversation: ConversationRecord;
+  status: ConversationStatus;
+  agent: AgentRecord | null;
+  contact: ContactRecord | null;
+  messages: readonly MessageRecord[];
+}
+
+/** The outbox event for moving the conversation to `status`; undefined when that status emits none. */
+export function conversationStatusEvent(input: ConversationEventInput): NewOutboxEvent | undefined {
+  const type = CONVERSATION_EVENT_TYPES[input.status];
+  if (type === undefined) return undefined;
+  const { conversation, agent, contact } = input;
+  const payload: ConversationEventPayload = {
+    conversationId: conversation.id,
+    status: input.status,
+    channel: conversation.channel,
+    agent: agent && { id: agent.id, name: agent.name },
+    contact: contact && {
+      id: contact.id,
+      firstName: contact.firstName,
+      lastName: contact.lastName,
+      email: contact.email,
+      phoneNumber: contact.phoneNumber,
+    },
+    messages: input.messages.slice(-EVENT_MESSAGE_COUNT).map((message) => ({
+      id: message.id,
+      from: message.from,
+      text: message.text,
+      createdAt: message.createdAt,
+    })),
+  };
+  return { id: newId(), workspaceId: conversation.workspaceId, type, payload: { ...payload } };
+}

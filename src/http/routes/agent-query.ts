@@ -1,0 +1,155 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import type { AgentAnswer, AgentAnswerService, ExchangeIds } from '../../domain/agent-answers.js';
+import { CHANNEL_INPUTS } from '../../domain/conversations.js';
+import { ParleyError } from '../../domain/errors.js';
+import { IdParams, Nullable, StringEnum, errorResponses } from '../schemas.js';
+
+const penalty = (description: string) => Type.Optional(Type.Number({ minimum: -2, maximum: 2, description }));
+
+const questionBody = (modelNames: readonly string[]) =>
+  Type.Object({
+    query: Type.String({ minLength: 1, maxLength: 20_000, pattern: '\\S', description: 'The question put to the agent' }),
+    conversationId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Absent: a new conversation; unknown: created with this id' })),
+    visitorId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Who asks; absent: a new visitor' })),
+    channel: Type.Optional(StringEnum(CHANNEL_INPUTS, { description: 'Defaults to api (website without a key)' })),
+    streaming: Type.Optional(Type.Boolean({ description: 'Answer as server-sent events' })),
+    modelName: Type.Optional(StringEnum(modelNames, { description: 'Replaces the agent’s model for this query' })),
+    temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+    topP: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Nucleus sampling mass; change this or temperature, not both' })),
+    maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 200_000, description: 'Most tokens the answer may have' })),
+    presencePenalty: penalty('Positive values favour new topics'),
+    frequencyPenalty: penalty('Positive values lower repetition'),
+    systemPrompt: Type.Optional(Type.String({ maxLength: 100_000 })),
+    userPrompt: Type.Optional(Type.String({ maxLength: 100_000, description: 'Template; every {query} and {context} is replaced' })),
+    promptTemplate: Type.Optional(Type.String({ maxLength: 100_000, description: 'Deprecated: use userPrompt' })),
+    promptType: Type.Optional(Type.String({ maxLength: 100, description: 'Deprecated and ignored' })),
+    filters: Type.Optional(
+      Type.Object({
+        custom_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })),
+        datasource_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })),
+      }),
+    ),
+  });
+
+const Source = Type.Object({
+  chunk_id: Type.String(),
+  datasource_id: Type.String(),
+  datasource_name: Type.String(),
+  datasource_type: Type.String(),
+  source_url: Nullable(Type.String()),
+  custom_id: Type.Optional(Type.String()),
+  mime_type: Type.Optional(Type.String()),
+  page_number: Type.Optional(Type.Integer()),
+  total_pages: Type.Optional(Type.Integer()),
+  score: Type.Number(),
+  text: Type.String(),
+});
+
+const Answer = Type.Object(
+  {
+    answer: Type.Optional(Type.String()),
+    conversationId: Type.String(),
+    visitorId: Type.String(),
+    messageId: Type.String({ description: 'The agent’s message; the human one when the agent is switched off' }),
+    sources: Type.Optional(Type.Array(Source, { description: 'One per datasource (its best chunk), best first' })),
+    usage: Type.Optional(Type.Object({ promptTokens: Type.Integer(), completionTokens: Type.Integer(), totalTokens: Type.Integer() })),
+  },
+  { description: 'Without answer, sources and usage when the agent is switched off in this conversation' },
+);
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+  connection: 'keep-alive',
+};
+
+/** The older widget's framing: URI-encoded deltas, the whole answer, then an empty-named [DONE] event. */
+class AnswerStream {
+  #started = false;
+
+  constructor(private readonly reply: FastifyReply) {}
+
+  get started(): boolean {
+    return this.#started;
+  }
+
+  delta(text: string): void {
+    this.write(`event: answer\ndata: ${encodeURIComponent(text)}\n\n`);
+  }
+
+  finish(result: AgentAnswer | ExchangeIds): void {
+    this.write(`event: endpoint_response\ndata: ${JSON.stringify(result)}\n\n`);
+    this.write('event: \ndata: [DONE]\n\n');
+    this.reply.raw.end();
+  }
+
+  fail(message: string): void {
+    this.write(`data: [ERROR]${message.replace(/\r?\n/g, ' ')}\n\n`);
+    this.reply.raw.end();
+  }
+
+  private write(frame: string): void {
+    if (!this.#started) {
+      this.#started = true;
+      this.reply.hijack();
+      this.reply.raw.writeHead(200, SSE_HEADERS);
+    }
+    if (!this.reply.raw.writableEnded) this.reply.raw.write(frame);
+  }
+}
+
+export interface AgentQueryRoutesOptions {
+  answers: AgentAnswerService;
+  modelNames: readonly string[];
+}
+
+export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions> = async (app, { answers, modelNames }) => {
+  app.post(
+    '/agents/:id/query',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags: ['agents'],
+        summary: 'Ask the agent a question, optionally inside a conversation; streamed as server-sent events on request',
+        description:
+          'Public agents answer without a key. With `streaming: true` the answer arrives as `event: answer` frames ' +
+          '(URI-encoded deltas), then `event: endpoint_response` (the JSON below), then `data: [DONE]`; an error after ' +
+          'the first frame is sent as `data: [ERROR]<message>`.',
+        params: IdParams,
+        body: questionBody(modelNames),
+        response: { 200: Answer, ...errorResponses(402, 413, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { streaming, filters, ...question } = request.body;
+      const abort = new AbortController();
+      // A client that goes away stops the model; what it had written is kept.
+      request.raw.on('close', () => {
+        if (!reply.raw.writableEnded) abort.abort();
+      });
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) abort.abort();
+      });
+      const input = { ...question, datasourceIds: filters?.datasource_ids, customIds: filters?.custom_ids };
+      if (!streaming) return answers.ask(request.workspaceId, request.params.id, input, { signal: abort.signal });
+
+      const stream = new AnswerStream(reply);
+      try {
+        const result = await answers.ask(request.workspaceId, request.params.id, input, {
+          signal: abort.signal,
+          onDelta: (delta) => stream.delta(delta),
+        });
+        stream.finish(result);
+      } catch (error) {
+        // Before the first byte the usual status and JSON body still apply.
+        if (!stream.started) throw error;
+        request.log.error({ err: error }, 'answer stream failed');
+        stream.fail(ParleyError.isInstance(error) ? error.message : 'The answer could not be completed');
+      }
+      return reply;
+    },
+  );
+};

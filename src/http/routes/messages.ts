@@ -1,0 +1,52 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ConversationService } from '../../domain/conversations.js';
+import type { MessageRecord } from '../../store/store.js';
+import { workspaceOf } from '../plugins/auth.js';
+import { IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+
+const Eval = Nullable(StringEnum(['GOOD', 'BAD'], { description: 'How good the answer was; null when unrated' }));
+
+/** A message as the conversation records show it (spec §2 Message). */
+export const Message = Type.Object({
+  id: Type.String(),
+  text: Type.String(),
+  from: StringEnum(['human', 'agent', 'system'], { description: 'human: the visitor; agent: the AI; system: notices' }),
+  createdAt: Timestamp('When it was written'),
+  read: Type.Boolean(),
+  eval: Eval,
+  attachments: Type.Array(Type.Object({}, { additionalProperties: true })),
+  sources: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'What an agent answer drew from' }),
+});
+
+export const toMessage = (message: MessageRecord): Static<typeof Message> => ({
+  id: message.id,
+  text: message.text,
+  from: message.from,
+  createdAt: message.createdAt,
+  read: message.read,
+  eval: message.eval,
+  attachments: message.attachments,
+  sources: message.sources,
+});
+
+const RatedMessage = Type.Composite([Message, Type.Object({ conversationId: Type.String() })]);
+
+export const messageRoutes: FastifyPluginAsyncTypebox<{ conversations: ConversationService }> = async (app, { conversations }) => {
+  app.post(
+    '/messages/:id/eval',
+    {
+      schema: {
+        tags: ['conversations'],
+        summary: 'Rate an agent’s answer GOOD or BAD, or clear the rating with null',
+        params: IdParams,
+        body: Type.Object({ eval: Eval }),
+        response: { 200: RatedMessage, ...errorResponses(413, 415) },
+      },
+    },
+    async (request) => {
+      const message = await conversations.rateMessage(workspaceOf(request), request.params.id, request.body.eval);
+      return { ...toMessage(message), conversationId: message.conversationId };
+    },
+  );
+};

@@ -1,0 +1,224 @@
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
+import type { ConversationTable, Database } from '../schema.js';
+import type {
+  AppendedMessage,
+  ConversationChanges,
+  ConversationEffects,
+  ConversationFilter,
+  ConversationPage,
+  ConversationRecord,
+  ConversationStatus,
+  ConversationStore,
+  ConversationUpdate,
+  NewConversation,
+  NewMessage,
+} from '../store.js';
+import { insertMessage } from './message-store.js';
+import { insertOutboxEvent } from './outbox-store.js';
+import type { SqlConnection } from './sql-dialect.js';
+
+const toRecord = (row: Selectable<ConversationTable>): ConversationRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  agentId: row.agent_id,
+  channel: row.channel,
+  channelExternalId: row.channel_external_id,
+  status: row.status as ConversationStatus,
+  isAiEnabled: row.is_ai_enabled === 1,
+  title: row.title,
+  metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  visitorId: row.visitor_id,
+  contactId: row.contact_id,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** `%term%` for LIKE, with the term's own wildcards and escape character taken literally. */
+const containsPattern = (term: string): string => `%${term.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+type ConversationScope = ExpressionBuilder<Database, 'conversation'>;
+
+/**
+ * Title, contact fields or any message text containing `term`, ignoring case. LOWER … LIKE with an
+ * explicit ESCAPE behaves the same in SQLite and PostgreSQL (ILIKE is PostgreSQL's alone).
+ */
+function matchesSearch(eb: ConversationScope, term: string): Expression<SqlBool> {
+  const pattern = containsPattern(term);
+  const contains = (text: Expression<string | null>) => sql<SqlBool>`lower(${text}) like ${pattern} escape '\\'`;
+  return eb.or([
+    contains(eb.ref('conversation.title')),
+    eb.exists(
+      eb
+        .selectFrom('contact')
+        .select('contact.id')
+        .whereRef('contact.id', '=', 'conversation.contact_id')
+        .where((contact) =>
+          contact.or([
+            contains(sql<string>`coalesce(${contact.ref('contact.first_name')}, '') || ' ' || coalesce(${contact.ref('contact.last_name')}, '')`),
+            contains(contact.ref('contact.email')),
+            contains(contact.ref('contact.phone_number')),
+          ]),
+        ),
+    ),
+    eb.exists(
+      eb
+        .selectFrom('message')
+        .select('message.id')
+        .whereRef('message.conversation_id', '=', 'conversation.id')
+        .where((message) => contains(message.ref('message.text'))),
+    ),
+  ]);
+}
+
+export class SqlConversationStore implements ConversationStore {
+  constructor(private readonly connection: SqlConnection) {}
+
+  private get db() {
+    return this.connection.db;
+  }
+
+  async find(workspaceId: string, id: string): Promise<ConversationRecord | undefined> {
+    const row = await this.db
+      .selectFrom('conversation')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async ownerOf(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('conversation').select('workspace_id').where('id', '=', id).executeTakeFirst();
+    return row?.workspace_id;
+  }
+
+  async list(workspaceId: string, filter: ConversationFilter = {}, page?: ConversationPage): Promise<ConversationRecord[]> {
+    let query = this.db.selectFrom('conversation').selectAll('conversation').where('conversation.workspace_id', '=', workspaceId);
+    if (filter.agentId !== undefined) query = query.where('conversation.agent_id', '=', filter.agentId);
+    if (filter.channel !== undefined) query = query.where('conversation.channel', '=', filter.channel);
+    if (filter.channelExternalId !== undefined) {
+      query = query.where('conversation.channel_external_id', '=', filter.channelExternalId);
+    }
+    if (filter.createdFrom !== undefined) query = query.where('conversation.created_at', '>=', filter.createdFrom);
+    if (filter.createdTo !== undefined) query = query.where('conversation.created_at', '<=', filter.createdTo);
+    const { search } = filter;
+    if (search !== undefined && search !== '') query = query.where((eb) => matchesSearch(eb, search));
+    const after = page?.after;
+    if (after !== undefined) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('conversation.updated_at', '<', after.updatedAt),
+          eb.and([eb('conversation.updated_at', '=', after.updatedAt), eb('conversation.id', '<', after.id)]),
+        ]),
+      );
+    }
+    query = query.orderBy('conversation.updated_at', 'desc').orderBy('conversation.id', 'desc');
+    if (page !== undefined) query = query.limit(page.limit);
+    return (await query.execute()).map(toRecord);
+  }
+
+  async ensure(conversation: NewConversation): Promise<{ conversation: ConversationRecord; created: boolean } | undefined> {
+    const inserted = await this.db
+      .insertInto('conversation')
+      .values({
+        id: conversation.id,
+        workspace_id: conversation.workspaceId,
+        agent_id: conversation.agentId,
+        channel: conversation.channel,
+        channel_external_id: conversation.channelExternalId,
+        status: conversation.status,
+        is_ai_enabled: conversation.isAiEnabled ? 1 : 0,
+        title: conversation.title,
+        metadata: JSON.stringify(conversation.metadata),
+        visitor_id: conversation.visitorId,
+        contact_id: conversation.contactId,
+        created_at: conversation.createdAt,
+        updated_at: conversation.createdAt,
+      })
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted !== undefined) return { conversation: toRecord(inserted), created: true };
+    const existing = await this.find(conversation.workspaceId, conversation.id);
+    return existing && { conversation: existing, created: false };
+  }
+
+  async appendMessage(message: NewMessage, title?: string): Promise<AppendedMessage | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('conversation')
+        .set((eb) => ({
+          updated_at: message.createdAt,
+          // A person writing again reopens what was resolved; the check and the change are one statement.
+          status:
+            message.from === 'human'
+              ? eb.case().when('status', '=', 'RESOLVED').then('UNRESOLVED').else(eb.ref('status')).end()
+              : undefined,
+          title: title === undefined ? undefined : eb.case().when('title', '=', '').then(title).else(eb.ref('title')).end(),
+        }))
+        .where('workspace_id', '=', message.workspaceId)
+        .where('id', '=', message.conversationId)
+        .returningAll()
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      return { message: await insertMessage(trx, message), conversation: toRecord(row) };
+    });
+  }
+
+  async update(
+    workspaceId: string,
+    id: string,
+    changes: ConversationChanges,
+    effects: ConversationEffects,
+    at: string,
+  ): Promise<ConversationUpdate | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      // Locked (PostgreSQL) so the metadata merge and the "did it change" checks see the latest row.
+      let current = trx.selectFrom('conversation').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id);
+      if (this.connection.supportsRowLocks) current = current.forUpdate();
+      const row = await current.executeTakeFirst();
+      if (row === undefined) return undefined;
+      const before = toRecord(row);
+      const updated = await trx
+        .updateTable('conversation')
+        .set({
+          status: changes.status,
+          is_ai_enabled: changes.isAiEnabled === undefined ? undefined : changes.isAiEnabled ? 1 : 0,
+          metadata: changes.metadata === undefined ? undefined : JSON.stringify({ ...before.metadata, ...changes.metadata }),
+          contact_id: changes.contactId,
+          updated_at: at,
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const after = toRecord(updated);
+      if (before.isAiEnabled && !after.isAiEnabled && effects.onAiSwitchedOff !== undefined) {
+        await insertMessage(trx, effects.onAiSwitchedOff);
+      }
+      if (before.status !== after.status && effects.onStatusChanged !== undefined) {
+        await insertOutboxEvent(trx, effects.onStatusChanged, at);
+      }
+      return { before, after };
+    });
+  }
+
+  async bulkUpdateStatus(
+    workspaceId: string,
+    filter: { channel?: string; agentId?: string },
+    status: ConversationStatus,
+    at: string,
+  ): Promise<number> {
+    let update = this.db
+      .updateTable('conversation')
+      .set((eb) => ({
+        status,
+        // Only a real change counts as activity (and moves the conversation up the list).
+        updated_at: eb.case().when('status', '!=', status).then(at).else(eb.ref('updated_at')).end(),
+      }))
+      .where('workspace_id', '=', workspaceId);
+    if (filter.channel !== undefined) update = update.where('channel', '=', filter.channel);
+    if (filter.agentId !== undefined) update = update.where('agent_id', '=', filter.agentId);
+    const result = await update.executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+}

@@ -1,0 +1,49 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, EventOutboxTable } from '../schema.js';
+import type { NewOutboxEvent, OutboxEventRecord, OutboxStore } from '../store.js';
+
+const toRecord = (row: Selectable<EventOutboxTable>): OutboxEventRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  type: row.type,
+  payload: JSON.parse(row.payload) as Record<string, unknown>,
+  createdAt: row.created_at,
+  dispatchedAt: row.dispatched_at,
+});
+
+/** Writes an event; shared so a change can record its event inside its own transaction. */
+export async function insertOutboxEvent(db: Kysely<Database>, event: NewOutboxEvent, at: string): Promise<void> {
+  await db
+    .insertInto('event_outbox')
+    .values({
+      id: event.id,
+      workspace_id: event.workspaceId,
+      type: event.type,
+      payload: JSON.stringify(event.payload),
+      created_at: at,
+      dispatched_at: null,
+    })
+    .execute();
+}
+
+export class SqlOutboxStore implements OutboxStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(filter: { workspaceId?: string; pending?: boolean; limit?: number }): Promise<OutboxEventRecord[]> {
+    let query = this.db.selectFrom('event_outbox').selectAll().orderBy('created_at').orderBy('id');
+    if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
+    if (filter.pending !== undefined) query = query.where('dispatched_at', filter.pending ? 'is' : 'is not', null);
+    if (filter.limit !== undefined) query = query.limit(filter.limit);
+    return (await query.execute()).map(toRecord);
+  }
+
+  async markDispatched(id: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('event_outbox')
+      .set({ dispatched_at: at })
+      .where('id', '=', id)
+      .where('dispatched_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+}

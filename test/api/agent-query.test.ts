@@ -1,0 +1,277 @@
+import path from 'node:path';
+import { fetchEventSource } from '@microsoft/fetch-event-source';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, uploadFile, waitForDatasource } from '../support/datasources.js';
+import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
+import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { STORE_KINDS } from '../support/stores.js';
+
+const QUESTION = 'How many bottles of water were delivered?';
+
+interface StreamedAnswer {
+  status: number;
+  contentType: string | null;
+  answer: string;
+  final: any;
+  events: EventSourceMessage[];
+}
+
+/** Reads an SSE answer with eventsource-parser, as a server-side client would. */
+async function streamWithParser(url: string, key: string | null, body: unknown): Promise<StreamedAnswer> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: JSON.stringify({ ...(body as object), streaming: true }),
+  });
+  const events: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => events.push(event) });
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body!) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+  const answer = events
+    .filter((event) => event.event === 'answer')
+    .map((event) => decodeURIComponent(event.data))
+    .join('');
+  const final = events.find((event) => event.event === 'endpoint_response');
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    answer,
+    final: final && JSON.parse(final.data),
+    events,
+  };
+}
+
+/** Reads an SSE answer with @microsoft/fetch-event-source, the client the older widget used. */
+async function streamWithWidgetClient(url: string, key: string, body: unknown): Promise<{ answer: string; final: any }> {
+  // The library is written for browsers: it reads timers from `window` and page visibility from `document`.
+  const browser = globalThis as { window?: unknown; document?: unknown };
+  browser.window ??= globalThis;
+  browser.document ??= { hidden: false, addEventListener: () => undefined, removeEventListener: () => undefined };
+  let answer = '';
+  let final: any;
+  await fetchEventSource(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ ...(body as object), streaming: true }),
+    openWhenHidden: true,
+    fetch: globalThis.fetch,
+    onmessage(event) {
+      if (event.event === 'answer') answer += decodeURIComponent(event.data);
+      if (event.event === 'endpoint_response') final = JSON.parse(event.data);
+    },
+    onerror(error) {
+      throw error;
+    },
+  });
+  return { answer, final };
+}
+
+describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
+  const upstream = new FakeOpenAIChatServer();
+  let parley: TestParley;
+  let ws: Workspace;
+  let agentId: string;
+  let datastoreId: string;
+
+  beforeAll(async () => {
+    const baseURL = await upstream.start();
+    parley = await startTestParley(kind, {
+      workers: true,
+      env: { PARLEY_MODELS: JSON.stringify({ remote: { provider: 'openai-compatible', model: 'fake-chat', baseURL } }) },
+    });
+    ws = await parley.newWorkspace();
+    datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: { name: 'memos' } })).body.id;
+    for (const file of ['pdf-memo-1p.pdf', 'md-ibm-wiki.md']) {
+      const created = await uploadFile(parley, { key: ws.key, datastoreId, file: path.join(FIXTURES, file) });
+      expect((await waitForDatasource(parley, ws.key, created.body.id)).status).toBe('synched');
+    }
+    agentId = (
+      await parley.call('POST', '/agents', {
+        key: ws.key,
+        body: { name: 'Logistics', temperature: 0.2, tools: [{ type: 'datastore', datastoreId }] },
+      })
+    ).body.id;
+  }, 180_000);
+  afterAll(async () => {
+    await parley.close();
+    await upstream.stop();
+  });
+
+  const ask = (body: unknown, key: string | null = ws.key, agent = agentId) =>
+    parley.call('POST', `/agents/${agent}/query`, { key, body });
+
+  it('answers from the knowledge base with the built-in model, cites the memo and stores the exchange', async () => {
+    const { status, body } = await ask({ query: QUESTION });
+    expect(status).toBe(200);
+    expect(body.answer).toContain('20,000');
+    expect(body.sources[0]).toMatchObject({ datasource_name: 'pdf-memo-1p.pdf', datasource_type: 'file', page_number: 1 });
+    expect(body.sources[0].text).toContain('20,000 bottles');
+    expect(body.usage.totalTokens).toBe(body.usage.promptTokens + body.usage.completionTokens);
+    expect(body.usage.completionTokens).toBeGreaterThan(0);
+
+    const conversation = (await parley.call('GET', `/conversations/${body.conversationId}`, { key: ws.key })).body;
+    expect(conversation.channel).toBe('api');
+    expect(conversation.agent).toMatchObject({ id: agentId, name: 'Logistics' });
+    expect(conversation.messages.map((m: { from: string }) => m.from)).toEqual(['human', 'agent']);
+    expect(conversation.messages[1]).toMatchObject({ id: body.messageId, text: body.answer });
+  });
+
+  it('says plainly when the knowledge base has nothing relevant', async () => {
+    const { body } = await ask({ query: 'What is the capital of Peru?' });
+    expect(body.answer).toMatch(/could not find/i);
+  });
+
+  it('streams the same answer as the JSON call, readable by both SSE clients', async () => {
+    const whole = (await ask({ query: QUESTION })).body;
+    const url = `${parley.url}/agents/${agentId}/query`;
+    const parsed = await streamWithParser(url, ws.key, { query: QUESTION });
+    expect(parsed.status).toBe(200);
+    expect(parsed.contentType).toMatch(/^text\/event-stream/);
+    expect(parsed.events.filter((event) => event.event === 'answer').length).toBeGreaterThan(3);
+    expect(parsed.answer).toBe(whole.answer);
+    expect(parsed.final).toMatchObject({ answer: whole.answer, sources: whole.sources });
+    expect(parsed.events.at(-1)!.data).toBe('[DONE]');
+
+    const widget = await streamWithWidgetClient(url, ws.key, { query: QUESTION });
+    expect(widget.answer).toBe(whole.answer);
+    expect(widget.final.answer).toBe(whole.answer);
+  });
+
+  it('passes every sampling setting to a remote model and streams its deltas in order', async () => {
+    upstream.replies.push({ kind: 'answer', deltas: ['Twenty', ' thousand', ' bottles', '.'] });
+    const before = upstream.requests.length;
+    const parsed = await streamWithParser(`${parley.url}/agents/${agentId}/query`, ws.key, {
+      query: QUESTION,
+      modelName: 'remote',
+      temperature: 0.7,
+      topP: 0.9,
+      presencePenalty: 0.5,
+      frequencyPenalty: -0.5,
+      maxTokens: 77,
+      systemPrompt: 'Answer in one sentence.',
+      userPrompt: 'Question: {query}\nKnowledge:\n{context}\nAgain: {query}',
+    });
+    expect(parsed.answer).toBe('Twenty thousand bottles.');
+    expect(parsed.events.filter((event) => event.event === 'answer').map((event) => decodeURIComponent(event.data))).toEqual([
+      'Twenty',
+      ' thousand',
+      ' bottles',
+      '.',
+    ]);
+    const request = upstream.requests[before]!.body;
+    expect(request).toMatchObject({
+      model: 'fake-chat',
+      temperature: 0.7,
+      top_p: 0.9,
+      presence_penalty: 0.5,
+      frequency_penalty: -0.5,
+      max_tokens: 77,
+    });
+    expect(request.messages[0]).toEqual({ role: 'system', content: 'Answer in one sentence.' });
+    const user = JSON.stringify(request.messages.at(-1)!.content);
+    expect(user).toContain(`Question: ${QUESTION}`);
+    expect(user).toContain(`Again: ${QUESTION}`);
+    expect(user).toContain('20,000 bottles');
+    expect(user).not.toContain('{context}');
+  });
+
+  it('uses the agent’s saved temperature unless the query overrides it, and sends the history', async () => {
+    const before = upstream.requests.length;
+    const first = (await ask({ query: 'Who wrote the memo?', modelName: 'remote' })).body;
+    await ask({ query: 'And when?', modelName: 'remote', conversationId: first.conversationId });
+    const [one, two] = upstream.requests.slice(before).map((request) => request.body);
+    expect(one!.temperature).toBe(0.2);
+    expect(two!.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
+  it('stores the question but calls no model when the agent is switched off in the conversation', async () => {
+    const first = (await ask({ query: QUESTION })).body;
+    await parley.call('PATCH', `/conversations/${first.conversationId}`, { key: ws.key, body: { isAiEnabled: false } });
+    const before = upstream.requests.length;
+    const off = await ask({ query: 'Anyone there?', modelName: 'remote', conversationId: first.conversationId, visitorId: first.visitorId });
+    expect(off.status).toBe(200);
+    expect(off.body).toEqual({ conversationId: first.conversationId, visitorId: first.visitorId, messageId: expect.any(String) });
+    const streamed = await streamWithParser(`${parley.url}/agents/${agentId}/query`, ws.key, {
+      query: 'Still there?',
+      modelName: 'remote',
+      conversationId: first.conversationId,
+    });
+    expect(streamed.events.map((event) => event.event ?? '')).toEqual(['endpoint_response', '']);
+    expect(streamed.final).toMatchObject({ conversationId: first.conversationId });
+    expect(upstream.requests.length).toBe(before);
+    const messages = (await parley.call('GET', `/conversations/${first.conversationId}`, { key: ws.key })).body.messages;
+    expect(messages.at(-1)).toMatchObject({ from: 'human', text: 'Still there?' });
+  });
+
+  it('creates a conversation under an id the client made up, and refuses another workspace’s', async () => {
+    const madeUp = `client-${Date.now()}`;
+    const { body } = await ask({ query: QUESTION, conversationId: madeUp, visitorId: `visitor-${Date.now()}` });
+    expect(body.conversationId).toBe(madeUp);
+    const stranger = await parley.newWorkspace();
+    const strangerAgent = (await parley.call('POST', '/agents', { key: stranger.key, body: {} })).body.id;
+    const refused = await ask({ query: 'hi', conversationId: madeUp }, stranger.key, strangerAgent);
+    expect(refused.status).toBe(403);
+  });
+
+  it('aborts the model call when the client goes away and keeps the partial answer', async () => {
+    upstream.replies.push({ kind: 'answer', deltas: ['Partial', ' answer', ...Array(200).fill(' more')], delayMs: 50 });
+    const abandonedBefore = upstream.abandoned;
+    const controller = new AbortController();
+    const conversationId = `abort-${Date.now()}`;
+    const response = await fetch(`${parley.url}/agents/${agentId}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ws.key}` },
+      body: JSON.stringify({ query: 'Tell me everything', modelName: 'remote', streaming: true, conversationId }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    let seen = '';
+    while (!seen.includes('answer')) seen += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    const deadline = Date.now() + 10_000;
+    while (upstream.abandoned === abandonedBefore && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(upstream.abandoned).toBeGreaterThan(abandonedBefore);
+    let messages: { from: string; text: string }[] = [];
+    while (messages.length < 2 && Date.now() < deadline) {
+      messages = (await parley.call('GET', `/conversations/${conversationId}`, { key: ws.key })).body.messages;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(messages[1]!.from).toBe('agent');
+    expect(messages[1]!.text.startsWith('Partial')).toBe(true);
+    expect(messages[1]!.text.length).toBeLessThan('Partial answer'.length + 200 * 5);
+  });
+
+  it.each([
+    ['temperature above 1', { temperature: 1.5 }, 'body.temperature'],
+    ['topP above 1', { topP: 1.5 }, 'body.topP'],
+    ['maxTokens 0', { maxTokens: 0 }, 'body.maxTokens'],
+    ['presencePenalty above 2', { presencePenalty: 2.5 }, 'body.presencePenalty'],
+    ['frequencyPenalty below -2', { frequencyPenalty: -3 }, 'body.frequencyPenalty'],
+    ['an unknown model', { modelName: 'gpt-99' }, 'body.modelName'],
+    ['an unknown channel', { channel: 'fax' }, 'body.channel'],
+  ])('refuses %s with 400', async (_label, extra, field) => {
+    const response = await ask({ query: QUESTION, ...extra });
+    expect(response.status).toBe(400);
+    expect(response.body.details.map((detail: { field: string }) => detail.field)).toContain(field);
+  });
+
+  it('refuses a missing or blank query', async () => {
+    for (const body of [{}, { query: '' }, { query: '  ' }]) expect((await ask(body)).status).toBe(400);
+  });
+
+  it('answers on a public agent without a key, and only with a key on a private one', async () => {
+    expect((await ask({ query: QUESTION }, null)).status).toBe(401);
+    await parley.call('PATCH', `/agents/${agentId}`, { key: ws.key, body: { visibility: 'public' } });
+    try {
+      const open = await ask({ query: QUESTION }, null);
+      expect(open.status).toBe(200);
+      expect(open.body.answer).toContain('20,000');
+      const conversation = (await parley.call('GET', `/conversations/${open.body.conversationId}`, { key: ws.key })).body;
+      expect(conversation.channel).toBe('website');
+    } finally {
+      await parley.call('PATCH', `/agents/${agentId}`, { key: ws.key, body: { visibility: 'private' } });
+    }
+    expect((await ask({ query: QUESTION }, null, 'no-such-agent')).status).toBe(404);
+  });
+});
