@@ -275,3 +275,23 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     expect((await ask({ query: QUESTION }, null, 'no-such-agent')).status).toBe(404);
   });
 });
+
+describe.each(STORE_KINDS)('agent query quota on %s', (kind) => {
+  let parley: TestParley;
+  afterAll(() => parley.close());
+
+  it('answers 402 USAGE_LIMIT once the workspace used its monthly answers', async () => {
+    parley = await startTestParley(kind, { env: { PARLEY_QUOTA_QUERIES: '2' } });
+    const ws = await parley.newWorkspace();
+    const agentId = (await parley.call('POST', '/agents', { key: ws.key, body: {} })).body.id;
+    const ask = () => parley.call('POST', `/agents/${agentId}/query`, { key: ws.key, body: { query: 'Hello?' } });
+    expect((await ask()).status).toBe(200);
+    expect((await ask()).status).toBe(200);
+    const refused = await ask();
+    expect(refused.status).toBe(402);
+    expect(refused.body.error).toBe('USAGE_LIMIT');
+    const other = await parley.newWorkspace();
+    const otherAgent = (await parley.call('POST', '/agents', { key: other.key, body: {} })).body.id;
+    expect((await parley.call('POST', `/agents/${otherAgent}/query`, { key: other.key, body: { query: 'Hi' } })).status).toBe(200);
+  });
+});
