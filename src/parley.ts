@@ -93,7 +93,7 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
     maxDownloadBytes: config.ingestion.maxUploadBytes,
     allowPrivateUrls: config.ingestion.allowPrivateUrls,
     quotaChars: config.ingestion.quotaChars,
-    embedBatch: 128,
+    embedBatch: 64,
   });
   const runner = new JobRunner(core.store.jobs, { [INGEST_JOB]: ingest }, {
     concurrency: config.jobs.concurrency,

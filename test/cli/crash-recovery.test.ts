@@ -64,7 +64,8 @@ describe.each(STORE_KINDS)('a crash mid-ingestion on %s', (kind) => {
     const datastoreId = (await api(url!, key!, 'POST', '/datastores', {})).id;
     const victim = await api(url!, key!, 'POST', '/datasources', { type: 'text', datastoreId, name: 'long', text: LONG_TEXT });
 
-    await waitFor(url!, key!, victim.id, (record) => record.status === 'running' && record.progress >= 0.3, 90_000);
+    // Parsed and chunked (progress 0.2), now embedding: the middle of the work.
+    await waitFor(url!, key!, victim.id, (record) => record.status === 'running' && record.progress >= 0.2, 90_000);
     process.kill(-first.pid!, 'SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
 

@@ -33,7 +33,10 @@ describe.skipIf(!STORE_KINDS.includes('postgres'))('two `parley worker` processe
         children.push(child);
         await waitForOutput(child, /worker \S+ running/, 60_000);
       }
-      for (const id of ids) expect((await waitForDatasource(api, ws.key, id, { timeoutMs: 180_000 })).status).toBe('synched');
+      for (const id of ids) {
+        const record = await waitForDatasource(api, ws.key, id, { timeoutMs: 180_000 });
+        expect(record, JSON.stringify(record)).toMatchObject({ status: 'synched' });
+      }
       const jobs = await api.core.store.jobs.list({ kind: 'ingest-datasource' });
       expect(jobs).toHaveLength(ids.length);
       for (const job of jobs) expect(job).toMatchObject({ status: 'done', attempts: 1 });

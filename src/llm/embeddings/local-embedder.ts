@@ -1,9 +1,8 @@
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Embedder } from './embedder.js';
 import type { EmbedTask } from './local-embedder-worker.js';
+import { workerEntry } from '../../threads/worker-entry.js';
 
 export interface LocalEmbedderOptions {
   /** Worker threads, each with its own copy of the model (~220 MB RSS, ~170 ms to load). Default: one per core. */
@@ -22,17 +21,6 @@ export interface LocalEmbedderOptions {
 }
 
 const DEFAULT_BATCH_SIZE = 8;
-
-/** Where the worker module is, and how to start it: from `dist/` it is plain JS, under vitest/tsx it is TypeScript. */
-function workerEntry(): { filename: string; execArgv?: string[] } {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { filename: fileURLToPath(new URL('./local-embedder-worker.js', here)) };
-  // tsx's require hook, not `--import tsx`: piscina loads the handler with require() first, and on Node 20
-  // ESM hooks in workers each spin up their own hooks thread, which failed intermittently here
-  // (ERR_UNKNOWN_FILE_EXTENSION once in a 90 s benchmark). Resolved absolutely: independent of the cwd.
-  const tsx = createRequire(here).resolve('tsx/cjs');
-  return { filename: fileURLToPath(new URL('./local-embedder-worker.ts', here)), execArgv: ['--require', tsx] };
-}
 
 /** One embedDocuments/embedQuery call: its texts, how far they have been handed out, where vectors go. */
 interface Call {
@@ -195,7 +183,7 @@ export class LocalEmbedder implements Embedder {
 
   #ensurePool(): Piscina<EmbedTask, Float32Array[]> {
     if (!this.#pool) {
-      const { filename, execArgv } = workerEntry();
+      const { filename, execArgv } = workerEntry(import.meta.url, 'local-embedder-worker');
       // Fixed size: a thread that came and went would pay the model load (and its memory) again.
       const pool = new Piscina<EmbedTask, Float32Array[]>({
         filename,

@@ -36,10 +36,11 @@ export class SqliteChunkSearch implements ChunkSearch {
       if (index === undefined) continue;
       const allowed = new Set(datasources.filter((d) => d.datastore_id === datastoreId).map((d) => d.id));
       const candidates = [...allowed].reduce((total, id) => total + index.labelsOfDatasource(id).size, 0);
-      const found =
-        candidates <= EXACT_SEARCH_MAX || candidates < index.size / 20
-          ? index.exact(vector, [...allowed].flatMap((id) => [...index.labelsOfDatasource(id)]), limit)
-          : index.search(vector, limit, (datasourceId) => allowed.has(datasourceId));
+      // Unfiltered, the graph answers best; narrowed to few candidates, scoring them all is exact and cheap.
+      const narrowed = candidates < index.size && (candidates <= EXACT_SEARCH_MAX || candidates < index.size / 20);
+      const found = narrowed
+        ? index.exact(vector, [...allowed].flatMap((id) => [...index.labelsOfDatasource(id)]), limit)
+        : index.search(vector, limit, (datasourceId) => allowed.has(datasourceId));
       hits.push(...(await this.toChunkIds(found)));
     }
     return hits.sort((a, b) => b.score - a.score).slice(0, limit);
