@@ -11,6 +11,8 @@ import { z } from 'zod';
  */
 
 const MANIFEST = 'eval-cache.json';
+/** The fingerprint part that hashes the ingestion source code. */
+const CODE_PART = 'ingestionCode';
 
 /** Everything ingestion output depends on, each part hashed or spelled out so a mismatch can be named. */
 export type Fingerprint = Record<string, string>;
@@ -65,11 +67,14 @@ export async function fingerprintOf(input: FingerprintInput): Promise<Fingerprin
     corpus: (await hashFile(input.corpusPath)).digest('hex').slice(0, 16),
     chunking: `${input.chunkTokens}/${input.chunkOverlapTokens}`,
     embedder: input.embedder,
-    ingestionCode: await hashSources(input.repoRoot, INGESTION_SOURCES),
+    [CODE_PART]: await hashSources(input.repoRoot, INGESTION_SOURCES),
   };
 }
 
-export type CacheState = { kind: 'reuse'; manifest: Manifest } | { kind: 'fresh'; reason: string };
+export type CacheState =
+  /** `codeChanged`: reused under `ignoreCodeChanges` although the ingestion code differs. */
+  | { kind: 'reuse'; manifest: Manifest; codeChanged: boolean }
+  | { kind: 'fresh'; reason: string };
 
 /** An ingestion cache directory, opened: reusable as it is, or emptied and ready for a new ingestion. */
 export class IngestCache {
@@ -79,7 +84,11 @@ export class IngestCache {
     readonly state: CacheState,
   ) {}
 
-  static async open(dir: string, fingerprint: Fingerprint, options: { reingest: boolean }): Promise<IngestCache> {
+  /**
+   * `reingest` empties the directory whatever it holds; `ignoreCodeChanges` reuses it even when the
+   * ingestion code changed since (corpus, chunking and embedder must still match).
+   */
+  static async open(dir: string, fingerprint: Fingerprint, options: { reingest: boolean; ignoreCodeChanges: boolean }): Promise<IngestCache> {
     const manifestPath = path.join(dir, MANIFEST);
     const entries: string[] = await fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return [];
@@ -96,8 +105,11 @@ export class IngestCache {
         ? '--reingest'
         : !parsed.data.complete || parsed.data.datastoreId === null
           ? 'previous ingestion did not finish'
-          : describeMismatch(parsed.data.fingerprint, fingerprint);
-    if (reason === undefined && parsed.success) return new IngestCache(dir, fingerprint, { kind: 'reuse', manifest: parsed.data });
+          : describeMismatch(parsed.data.fingerprint, fingerprint, options.ignoreCodeChanges ? [CODE_PART] : []);
+    if (reason === undefined && parsed.success) {
+      const codeChanged = parsed.data.fingerprint[CODE_PART] !== fingerprint[CODE_PART];
+      return new IngestCache(dir, fingerprint, { kind: 'reuse', manifest: parsed.data, codeChanged });
+    }
     await Promise.all(entries.map((entry) => fs.rm(path.join(dir, entry), { recursive: true, force: true })));
     return IngestCache.start(dir, fingerprint, reason ?? 'stale');
   }
@@ -120,8 +132,8 @@ export class IngestCache {
   }
 }
 
-function describeMismatch(stored: Fingerprint, current: Fingerprint): string | undefined {
-  const keys = [...new Set([...Object.keys(stored), ...Object.keys(current)])];
+function describeMismatch(stored: Fingerprint, current: Fingerprint, ignored: readonly string[]): string | undefined {
+  const keys = [...new Set([...Object.keys(stored), ...Object.keys(current)])].filter((key) => !ignored.includes(key));
   const changed = keys.filter((key) => stored[key] !== current[key]);
   return changed.length === 0 ? undefined : `changed: ${changed.map((key) => `${key} (${stored[key] ?? '-'} → ${current[key] ?? '-'})`).join(', ')}`;
 }

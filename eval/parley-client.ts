@@ -49,6 +49,11 @@ export class ParleyClient {
     return this.call('POST', '/datastores', Datastore, { name });
   }
 
+  /** Changes datastore settings, such as the fusion weights `vectorWeight` and `keywordWeight`. */
+  updateDatastore(id: string, changes: Record<string, unknown>): Promise<z.infer<typeof Datastore>> {
+    return this.call('PATCH', `/datastores/${encodeURIComponent(id)}`, Datastore, changes);
+  }
+
   /** The datastore as the API shows it, every field kept (the embedding model, when it is exposed). */
   getDatastore(id: string): Promise<z.infer<typeof Datastore>> {
     return this.call('GET', `/datastores/${encodeURIComponent(id)}`, Datastore);

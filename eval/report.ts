@@ -15,9 +15,12 @@ export interface RunConfig {
   chunking: { tokens: number; overlapTokens: number };
   /** From GET /datastores/{id} when the API exposes it. */
   embeddingModel?: string;
+  /** Hybrid fusion weights of the datastore, when the API exposes them. */
+  fusionWeights?: { vector: number; keyword: number };
   cutoffs: Cutoffs;
   modes: RetrievalMode[];
-  ingestion: { ms: number | null; cached: boolean; chunks: number };
+  /** `codeChangedSince`: a kept store reused with --ignore-code-changes although the ingestion code changed. */
+  ingestion: { ms: number | null; cached: boolean; codeChangedSince?: boolean; chunks: number };
 }
 
 export interface HybridFailure {

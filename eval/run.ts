@@ -39,7 +39,11 @@ const USAGE = `Usage: npm run eval -- [options]
   --keep DIR           keep the ingested SQLite data directory in DIR and reuse it while corpus, chunking,
                        embedder and ingestion code are unchanged
   --reingest           with --keep: ingest again even when the cache matches
+  --ignore-code-changes
+                       with --keep: reuse the cache although the ingestion code changed since
   --modes LIST         comma-separated subset of vector,keyword,hybrid (default: all three)
+  --weights V,K        hybrid fusion weights of the vector and keyword engines (datastore vectorWeight,
+                       keywordWeight), set for this run; default: the datastore's own
   --top-k N            hits asked per query and cutoff of recall/MRR (default 10)
   --limit N            evaluate only the first N queries (a quick check)
   --out FILE           results file (default eval/results.json)
@@ -55,7 +59,9 @@ interface Options {
   overlap?: string;
   keep?: string;
   reingest: boolean;
+  ignoreCodeChanges: boolean;
   modes: RetrievalMode[];
+  weights?: { vectorWeight: number; keywordWeight: number };
   cutoffs: Cutoffs;
   limit?: number;
   out: string;
@@ -82,7 +88,9 @@ function readOptions(argv: string[]): Options | undefined {
       overlap: { type: 'string' },
       keep: { type: 'string' },
       reingest: { type: 'boolean', default: false },
+      'ignore-code-changes': { type: 'boolean', default: false },
       modes: { type: 'string' },
+      weights: { type: 'string' },
       'top-k': { type: 'string' },
       limit: { type: 'string' },
       out: { type: 'string' },
@@ -98,6 +106,10 @@ function readOptions(argv: string[]): Options | undefined {
   const unknown = modes.filter((mode) => !ALL_MODES.some((known) => known === mode));
   if (unknown.length > 0) throw new UsageError(`--modes: unknown ${unknown.join(', ')}; use ${ALL_MODES.join(', ')}`);
   const topK = positiveInteger('--top-k', values['top-k']) ?? 10;
+  const weights = values.weights?.split(',').map(Number);
+  if (weights !== undefined && (weights.length !== 2 || weights.some((weight) => !Number.isFinite(weight) || weight < 0))) {
+    throw new UsageError(`--weights must be two non-negative numbers, vector,keyword; got "${values.weights}"`);
+  }
   positiveInteger('--chunk-tokens', values['chunk-tokens']);
   positiveInteger('--overlap', values.overlap);
   return {
@@ -109,7 +121,9 @@ function readOptions(argv: string[]): Options | undefined {
     overlap: values.overlap,
     keep: values.keep === undefined ? undefined : path.resolve(values.keep),
     reingest: values.reingest,
+    ignoreCodeChanges: values['ignore-code-changes'],
     modes: ALL_MODES.filter((mode) => modes.includes(mode)),
+    weights: weights === undefined ? undefined : { vectorWeight: weights[0]!, keywordWeight: weights[1]! },
     cutoffs: { topK, answerK: Math.min(5, topK) },
     limit: positiveInteger('--limit', values.limit),
     out: path.resolve(values.out ?? path.join(import.meta.dirname, 'results.json')),
@@ -159,16 +173,25 @@ async function main(options: Options): Promise<void> {
             chunkOverlapTokens: settings.ingestion.chunkOverlapTokens,
             embedder: settings.embeddings.url === null ? 'local' : `${settings.embeddings.url} ${settings.embeddings.model}`,
           }),
-          { reingest: options.reingest },
+          { reingest: options.reingest, ignoreCodeChanges: options.ignoreCodeChanges },
         );
   if (cache !== undefined) {
     log(cache.state.kind === 'reuse' ? `reusing the ingested store in ${cache.dir}` : `ingesting into ${cache.dir} (${cache.state.reason})`);
+    if (cache.state.kind === 'reuse' && cache.state.codeChanged) log('warning: the ingestion code changed since this store was ingested');
   }
 
   let parley: EvalParley | undefined;
+  let restoreWeights: (() => Promise<void>) | undefined;
+  /** Puts a kept store's weights back and stops Parley; safe to call twice (interrupt, then finally). */
+  const shutdown = async () => {
+    const restore = restoreWeights;
+    restoreWeights = undefined;
+    await restore?.().catch((error: unknown) => log(`could not restore the fusion weights: ${String(error)}`));
+    await parley?.close();
+  };
   const interrupt = () => {
     log('interrupted; stopping Parley');
-    void (parley?.close() ?? Promise.resolve()).finally(() => process.exit(130));
+    void shutdown().finally(() => process.exit(130));
   };
   process.once('SIGINT', interrupt);
   try {
@@ -196,8 +219,21 @@ async function main(options: Options): Promise<void> {
       log(`ingestion: ${expected} documents, ${chunks} chunks in ${seconds(ingestionMs ?? 0)}`);
     }
 
+    const original = await client.getDatastore(datastoreId);
+    if (options.weights !== undefined) {
+      await client.updateDatastore(datastoreId, options.weights);
+      // A kept store goes back to its own weights, so the next run without --weights measures those.
+      if (cache !== undefined) {
+        const restore = { vectorWeight: original.vectorWeight, keywordWeight: original.keywordWeight };
+        restoreWeights = () => client.updateDatastore(datastoreId, restore).then(() => undefined);
+      }
+    }
     const datastore = await client.getDatastore(datastoreId);
     const embeddingModel = [datastore.embeddingModel, datastore.embedding_model].find((value): value is string => typeof value === 'string');
+    const fusionWeights =
+      typeof datastore.vectorWeight === 'number' && typeof datastore.keywordWeight === 'number'
+        ? { vector: datastore.vectorWeight, keyword: datastore.keywordWeight }
+        : undefined;
 
     const coverage: AnswerCoverage | null = queries.some((query) => query.answers.length > 0)
       ? await measureAnswerCoverage(client, datasources, dataset.documents, queries)
@@ -225,9 +261,15 @@ async function main(options: Options): Promise<void> {
       store: options.store,
       chunking: { tokens: parley.config.ingestion.chunkTokens, overlapTokens: parley.config.ingestion.chunkOverlapTokens },
       ...(embeddingModel === undefined ? {} : { embeddingModel }),
+      ...(fusionWeights === undefined ? {} : { fusionWeights }),
       cutoffs: options.cutoffs,
       modes: options.modes,
-      ingestion: { ms: ingestionMs === null ? null : Math.round(ingestionMs), cached: cache?.state.kind === 'reuse', chunks },
+      ingestion: {
+        ms: ingestionMs === null ? null : Math.round(ingestionMs),
+        cached: cache?.state.kind === 'reuse',
+        ...(cache?.state.kind === 'reuse' && cache.state.codeChanged ? { codeChangedSince: true } : {}),
+        chunks,
+      },
     };
     const results: Results = {
       generatedAt: new Date().toISOString(),
@@ -241,7 +283,9 @@ async function main(options: Options): Promise<void> {
     if (options.details !== undefined) await fs.writeFile(options.details, JSON.stringify(detailsOf(queries, outcomes), null, 2) + '\n');
 
     const { topK, answerK } = options.cutoffs;
-    console.log(`\n${relative(options.corpus)}: ${config.documents} documents, ${chunks} chunks (${config.chunking.tokens}/${config.chunking.overlapTokens} tokens), store ${options.store}`);
+    const chunking = `${chunks} chunks (${config.chunking.tokens}/${config.chunking.overlapTokens} tokens)`;
+    const fusion = fusionWeights === undefined ? '' : `, fusion weights vector ${fusionWeights.vector} / keyword ${fusionWeights.keyword}`;
+    console.log(`\n${relative(options.corpus)}: ${config.documents} documents, ${chunking}, store ${options.store}${fusion}`);
     console.log(`ingestion: ${ingestionMs === null ? '?' : seconds(ingestionMs)}${config.ingestion.cached ? ' (cached)' : ''}`);
     console.log(`queries: ${queries.length} (${metrics[options.modes[0]!]?.judgedQueries ?? 0} judged, ${metrics[options.modes[0]!]?.answeredQueries ?? 0} with answers)\n`);
     console.log(formatTable(metrics, options.cutoffs));
@@ -258,7 +302,7 @@ async function main(options: Options): Promise<void> {
     console.log(`\nwrote ${relative(options.out)}${options.details === undefined ? '' : ` and ${relative(options.details)}`}`);
   } finally {
     process.removeListener('SIGINT', interrupt);
-    await parley?.close();
+    await shutdown();
   }
 }
 
