@@ -8,6 +8,7 @@ import type { Embedder } from '../src/llm/embeddings/embedder.js';
 import { LocalEmbedder } from '../src/llm/embeddings/local-embedder.js';
 import type { StoreKind } from '../test/support/stores.js';
 import { readArticles } from './covid-qa-fixture.js';
+import { CpuMeter, type CpuFigures } from './cpu-meter.js';
 import { figure, goal, megabytes, ratio, seconds, type Figure, type Goal } from './figures.js';
 import { expectOk, isRecord, startInProcessParley, stringField, type InProcessParley } from './in-process-parley.js';
 import { PeakRssSampler } from './memory-sampler.js';
@@ -36,6 +37,13 @@ export interface IngestionResult {
   embedderAlone: Figure;
   embedderChunksPerSecond: Figure;
   pipelineOverEmbedder: Figure;
+  /**
+   * CPU seconds of the pipeline over CPU seconds of the embedder alone: the extra work (parsing,
+   * chunking, HTTP, SQL) independent of how busy the machine was.
+   */
+  pipelineOverEmbedderCpu: Figure;
+  /** Contention during each side of the comparison. */
+  cpu: { pipeline: CpuFigures; embedderAlone: CpuFigures };
   /** Whole process (API, job workers, embedder and parser threads) while the pipeline ran. */
   peakRssSampled: Figure;
   peakRssKernel: Figure | null;
@@ -57,7 +65,11 @@ interface DatasourceState {
 }
 
 const FAILED = new Set(['error', 'usage_limit_reached']);
-const POLL_MS = 100;
+/**
+ * Status poll period. Each poll lists every datasource (API work in this same process, counted in the
+ * pipeline's CPU time), so it stays coarse: ±0.25 s on a run of minutes.
+ */
+const POLL_MS = 500;
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis));
 
 function toStates(body: unknown): DatasourceState[] {
@@ -112,6 +124,7 @@ export async function runIngestionBench(options: IngestionOptions): Promise<{ re
 
     const sampler = new PeakRssSampler();
     sampler.start();
+    const pipelineCpu = new CpuMeter().start();
     const start = performance.now();
     for (const article of articles) {
       const body = { type: 'text', datastoreId, name: article.title.slice(0, 500) || article.id, text: article.text, custom_id: article.id };
@@ -120,6 +133,7 @@ export async function runIngestionBench(options: IngestionOptions): Promise<{ re
     const posted = performance.now();
     const states = await waitUntilSynched(parley, datastoreId, articles.length, options.timeoutMs ?? 30 * 60_000);
     const pipelineMs = performance.now() - start;
+    const pipelineCpuFigures = pipelineCpu.stop();
     const peak = sampler.stop();
 
     const texts: string[] = [];
@@ -129,11 +143,14 @@ export async function runIngestionBench(options: IngestionOptions): Promise<{ re
 
     const embedder = createEmbedder({ threads: options.embedderThreads });
     let embedderMs: number;
+    let embedderCpuFigures: CpuFigures;
     try {
       await warmUp(embedder);
+      const embedderCpu = new CpuMeter().start();
       const embedStart = performance.now();
       await embedder.embedDocuments(texts);
       embedderMs = performance.now() - embedStart;
+      embedderCpuFigures = embedderCpu.stop();
     } finally {
       await embedder.close();
     }
@@ -152,6 +169,8 @@ export async function runIngestionBench(options: IngestionOptions): Promise<{ re
       embedderAlone: seconds(embedderMs / 1000),
       embedderChunksPerSecond: figure(chunks / (embedderMs / 1000), 'chunks/s'),
       pipelineOverEmbedder: ratio(pipelineMs, embedderMs),
+      pipelineOverEmbedderCpu: ratio(pipelineCpuFigures.own.value, embedderCpuFigures.own.value),
+      cpu: { pipeline: pipelineCpuFigures, embedderAlone: embedderCpuFigures },
       peakRssSampled: megabytes(peak.sampledBytes),
       peakRssKernel: peak.kernelBytes === undefined ? null : megabytes(peak.kernelBytes),
       goals: [

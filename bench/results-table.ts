@@ -25,7 +25,10 @@ export function ingestionTable(r: IngestionResult): string {
         ['pipeline throughput', show(r.chunksPerSecond)],
         ['embedder alone, same texts', show(r.embedderAlone)],
         ['embedder throughput', show(r.embedderChunksPerSecond)],
-        ['pipeline / embedder', show(r.pipelineOverEmbedder)],
+        ['pipeline / embedder (wall clock)', show(r.pipelineOverEmbedder)],
+        ['pipeline / embedder (CPU seconds)', show(r.pipelineOverEmbedderCpu)],
+        ['other processes\' CPU share: pipeline', show(r.cpu.pipeline.othersShare)],
+        ['other processes\' CPU share: embedder', show(r.cpu.embedderAlone.othersShare)],
         ['peak RSS (kernel VmHWM)', show(r.peakRssKernel)],
         ['peak RSS (sampled every 50 ms)', show(r.peakRssSampled)],
       ],
@@ -43,8 +46,12 @@ export function queryTable(r: QueryResult): string {
     }),
   ];
   return [
-    `Query endpoint (${r.queries} queries × 3 modes, topK ${r.topK}, ${r.chunksInDatastore} chunks; first query ${show(r.firstQuery)})`,
+    `Query endpoint (${r.queries} queries × 3 modes, topK ${r.topK}, ${r.chunksInDatastore} chunks; first query ${show(r.firstQuery)}; ` +
+      `other processes' CPU share ${show(r.cpu.othersShare)})`,
     table(['', 'p50', 'p99', 'p50 / embed', 'p50 − embed', 'hits'], rows),
+    `  store alone, same queries: vectorSearch k=50 p50 ${show(r.breakdown.vectorSearchHybridDepth.p50)}, ` +
+      `k=${r.topK} p50 ${show(r.breakdown.vectorSearchTopK.p50)}; keywordSearch k=50 p50 ${show(r.breakdown.keywordSearchHybridDepth.p50)}; ` +
+      `details of the ${show(r.breakdown.meanCandidates)} candidates p50 ${show(r.breakdown.detailsOfCandidates.p50)}`,
   ].join('\n');
 }
 
@@ -62,12 +69,18 @@ export function vectorTable(cases: readonly VectorSearchCase[]): string {
     show(c.filtered.fullAnswers),
     show(c.keyword.latency.p50),
     show(c.keyword.latency.p99),
+    show(c.cpu.othersShare),
   ]);
   return [
     `Store search (synthetic ${cases[0]?.dimensions ?? 512}-d clustered unit vectors, k = 10; filter = 1 datasource of 100 ≈ 1%)`,
     table(
-      ['store', 'write', '1st search', 'vec p50', 'vec p99', 'recall', 'filt p50', 'filt p99', 'filt rec', 'filt 10/10', 'kw p50', 'kw p99'],
+      ['store', 'write', '1st search', 'vec p50', 'vec p99', 'recall', 'filt p50', 'filt p99', 'filt rec', 'filt 10/10', 'kw p50', 'kw p99', 'others CPU'],
       rows,
+    ),
+    ...cases.flatMap((c) =>
+      c.vectorBeforeAnalyze
+        ? [`  ${c.store} ${c.chunks / 1000}k before ANALYZE (stale planner statistics): vec p50 ${show(c.vectorBeforeAnalyze.p50)}, p99 ${show(c.vectorBeforeAnalyze.p99)}`]
+        : [],
     ),
     ...cases.flatMap((c) => goalLines(c.goals)),
   ].join('\n');

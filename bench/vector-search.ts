@@ -4,9 +4,11 @@
  * computed here over the same vectors.
  */
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { openStore } from '../src/store/open-store.js';
 import type { DatasourceRecord, NewChunk, SearchScope, Store } from '../src/store/store.js';
 import { createScratchStore, type StoreKind } from '../test/support/stores.js';
+import { CpuMeter, type CpuFigures } from './cpu-meter.js';
 import { figure, goal, megabytes, seconds, type Figure, type Goal } from './figures.js';
 import { summarizeLatencies, type LatencySummary } from './latency.js';
 import {
@@ -32,8 +34,8 @@ const WORDS_PER_CHUNK = 60;
 const VOCABULARY = 20_000;
 
 export interface VectorSearchOptions {
-  stores: readonly StoreKind[];
-  sizes: readonly number[];
+  /** Chunk counts to measure, per store. */
+  sizes: Partial<Record<StoreKind, readonly number[]>>;
   queries: number;
   seed: number;
   /** Log progress lines to stderr. */
@@ -59,16 +61,23 @@ export interface VectorSearchCase {
    * cold index.
    */
   firstSearch: Figure;
+  /**
+   * PostgreSQL only: unfiltered vector search right after the bulk write, before statistics exist
+   * (autovacuum analyzes later). `vector` and the rest are measured after an explicit ANALYZE.
+   */
+  vectorBeforeAnalyze: LatencySummary | null;
   vector: SearchFigures;
   /** `datasourceIds` filter matching one datasource of 100 (~1% of chunks). */
   filtered: SearchFigures & { selectivity: Figure };
   keyword: { latency: LatencySummary; meanHits: Figure };
+  /** Contention during the timed searches (for PostgreSQL the server's own work counts as "others"). */
+  cpu: CpuFigures;
   /** This process after the searches (holds the test vectors too, and the HNSW graph for SQLite). */
   rssAfter: Figure;
   goals: Goal[];
 }
 
-interface Dataset {
+export interface Dataset {
   chunks: number;
   vectors: Float32Array;
   texts: string[];
@@ -85,7 +94,7 @@ const rowsOfDatasource = (source: number, chunks: number): number[] => {
   return Array.from({ length: per }, (_, i) => source * per + i);
 };
 
-function makeDataset(chunks: number, queries: number, seed: number): Dataset {
+export function makeDataset(chunks: number, queries: number, seed: number): Dataset {
   if (chunks % DATASOURCES !== 0) throw new Error(`sizes must be multiples of ${DATASOURCES}, got ${chunks}`);
   const random = seededRandom(seed);
   const model = clusterModel(DIMENSIONS, CLUSTERS, NOISE, random);
@@ -106,7 +115,7 @@ function makeDataset(chunks: number, queries: number, seed: number): Dataset {
   return { chunks, vectors, texts, queries: queryVectors, keywordQueries, truth, filteredTruth };
 }
 
-interface Layout {
+export interface Layout {
   scope: SearchScope;
   datasourceIds: string[];
   /** Chunk id → dataset row. */
@@ -114,7 +123,7 @@ interface Layout {
 }
 
 /** Workspace, datastore and datasources rows, then every datasource's chunks through `writeIndex`. */
-async function writeDataset(store: Store, data: Dataset): Promise<Layout> {
+export async function writeDataset(store: Store, data: Dataset): Promise<Layout> {
   const at = new Date().toISOString();
   const workspaceId = randomUUID();
   const datastoreId = randomUUID();
@@ -192,11 +201,12 @@ async function measureVector(
   layout: Layout,
   data: Dataset,
   filtered: boolean,
+  limit = data.truth.length,
 ): Promise<SearchFigures> {
   const millis: number[] = [];
   let found = 0;
   let full = 0;
-  const count = data.truth.length;
+  const count = Math.min(limit, data.truth.length);
   for (let q = 0; q < count; q += 1) {
     const scope: SearchScope = filtered ? { ...layout.scope, datasourceIds: [layout.datasourceIds[q % DATASOURCES]!] } : layout.scope;
     const query = rowOf(data.queries, DIMENSIONS, q);
@@ -225,6 +235,17 @@ async function measureKeyword(store: Store, layout: Layout, data: Dataset) {
   return { latency: summarizeLatencies(millis), meanHits: figure(hits / data.keywordQueries.length, 'hits') };
 }
 
+/** Planner statistics for the freshly written tables, as autovacuum would gather a little later. */
+async function analyze(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('ANALYZE');
+  } finally {
+    await client.end();
+  }
+}
+
 async function runCase(kind: StoreKind, data: Dataset, log: (line: string) => void): Promise<VectorSearchCase> {
   const scratch = await createScratchStore(kind);
   const store = await openStore(scratch.config, scratch.dataDir);
@@ -245,10 +266,20 @@ async function runCase(kind: StoreKind, data: Dataset, log: (line: string) => vo
       await store.search.keywordSearch(layout.scope, data.keywordQueries[q]!, K);
     }
 
+    let vectorBeforeAnalyze: LatencySummary | null = null;
+    if (scratch.config.kind === 'postgres') {
+      vectorBeforeAnalyze = (await measureVector(store, layout, data, false, 30)).latency;
+      log(`postgres ${data.chunks}: vector p50 before ANALYZE ${vectorBeforeAnalyze.p50.value} ms; analyzing`);
+      await analyze(scratch.config.url);
+      await store.search.vectorSearch(layout.scope, rowOf(data.queries, DIMENSIONS, 0), K);
+    }
+
     log(`${kind} ${data.chunks}: searching`);
+    const cpu = new CpuMeter().start();
     const vector = await measureVector(store, layout, data, false);
     const filtered = await measureVector(store, layout, data, true);
     const keyword = await measureKeyword(store, layout, data);
+    const cpuFigures = cpu.stop();
     const embedded = kind === 'sqlite' && data.chunks >= 100_000;
     return {
       store: kind,
@@ -257,9 +288,11 @@ async function runCase(kind: StoreKind, data: Dataset, log: (line: string) => vo
       write: seconds(writeMs / 1000),
       writeRate: figure(data.chunks / (writeMs / 1000), 'chunks/s'),
       firstSearch: seconds(firstMs / 1000),
+      vectorBeforeAnalyze,
       vector,
       filtered: { ...filtered, selectivity: figure(1 / DATASOURCES, 'fraction') },
       keyword,
+      cpu: cpuFigures,
       rssAfter: megabytes(process.memoryUsage.rss()),
       goals: embedded
         ? [
@@ -276,10 +309,13 @@ async function runCase(kind: StoreKind, data: Dataset, log: (line: string) => vo
 
 export async function runVectorSearchBench(options: VectorSearchOptions): Promise<VectorSearchCase[]> {
   const cases: VectorSearchCase[] = [];
-  for (const size of options.sizes) {
+  const plan = Object.entries(options.sizes) as [StoreKind, readonly number[]][];
+  const sizes = [...new Set(plan.flatMap(([, sizes]) => sizes))].sort((a, b) => a - b);
+  for (const size of sizes) {
     options.log(`vector ${size}: generating data and exact answers`);
+    // The same data (same seed) for every store, so their figures compare.
     const data = makeDataset(size, options.queries, options.seed);
-    for (const kind of options.stores) cases.push(await runCase(kind, data, options.log));
+    for (const [kind, wanted] of plan) if (wanted.includes(size)) cases.push(await runCase(kind, data, options.log));
   }
   return cases;
 }

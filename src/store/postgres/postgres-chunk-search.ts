@@ -29,7 +29,7 @@ export class PostgresChunkSearch implements ChunkSearch {
     const rows = await this.db.transaction().execute(async (trx) => {
       // Filters are applied inside the index scan: it keeps walking the graph until enough rows pass.
       await sql`SET LOCAL hnsw.iterative_scan = relaxed_order`.execute(trx);
-      await sql`SELECT set_config('hnsw.ef_search', ${String(Math.max(40, limit * 2))}, true)`.execute(trx);
+      await sql`SELECT set_config('hnsw.ef_search', ${String(Math.max(100, limit * 4))}, true)`.execute(trx);
       return trx
         .selectFrom('chunk')
         .innerJoin('datasource', 'datasource.id', 'chunk.datasource_id')
