@@ -26,6 +26,8 @@ export interface StartOptions {
   store: StoreKind;
   /** Worker threads of the local embedding model. */
   embedderThreads: number;
+  /** More configuration, e.g. PARLEY_MODELS for a model served on loopback. */
+  env?: Record<string, string>;
 }
 
 export async function startInProcessParley(options: StartOptions): Promise<InProcessParley> {
@@ -35,6 +37,7 @@ export async function startInProcessParley(options: StartOptions): Promise<InPro
     PORT: '0',
     PARLEY_LOG_LEVEL: 'silent',
     PARLEY_EMBEDDINGS_THREADS: String(options.embedderThreads),
+    ...options.env,
   });
   let core: Core | undefined;
   let workers: RunningWorkers | undefined;

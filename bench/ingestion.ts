@@ -18,6 +18,8 @@ export interface IngestionOptions {
   embedderThreads: number;
   /** Only the first articles (a smoke run); all of them when undefined. */
   articleLimit?: number;
+  /** More configuration for the Parley under test. */
+  env?: Record<string, string>;
   /** Give up waiting for `synched` after this long. */
   timeoutMs?: number;
 }
@@ -116,7 +118,7 @@ async function warmUp(embedder: Embedder): Promise<void> {
 
 export async function runIngestionBench(options: IngestionOptions): Promise<{ result: IngestionResult; ingested: IngestedDatastore }> {
   const articles = readArticles().slice(0, options.articleLimit);
-  const parley = await startInProcessParley({ store: options.store, embedderThreads: options.embedderThreads });
+  const parley = await startInProcessParley({ store: options.store, embedderThreads: options.embedderThreads, env: options.env });
   try {
     const datastore = expectOk('POST /datastores', await parley.call('POST', '/datastores', { name: 'covid-qa' }));
     const datastoreId = stringField(datastore, 'id');

@@ -1,3 +1,4 @@
+import type { AgentQueryResult } from './agent-query.js';
 import type { Figure, Goal } from './figures.js';
 import type { IngestionResult } from './ingestion.js';
 import { QUERY_MODES, type QueryResult } from './query.js';
@@ -83,5 +84,20 @@ export function vectorTable(cases: readonly VectorSearchCase[]): string {
         : [],
     ),
     ...cases.flatMap((c) => goalLines(c.goals)),
+  ].join('\n');
+}
+
+export function agentQueryTable(r: AgentQueryResult): string {
+  const rows = [
+    ['POST /datastores/{id}/query hybrid (retrieval)', show(r.retrieval.p50), show(r.retrieval.p99)],
+    ['POST /agents/{id}/query, instant loopback model', show(r.instantAnswer.p50), show(r.instantAnswer.p99)],
+    ['built-in model, streamed: first answer event', show(r.localFirstAnswerEvent.p50), show(r.localFirstAnswerEvent.p99)],
+    ['built-in model, streamed: whole answer', show(r.localWhole.p50), show(r.localWhole.p99)],
+  ];
+  return [
+    `Agent query (${show(r.queries, false)} questions, ${show(r.chunksInDatastore)}): answer path over retrieval p50 ` +
+      `${show(r.answerOverheadP50)} (${show(r.answerOverRetrieval)})`,
+    table(['', 'p50', 'p99'], rows),
+    ...goalLines(r.goals),
   ].join('\n');
 }

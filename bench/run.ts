@@ -8,7 +8,7 @@
  *   npm run bench -- --only vector --sizes 10000,100000     both stores at both sizes (PostgreSQL 100k
  *                                        alone takes ~7 min: pgvector maintains its HNSW graph on insert)
  *
- * Flags: --only ingest,query,vector  --sizes N,N (every store in --stores)  --stores sqlite,postgres
+ * Flags: --only ingest,query,agent,vector  --sizes N,N (every store in --stores)  --stores sqlite,postgres
  *        --ingest-store sqlite|postgres  --threads N (embedder)  --queries N (store search queries)
  *        --endpoint-queries N  --articles N  --seed N  --out FILE  --quick
  */
@@ -18,11 +18,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { StoreKind } from '../test/support/stores.js';
 import { runIngestionBench, type IngestedDatastore, type IngestionResult } from './ingestion.js';
+import { FakeOpenAIChatServer } from '../test/support/fake-openai-chat-server.js';
+import { INSTANT_MODEL, runAgentQueryBench, type AgentQueryResult } from './agent-query.js';
 import { runQueryBench, type QueryResult } from './query.js';
-import { ingestionTable, queryTable, vectorTable } from './results-table.js';
+import { agentQueryTable, ingestionTable, queryTable, vectorTable } from './results-table.js';
 import { runVectorSearchBench, type VectorSearchCase } from './vector-search.js';
 
-const PARTS = ['ingest', 'query', 'vector'] as const;
+const PARTS = ['ingest', 'query', 'agent', 'vector'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values: flags } = parseArgs({
@@ -95,6 +97,7 @@ interface Results {
   settings: typeof settings;
   ingestion?: IngestionResult;
   query?: QueryResult;
+  agentQuery?: AgentQueryResult;
   vectorSearch?: VectorSearchCase[];
 }
 
@@ -118,13 +121,18 @@ const write = () => {
 
 // Ingestion first: its peak RSS should not include what the other parts leave behind.
 let ingested: IngestedDatastore | undefined;
+// A model that answers at once, on loopback: the agent bench measures everything around the model.
+const instantModel = new FakeOpenAIChatServer();
+instantModel.defaultReply = { kind: 'answer', deltas: ['An', ' answer.'] };
+const instantModelUrl = await instantModel.start();
 try {
-  if (parts.has('ingest') || parts.has('query')) {
+  if (parts.has('ingest') || parts.has('query') || parts.has('agent')) {
     log(`ingestion: ${settings.articles ?? 'all'} articles into ${settings.ingestStore}`);
     const ingestion = await runIngestionBench({
       store: settings.ingestStore,
       embedderThreads: settings.embedderThreads,
       articleLimit: settings.articles,
+      env: { PARLEY_MODELS: JSON.stringify({ [INSTANT_MODEL]: { provider: 'openai-compatible', model: 'instant', baseURL: instantModelUrl } }) },
     });
     ingested = ingestion.ingested;
     results.ingestion = ingestion.result;
@@ -135,8 +143,14 @@ try {
     results.query = await runQueryBench(ingested, { queries: settings.endpointQueries, topK: 5 });
     write();
   }
+  if (parts.has('agent') && ingested) {
+    log(`agent query: ${settings.endpointQueries} questions`);
+    results.agentQuery = await runAgentQueryBench(ingested, { queries: settings.endpointQueries });
+    write();
+  }
 } finally {
   await ingested?.parley.close();
+  await instantModel.stop();
 }
 if (parts.has('vector')) {
   results.vectorSearch = await runVectorSearchBench({
@@ -152,5 +166,6 @@ const m = results.machine;
 console.log(`\nParley bench — ${String(m.cpuModel)}, ${String(m.availableParallelism)} cores, node ${process.version}, ${results.durationSeconds} s\n`);
 if (results.ingestion) console.log(`${ingestionTable(results.ingestion)}\n`);
 if (results.query) console.log(`${queryTable(results.query)}\n`);
+if (results.agentQuery) console.log(`${agentQueryTable(results.agentQuery)}\n`);
 if (results.vectorSearch) console.log(`${vectorTable(results.vectorSearch)}\n`);
 console.log(`Written to ${path.relative(process.cwd(), out)}`);
