@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RRF_K, fuseRanks } from '../../src/rag/retrieve/fuse-ranks.js';
-import { lexicalProximity } from '../../src/rag/retrieve/lexical-proximity.js';
+import { lexicalProximity as proximityOf, termProfile } from '../../src/rag/retrieve/lexical-proximity.js';
+
+const lexicalProximity = (query: string, passage: string) => proximityOf(termProfile(query), termProfile(passage));
 
 const hits = (...ids: string[]) => ids.map((chunkId, i) => ({ chunkId, score: 10 - i }));
 

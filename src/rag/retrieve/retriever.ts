@@ -1,7 +1,7 @@
 import type { Embedder } from '../../llm/embeddings/embedder.js';
 import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../../store/store.js';
 import { fuseRanks } from './fuse-ranks.js';
-import { lexicalProximity } from './lexical-proximity.js';
+import { lexicalProximity, termProfile, type TermProfile } from './lexical-proximity.js';
 
 /** `hybrid` fuses both engines; the others use one. */
 export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
@@ -32,11 +32,16 @@ export interface RetrievedChunk extends ChunkDetails {
   score: number;
 }
 
+/** Passages whose term profiles stay cached; chunk ids change with every re-index, so entries never go stale. */
+const PROFILE_CACHE_SIZE = 20_000;
+
 /** How deep each engine looks before fusion: fusion needs more candidates than it returns. */
 const candidateDepth = (topK: number) => Math.max(50, topK * 2);
 
 /** The retrieval engine behind datastore queries and agent answers. */
 export class Retriever {
+  readonly #profiles = new Map<string, TermProfile>();
+
   constructor(
     private readonly search: ChunkSearch,
     private readonly embedder: () => Promise<Embedder>,
@@ -66,8 +71,9 @@ export class Retriever {
     const candidates = await this.search.details(scope.workspaceId, [
       ...new Set([...vector, ...keyword].map((hit) => hit.chunkId)),
     ]);
+    const queryProfile = termProfile(query);
     const proximity = candidates
-      .map((chunk) => ({ chunkId: chunk.chunkId, score: lexicalProximity(query, chunk.text) }))
+      .map((chunk) => ({ chunkId: chunk.chunkId, score: lexicalProximity(queryProfile, this.profileOf(chunk)) }))
       .sort((a, b) => b.score - a.score);
     const fused = fuseRanks([
       { hits: vector, weight: weights.vector },
@@ -79,6 +85,17 @@ export class Retriever {
       const chunk = byId.get(hit.chunkId);
       return chunk === undefined ? [] : [{ ...chunk, score: hit.score }];
     });
+  }
+
+  /** Tokenising ~100 passages per query is most of hybrid search's own cost: do it once per chunk. */
+  private profileOf(chunk: ChunkDetails): TermProfile {
+    let profile = this.#profiles.get(chunk.chunkId);
+    if (profile === undefined) {
+      profile = termProfile(chunk.text);
+      if (this.#profiles.size >= PROFILE_CACHE_SIZE) this.#profiles.delete(this.#profiles.keys().next().value!);
+      this.#profiles.set(chunk.chunkId, profile);
+    }
+    return profile;
   }
 
   private async withDetails(workspaceId: string, hits: readonly ChunkHit[]): Promise<RetrievedChunk[]> {

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../schema.js';
 import { SqlBlobStore } from '../sql/sql-blob-store.js';
@@ -14,6 +14,7 @@ export function openPostgresStore(url: string): Store {
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const indexedDimensions = new Set<number>();
+  let writtenSinceAnalyze = 0;
   const connection: SqlConnection = {
     db,
     capabilities: { dialect: 'postgres', multiProcess: true },
@@ -23,6 +24,13 @@ export function openPostgresStore(url: string): Store {
       if (indexedDimensions.has(dimensions)) return;
       await ensureVectorIndex(db, dimensions);
       indexedDimensions.add(dimensions);
+    },
+    // Right after a bulk load the planner has no statistics and scans instead of using the HNSW index.
+    afterChunksWritten: async (rows) => {
+      writtenSinceAnalyze += rows;
+      if (writtenSinceAnalyze < 1000) return;
+      writtenSinceAnalyze = 0;
+      await sql`ANALYZE chunk`.execute(db);
     },
   };
   return createSqlStore(connection, { blobs: new SqlBlobStore(db), search: new PostgresChunkSearch(db) });

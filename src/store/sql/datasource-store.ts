@@ -183,6 +183,12 @@ export class SqlDatasourceStore implements DatasourceStore {
   async writeIndex(id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
     // Index DDL takes its own lock on `chunk`: outside the transaction below, or the two would wait on each other.
     await this.connection.prepareVectorIndex?.(content.embeddingDimensions);
+    const outcome = await this.replaceChunks(id, generation, content);
+    if (outcome === 'written') await this.connection.afterChunksWritten?.(content.chunks.length);
+    return outcome;
+  }
+
+  private replaceChunks(id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
     return this.db.transaction().execute(async (trx) => {
       let current = trx.selectFrom('datasource').selectAll().where('id', '=', id).where('generation', '=', generation);
       if (this.connection.supportsRowLocks) current = current.forUpdate();

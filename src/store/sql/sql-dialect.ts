@@ -12,4 +12,6 @@ export interface SqlConnection {
   encodeVector(vector: Float32Array): Uint8Array | string;
   /** Makes sure vectors of this many dimensions are indexed (PostgreSQL: one HNSW index per dimension). */
   prepareVectorIndex?(dimensions: number): Promise<void>;
+  /** Called after `rows` chunks were written, e.g. to refresh planner statistics after a bulk load. */
+  afterChunksWritten?(rows: number): Promise<void>;
 }
