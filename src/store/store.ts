@@ -309,8 +309,6 @@ export interface ChunkSearch {
 /** What differs between the adapters, as flags rather than dialect checks outside `store/`. */
 export interface StoreCapabilities {
   readonly dialect: 'sqlite' | 'postgres';
-  /** Several processes may share the store (claiming jobs with row locks). */
-  readonly multiProcess: boolean;
 }
 
 export interface Store {

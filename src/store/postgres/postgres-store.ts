@@ -17,7 +17,7 @@ export function openPostgresStore(url: string): Store {
   let writtenSinceAnalyze = 0;
   const connection: SqlConnection = {
     db,
-    capabilities: { dialect: 'postgres', multiProcess: true },
+    capabilities: { dialect: 'postgres' },
     supportsRowLocks: true,
     encodeVector: (vector) => `[${vector.join(',')}]`,
     prepareVectorIndex: async (dimensions) => {

@@ -21,7 +21,7 @@ export function openSqliteStore(file: string, dataDirectory: string): Store {
   return createSqlStore(
     {
       db,
-      capabilities: { dialect: 'sqlite', multiProcess: false },
+      capabilities: { dialect: 'sqlite' },
       supportsRowLocks: false,
       encodeVector: (vector) => new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength),
     },
