@@ -2,10 +2,10 @@ import type { ModelRegistry } from '../llm/chat/model-registry.js';
 import { streamAnswer, type AnswerSettings, type AnswerUsage } from '../llm/chat/stream-answer.js';
 import { assemblePrompt } from '../llm/prompt/assemble-prompt.js';
 import type { RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
-import type { AgentRecord, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import type { ChannelInput, ConversationService } from './conversations.js';
-import { ParleyError, unauthorized } from './errors.js';
-import { findInWorkspace } from './scoped.js';
+import { ParleyError } from './errors.js';
+import { findUsable } from './scoped.js';
 
 /** Passages retrieved per question, before the context budget trims them. */
 const PASSAGES = 8;
@@ -104,7 +104,7 @@ export class AgentAnswerService {
 
   /** `workspaceId` null: a caller without a key, allowed on public agents only. */
   async ask(workspaceId: string | null, agentId: string, question: AgentQuestion, options: AnswerOptions): Promise<AgentAnswer | ExchangeIds> {
-    const agent = await this.accessible(workspaceId, agentId);
+    const agent = await findUsable(this.store.agents, 'Agent', workspaceId, agentId);
     const model = this.models.resolveModel(question.modelName ?? agent.modelName);
     const { conversation, visitorId } = await this.conversations.ensureConversation(agent.workspaceId, {
       conversationId: question.conversationId,
@@ -163,15 +163,6 @@ export class AgentAnswerService {
       model: `${model.provider}:${model.modelId}`,
     });
     return { ...ids, messageId: answer.message.id, answer: finished.text, sources, usage: finished.usage };
-  }
-
-  private async accessible(workspaceId: string | null, agentId: string): Promise<AgentRecord> {
-    if (workspaceId !== null) return findInWorkspace(this.store.agents, 'Agent', workspaceId, agentId);
-    const owner = await this.store.agents.ownerOf(agentId);
-    const agent = owner === undefined ? undefined : await this.store.agents.find(owner, agentId);
-    if (agent === undefined) throw new ParleyError('not_found', 'NOT_FOUND', `Agent ${agentId} does not exist`);
-    if (agent.visibility !== 'public') throw unauthorized(`Agent ${agentId} is private: send an API key of its workspace`);
-    return agent;
   }
 
   private async checkQuota(workspaceId: string): Promise<void> {

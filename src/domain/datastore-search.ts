@@ -1,7 +1,6 @@
 import type { RetrievalMode, RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
-import type { DatastoreRecord, Store } from '../store/store.js';
-import { notFound, unauthorized } from './errors.js';
-import { findInWorkspace } from './scoped.js';
+import type { Store } from '../store/store.js';
+import { findUsable } from './scoped.js';
 
 export interface DatastoreQuery {
   query: string;
@@ -23,7 +22,7 @@ export class DatastoreSearchService {
    * datastores only.
    */
   async query(workspaceId: string | null, datastoreId: string, input: DatastoreQuery): Promise<RetrievedChunk[]> {
-    const datastore = await this.accessible(workspaceId, datastoreId);
+    const datastore = await findUsable(this.store.datastores, 'Datastore', workspaceId, datastoreId);
     return this.retriever.retrieve({
       scope: {
         workspaceId: datastore.workspaceId,
@@ -36,16 +35,5 @@ export class DatastoreSearchService {
       mode: input.mode,
       weights: { vector: datastore.vectorWeight, keyword: datastore.keywordWeight },
     });
-  }
-
-  private async accessible(workspaceId: string | null, datastoreId: string): Promise<DatastoreRecord> {
-    if (workspaceId !== null) return findInWorkspace(this.store.datastores, 'Datastore', workspaceId, datastoreId);
-    const owner = await this.store.datastores.ownerOf(datastoreId);
-    const datastore = owner === undefined ? undefined : await this.store.datastores.find(owner, datastoreId);
-    if (datastore === undefined) throw notFound('Datastore', datastoreId);
-    if (datastore.visibility !== 'public') {
-      throw unauthorized(`Datastore ${datastoreId} is private: send an API key of its workspace`);
-    }
-    return datastore;
   }
 }
