@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { ApiKeyTable } from '../schema.js';
 import type { ApiKeyRecord, ApiKeyStore, KeyDeletion } from '../store.js';
 import type { SqlConnection } from './sql-dialect.js';
+import { OwnedRows } from './owned-rows.js';
 
 const toRecord = (row: Selectable<ApiKeyTable>): ApiKeyRecord => ({
   id: row.id,
@@ -13,7 +14,11 @@ const toRecord = (row: Selectable<ApiKeyTable>): ApiKeyRecord => ({
 });
 
 export class SqlApiKeyStore implements ApiKeyStore {
-  constructor(private readonly connection: SqlConnection) {}
+  private readonly rows: OwnedRows<'api_key'>;
+
+  constructor(private readonly connection: SqlConnection) {
+    this.rows = new OwnedRows(connection.db, 'api_key');
+  }
 
   private get db() {
     return this.connection.db;
@@ -40,29 +45,16 @@ export class SqlApiKeyStore implements ApiKeyStore {
   }
 
   async find(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.db
-      .selectFrom('api_key')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.rows.find(workspaceId, id);
     return row && toRecord(row);
   }
 
-  async ownerOf(id: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('api_key').select('workspace_id').where('id', '=', id).executeTakeFirst();
-    return row?.workspace_id;
+  ownerOf(id: string): Promise<string | undefined> {
+    return this.rows.ownerOf(id);
   }
 
   async list(workspaceId: string): Promise<ApiKeyRecord[]> {
-    const rows = await this.db
-      .selectFrom('api_key')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-    return rows.map(toRecord);
+    return (await this.rows.newestFirst(workspaceId)).map(toRecord);
   }
 
   async markUsed(id: string, at: string): Promise<void> {

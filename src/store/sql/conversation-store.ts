@@ -16,6 +16,7 @@ import type {
 import { insertMessage } from './message-store.js';
 import { insertOutboxEvent } from './outbox-store.js';
 import type { SqlConnection } from './sql-dialect.js';
+import { OwnedRows } from './owned-rows.js';
 
 const toRecord = (row: Selectable<ConversationTable>): ConversationRecord => ({
   id: row.id,
@@ -71,25 +72,23 @@ function matchesSearch(eb: ConversationScope, term: string): Expression<SqlBool>
 }
 
 export class SqlConversationStore implements ConversationStore {
-  constructor(private readonly connection: SqlConnection) {}
+  private readonly rows: OwnedRows<'conversation'>;
+
+  constructor(private readonly connection: SqlConnection) {
+    this.rows = new OwnedRows(connection.db, 'conversation');
+  }
 
   private get db() {
     return this.connection.db;
   }
 
   async find(workspaceId: string, id: string): Promise<ConversationRecord | undefined> {
-    const row = await this.db
-      .selectFrom('conversation')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.rows.find(workspaceId, id);
     return row && toRecord(row);
   }
 
-  async ownerOf(id: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('conversation').select('workspace_id').where('id', '=', id).executeTakeFirst();
-    return row?.workspace_id;
+  ownerOf(id: string): Promise<string | undefined> {
+    return this.rows.ownerOf(id);
   }
 
   async list(workspaceId: string, filter: ConversationFilter = {}, page?: ConversationPage): Promise<ConversationRecord[]> {

@@ -13,6 +13,7 @@ import type {
 } from '../store.js';
 import { insertJob } from './job-store.js';
 import type { SqlConnection } from './sql-dialect.js';
+import { OwnedRows } from './owned-rows.js';
 
 /** Rows per INSERT: well under SQLite's bound-parameter limit and PostgreSQL's message sizes. */
 const INSERT_BATCH = 200;
@@ -59,7 +60,11 @@ const bumpContentVersion = (trx: Kysely<Database>, datastoreId: string) =>
     .execute();
 
 export class SqlDatasourceStore implements DatasourceStore {
-  constructor(private readonly connection: SqlConnection) {}
+  private readonly rows: OwnedRows<'datasource'>;
+
+  constructor(private readonly connection: SqlConnection) {
+    this.rows = new OwnedRows(connection.db, 'datasource');
+  }
 
   private get db() {
     return this.connection.db;
@@ -98,29 +103,16 @@ export class SqlDatasourceStore implements DatasourceStore {
   }
 
   async find(workspaceId: string, id: string): Promise<DatasourceRecord | undefined> {
-    const row = await this.db
-      .selectFrom('datasource')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.rows.find(workspaceId, id);
     return row && toRecord(row);
   }
 
-  async ownerOf(id: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('datasource').select('workspace_id').where('id', '=', id).executeTakeFirst();
-    return row?.workspace_id;
+  ownerOf(id: string): Promise<string | undefined> {
+    return this.rows.ownerOf(id);
   }
 
   async list(workspaceId: string): Promise<DatasourceRecord[]> {
-    const rows = await this.db
-      .selectFrom('datasource')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-    return rows.map(toRecord);
+    return (await this.rows.newestFirst(workspaceId)).map(toRecord);
   }
 
   async listByDatastore(workspaceId: string, datastoreId: string): Promise<DatasourceRecord[]> {

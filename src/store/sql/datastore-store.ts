@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, DatastoreTable } from '../schema.js';
 import type { Changes, DatastoreRecord, DatastoreType, DatastoreStore, Visibility } from '../store.js';
+import { OwnedRows } from './owned-rows.js';
 
 const toRecord = (row: Selectable<DatastoreTable>): DatastoreRecord => ({
   id: row.id,
@@ -27,7 +28,11 @@ const toColumns = (changes: Changes<DatastoreRecord>): Updateable<DatastoreTable
 });
 
 export class SqlDatastoreStore implements DatastoreStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly rows: OwnedRows<'datastore'>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.rows = new OwnedRows(db, 'datastore');
+  }
 
   async create(datastore: DatastoreRecord): Promise<void> {
     await this.db
@@ -50,29 +55,16 @@ export class SqlDatastoreStore implements DatastoreStore {
   }
 
   async find(workspaceId: string, id: string): Promise<DatastoreRecord | undefined> {
-    const row = await this.db
-      .selectFrom('datastore')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.rows.find(workspaceId, id);
     return row && toRecord(row);
   }
 
-  async ownerOf(id: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('datastore').select('workspace_id').where('id', '=', id).executeTakeFirst();
-    return row?.workspace_id;
+  ownerOf(id: string): Promise<string | undefined> {
+    return this.rows.ownerOf(id);
   }
 
   async list(workspaceId: string): Promise<DatastoreRecord[]> {
-    const rows = await this.db
-      .selectFrom('datastore')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-    return rows.map(toRecord);
+    return (await this.rows.newestFirst(workspaceId)).map(toRecord);
   }
 
   async update(
