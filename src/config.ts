@@ -23,6 +23,22 @@ export interface Config {
   readonly ingestion: IngestionConfig;
   readonly jobs: JobsConfig;
   readonly embeddings: EmbeddingsConfig;
+  readonly events: EventsConfig;
+}
+
+/** Where events go out: webhook deliveries and notification e-mail. */
+export interface EventsConfig {
+  /** SMTP server for notification e-mail; null turns e-mail off. */
+  readonly smtpUrl: string | null;
+  readonly mailFrom: string;
+  /** The address people reach Parley at, for links in e-mails. */
+  readonly publicUrl: string;
+  /** Bound on one webhook request, connection to last byte. */
+  readonly webhookTimeoutMs: number;
+  /** Attempts per delivery; with the job backoff, the default keeps retrying for about a day. */
+  readonly deliveryMaxAttempts: number;
+  /** Deliveries one process sends at a time, apart from the ingestion jobs. */
+  readonly deliveryConcurrency: number;
 }
 
 /** One configured model: which provider serves a Parley model name, and as which of its models. */
@@ -103,6 +119,12 @@ const KNOWN_PARLEY_VARIABLES = new Set([
   'PARLEY_EMBEDDINGS_MODEL',
   'PARLEY_EMBEDDINGS_API_KEY',
   'PARLEY_EMBEDDINGS_THREADS',
+  'PARLEY_SMTP_URL',
+  'PARLEY_MAIL_FROM',
+  'PARLEY_PUBLIC_URL',
+  'PARLEY_WEBHOOK_TIMEOUT_SECONDS',
+  'PARLEY_DELIVERY_MAX_ATTEMPTS',
+  'PARLEY_DELIVERY_CONCURRENCY',
 ]);
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -193,6 +215,21 @@ function readEmbeddings(env: Env): EmbeddingsConfig {
   };
 }
 
+function readEvents(env: Env, port: number): EventsConfig {
+  const smtpUrl = env.PARLEY_SMTP_URL || null;
+  if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('PARLEY_SMTP_URL must be an smtp:// or smtps:// URL');
+  const publicUrl = (env.PARLEY_PUBLIC_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(publicUrl)) throw new ConfigError('PARLEY_PUBLIC_URL must be an http(s) URL');
+  return {
+    smtpUrl,
+    mailFrom: env.PARLEY_MAIL_FROM || 'Parley <parley@localhost>',
+    publicUrl,
+    webhookTimeoutMs: readNumber(env, 'PARLEY_WEBHOOK_TIMEOUT_SECONDS', 10) * 1000,
+    deliveryMaxAttempts: readNumber(env, 'PARLEY_DELIVERY_MAX_ATTEMPTS', 15, { integer: true }),
+    deliveryConcurrency: readNumber(env, 'PARLEY_DELIVERY_CONCURRENCY', 8, { integer: true }),
+  };
+}
+
 const PROVIDERS: readonly ModelConfig['provider'][] = ['openai', 'openai-compatible', 'anthropic', 'local'];
 const MODELS_SHAPE =
   'PARLEY_MODELS must be a JSON object like {"my-model": {"provider": "openai-compatible", "model": "llama3", "baseURL": "http://…/v1"}}';
@@ -242,9 +279,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const dataDir = path.resolve(env.PARLEY_DATA_DIR ?? 'data');
   const models = Object.freeze(readModels(env));
+  const port = readPort(env);
   return Object.freeze({
     host: env.HOST ?? '127.0.0.1',
-    port: readPort(env),
+    port,
     dataDir,
     store: readStore(env, dataDir),
     logLevel: readLogLevel(env),
@@ -254,5 +292,6 @@ export function loadConfig(env: Env = process.env): Config {
     ingestion: Object.freeze(readIngestion(env)),
     jobs: Object.freeze(readJobs(env)),
     embeddings: Object.freeze(readEmbeddings(env)),
+    events: Object.freeze(readEvents(env, port)),
   });
 }

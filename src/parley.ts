@@ -38,6 +38,8 @@ export async function openCore(config: Config): Promise<Core> {
       embedder: () => core.embedder(),
       models: createModelRegistry(config.models),
       queryQuota: config.models.queryQuota,
+      emailEnabled: config.events.smtpUrl !== null,
+      deliveryMaxAttempts: config.events.deliveryMaxAttempts,
     }),
     // Loaded on demand: CLI commands such as `keys` should start in a blink.
     embedder: () => (embedder ??= import('./llm/embeddings/create-embedder.js').then((m) => m.createEmbedder(config.embeddings))),
@@ -78,12 +80,16 @@ export interface RunningWorkers {
   stop(): Promise<void>;
 }
 
-/** Background workers: claim jobs from the durable queue (ingestion) until stopped. */
+/**
+ * Background workers: ingestion jobs; and, apart from them so a slow receiver never holds up indexing,
+ * the event dispatcher with the runner that sends webhook deliveries and notification e-mail.
+ */
 export async function startWorkers(config: Config, core: Core, onError: (error: unknown) => void): Promise<RunningWorkers> {
-  const [{ IngestDatasourceHandler }, { JobRunner }, { PreparePool }] = await Promise.all([
+  const [{ IngestDatasourceHandler }, { JobRunner }, { PreparePool }, events] = await Promise.all([
     import('./jobs/handlers/ingest-datasource.js'),
     import('./jobs/job-runner.js'),
     import('./rag/ingest/prepare-pool.js'),
+    import('./event-workers.js'),
   ]);
   const embedder = await core.embedder();
   const preparePool = new PreparePool(Math.max(1, Math.floor(os.availableParallelism() / 2)));
@@ -95,21 +101,26 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
     quotaChars: config.ingestion.quotaChars,
     embedBatch: 64,
   });
+  const backoff = { baseMs: config.jobs.retryBaseMs, maxMs: config.jobs.retryMaxMs };
   const runner = new JobRunner(core.store.jobs, { [INGEST_JOB]: ingest }, {
     concurrency: config.jobs.concurrency,
     leaseMs: config.jobs.leaseMs,
     pollMs: 500,
-    backoff: { baseMs: config.jobs.retryBaseMs, maxMs: config.jobs.retryMaxMs },
+    backoff,
     onError,
   });
+  const eventWorkers = events.startEventWorkers(config, core.store, { backoff, onError });
   await core.services.datasources.reembedIfModelChanged(embedder.modelId);
   runner.start();
-  core.onEnqueued = () => runner.wake();
+  core.onEnqueued = () => {
+    runner.wake();
+    eventWorkers.wake();
+  };
   return {
     runner,
     async stop() {
       core.onEnqueued = () => undefined;
-      await runner.stop();
+      await Promise.all([runner.stop(), eventWorkers.stop()]);
       await preparePool.close();
     },
   };

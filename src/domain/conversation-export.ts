@@ -1,6 +1,6 @@
 import type { ContactRecord, MessageFrom, MessageRecord } from '../store/store.js';
 import type { ConversationView } from './conversations.js';
-import { escapeHtml } from './escape-html.js';
+import { escapeHtml } from '../text/escape-html.js';
 
 export interface TranscriptMessage {
   id: string;

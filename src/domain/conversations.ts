@@ -10,12 +10,18 @@ import type {
   MessageFrom,
   MessageRecord,
   MessageUsage,
+  NewConversation,
   NewMessage,
   Store,
   VisitorRecord,
 } from '../store/store.js';
 import { decodeCursor, encodeCursor } from './conversation-cursor.js';
-import { conversationStatusEvent, EVENT_MESSAGE_COUNT } from './conversation-events.js';
+import {
+  conversationCreatedEvent,
+  conversationStatusEvent,
+  EVENT_MESSAGE_COUNT,
+  messageCreatedEvent,
+} from '../events/conversation-events.js';
 import { renderTranscriptHtml, toTranscript, type ConversationTranscript } from './conversation-export.js';
 import { forbidden, invalid, notFound } from './errors.js';
 import { newId, now } from './ids.js';
@@ -282,7 +288,7 @@ export class ConversationService {
 
     const id = input.conversationId ?? newId();
     const contactId = contact?.id ?? visitor.contactId;
-    const ensured = await this.store.conversations.ensure({
+    const conversation: NewConversation = {
       id,
       workspaceId,
       agentId: input.agentId,
@@ -295,13 +301,14 @@ export class ConversationService {
       visitorId,
       contactId,
       createdAt: at,
-    });
+    };
+    const ensured = await this.store.conversations.ensure(conversation, conversationCreatedEvent(conversation));
     if (ensured === undefined) throw forbidden('Conversation', id);
-    let { conversation } = ensured;
-    if (contactId !== null && conversation.contactId !== contactId) {
-      conversation = (await this.store.conversations.update(workspaceId, id, { contactId }, {}, at))?.after ?? conversation;
+    let current = ensured.conversation;
+    if (contactId !== null && current.contactId !== contactId) {
+      current = (await this.store.conversations.update(workspaceId, id, { contactId }, {}, at))?.after ?? current;
     }
-    return { conversation, visitorId, created: ensured.created };
+    return { conversation: current, visitorId, created: ensured.created };
   }
 
   /**
@@ -325,7 +332,7 @@ export class ConversationService {
       createdAt: now(),
     };
     const title = input.from === 'human' ? titleFrom(input.text) : undefined;
-    const appended = await this.store.conversations.appendMessage(message, title || undefined);
+    const appended = await this.store.conversations.appendMessage(message, title || undefined, messageCreatedEvent(message));
     if (appended !== undefined) return appended;
     await this.find(workspaceId, conversationId);
     throw notFound('Conversation', conversationId);

@@ -10,6 +10,9 @@ import { DatasourceService, type DatasourceServiceOptions } from './datasources.
 import { DatastoreService } from './datastores.js';
 import { KeyService } from './keys.js';
 import { WorkspaceService } from './workspaces.js';
+import { MemberService } from './members.js';
+import { NotificationService } from './notifications.js';
+import { WebhookService } from './webhooks.js';
 
 /** Every use case, wired to one store; what the HTTP layer and the CLI call. */
 export interface Services {
@@ -21,6 +24,9 @@ export interface Services {
   readonly search: DatastoreSearchService;
   readonly conversations: ConversationService;
   readonly answers: AgentAnswerService;
+  readonly webhooks: WebhookService;
+  readonly members: MemberService;
+  readonly notifications: NotificationService;
 }
 
 export interface ServiceOptions extends DatasourceServiceOptions {
@@ -29,6 +35,9 @@ export interface ServiceOptions extends DatasourceServiceOptions {
   models: ModelRegistry;
   /** Agent answers per workspace per UTC month; null for no limit. */
   queryQuota: number | null;
+  /** An SMTP server is configured. */
+  emailEnabled: boolean;
+  deliveryMaxAttempts: number;
 }
 
 export function createServices(store: Store, options: ServiceOptions): Services {
@@ -44,5 +53,12 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     search: new DatastoreSearchService(store, retriever),
     conversations,
     answers: new AgentAnswerService(store, conversations, retriever, options.models, { limit: options.queryQuota }),
+    webhooks: new WebhookService(store, {
+      allowPrivateUrls: options.allowPrivateUrls,
+      maxAttempts: options.deliveryMaxAttempts,
+      onEnqueued: options.onEnqueued,
+    }),
+    members: new MemberService(store),
+    notifications: new NotificationService(store, options.emailEnabled),
   };
 }

@@ -17,6 +17,8 @@ import { datastoreRoutes } from './routes/datastores.js';
 import { healthRoutes } from './routes/health.js';
 import { keyRoutes } from './routes/keys.js';
 import { messageRoutes } from './routes/messages.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { workspaceRoutes } from './routes/workspace.js';
 import { ErrorBody } from './schemas.js';
 
 export interface ServerDeps {
@@ -103,6 +105,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     });
     await api.register(conversationRoutes, { conversations: deps.services.conversations });
     await api.register(messageRoutes, { conversations: deps.services.conversations });
+    await api.register(webhookRoutes, { webhooks: deps.services.webhooks });
+    await api.register(workspaceRoutes, { notifications: deps.services.notifications, members: deps.services.members });
   });
 
   return app;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import type { JobRecord, JobStore } from '../store/store.js';
 import { retryDelayMs, type BackoffPolicy } from './backoff.js';
 import { PermanentJobError, SupersededError } from './job-errors.js';
+import { sleep } from './sleep.js';
 
 export interface JobContext {
   /** Aborted when the runner stops or the lease is lost to another worker. */
@@ -26,15 +27,6 @@ export interface JobRunnerOptions {
   /** Called with errors of the runner itself (store unreachable), which it survives. */
   onError?: (error: unknown) => void;
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
 
 const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

@@ -52,6 +52,21 @@ function checkUrl(url: URL, allowPrivate: boolean): void {
   if (host === 'localhost' || host.endsWith('.localhost')) throw new BlockedUrlError(`${host} is this machine`);
 }
 
+/**
+ * Refuses, before anything is sent, a URL whose host is or resolves to a non-public address; used to
+ * reject a webhook endpoint when it is saved. Each request checks again on the address it connects to.
+ */
+export async function assertPublicDestination(target: URL, allowPrivate: boolean): Promise<void> {
+  checkUrl(target, allowPrivate);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  if (allowPrivate || net.isIP(host) !== 0) return;
+  const addresses = await dns.promises.lookup(host, { all: true }).catch(() => {
+    throw new BlockedUrlError(`${host} does not resolve to any address`);
+  });
+  const blocked = addresses.find((entry) => !isPublicAddress(entry.address));
+  if (blocked !== undefined) throw new BlockedUrlError(`${host} resolves to a private or reserved address (${blocked.address})`);
+}
+
 function requestOnce(url: URL, options: GuardedRequestOptions, signal: AbortSignal): Promise<http.IncomingMessage> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -81,7 +96,8 @@ export async function guardedRequest(target: string, options: GuardedRequestOpti
     const response = await requestOnce(url, options, signal);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
-    if (status < 300 || status >= 400 || location === undefined) {
+    // With no redirects allowed, a 3xx is the answer itself, for the caller to judge.
+    if (status < 300 || status >= 400 || location === undefined || options.maxRedirects === 0) {
       return { status, headers: response.headers, finalUrl: url.toString(), body: response };
     }
     response.resume();

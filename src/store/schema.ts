@@ -7,6 +7,8 @@ import type { Generated } from 'kysely';
 export interface WorkspaceTable {
   id: string;
   name: string;
+  /** JSON object: notification settings; missing fields take their defaults. */
+  settings: Generated<string>;
   created_at: string;
 }
 
@@ -192,6 +194,61 @@ export interface EventOutboxTable {
   dispatched_at: string | null;
 }
 
+export interface MemberTable {
+  id: string;
+  workspace_id: string;
+  email: string;
+  name: string;
+  role: string;
+  created_at: string;
+}
+
+export interface WebhookEndpointTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  description: string;
+  secret: string;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeliveryTable {
+  id: string;
+  workspace_id: string;
+  event_id: string;
+  event_type: string;
+  channel: string;
+  endpoint_id: string | null;
+  /** JSON array of e-mail addresses (e-mail deliveries). */
+  recipients: string | null;
+  replay_of: string | null;
+  /** The event as sent: the same bytes on every attempt and replay. */
+  body: string;
+  status: string;
+  attempt_count: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+export interface DeliveryAttemptTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
 export interface Database {
   workspace: WorkspaceTable;
   api_key: ApiKeyTable;
@@ -207,4 +264,8 @@ export interface Database {
   conversation: ConversationTable;
   message: MessageTable;
   event_outbox: EventOutboxTable;
+  member: MemberTable;
+  webhook_endpoint: WebhookEndpointTable;
+  delivery: DeliveryTable;
+  delivery_attempt: DeliveryAttemptTable;
 }

@@ -127,6 +127,8 @@ export interface IndexedContent {
   totalPages: number | null;
   embeddingModel: string;
   embeddingDimensions: number;
+  /** Written to the outbox with the index (`datasource.synched`). */
+  event?: NewOutboxEvent;
 }
 
 export type IndexOutcome = 'written' | 'superseded' | 'model-mismatch';
@@ -139,8 +141,11 @@ export interface DatasourceStore extends ScopedReads<DatasourceRecord> {
   requeue(workspaceId: string, id: string, job: (generation: number) => NewJob): Promise<DatasourceRecord | undefined>;
   /** Moves an unsynched datasource to pending once its job is safely queued. */
   markQueued(id: string): Promise<void>;
-  /** Records progress of `generation`; false when the datasource was deleted or re-synced meanwhile. */
-  report(id: string, generation: number, progress: DatasourceProgress): Promise<boolean>;
+  /**
+   * Records progress of `generation`; false when the datasource was deleted or re-synced meanwhile.
+   * `event` is written to the outbox with the change, only if it applied.
+   */
+  report(id: string, generation: number, progress: DatasourceProgress, event?: NewOutboxEvent): Promise<boolean>;
   /**
    * Replaces the datasource's chunks, vectors and keyword entries with `content` and marks it synched,
    * in one transaction: a crash leaves the old set or the new one, never both or half.
@@ -230,6 +235,9 @@ export interface ScopedReads<T> {
 
 export interface WorkspaceStore {
   create(workspace: WorkspaceRecord): Promise<void>;
+  /** The saved settings object (empty when none were saved); the domain fills in the defaults. */
+  settings(workspaceId: string): Promise<Record<string, unknown>>;
+  saveSettings(workspaceId: string, settings: Record<string, unknown>): Promise<void>;
   findByName(name: string): Promise<WorkspaceRecord | undefined>;
   list(): Promise<WorkspaceRecord[]>;
 }
@@ -325,6 +333,9 @@ export interface Store {
   readonly messages: MessageStore;
   readonly participants: ParticipantStore;
   readonly outbox: OutboxStore;
+  readonly members: MemberStore;
+  readonly webhooks: WebhookStore;
+  readonly deliveries: DeliveryStore;
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Throws when the store cannot be reached. */
@@ -441,15 +452,18 @@ export interface ConversationStore extends ScopedReads<ConversationRecord> {
   list(workspaceId: string, filter?: ConversationFilter, page?: ConversationPage): Promise<ConversationRecord[]>;
   /**
    * The conversation with this id, created from `conversation` when the id is free; undefined when
-   * another workspace owns the id. `created` says which.
+   * another workspace owns the id. `created` says which; `onCreated` goes to the outbox only then.
    */
-  ensure(conversation: NewConversation): Promise<{ conversation: ConversationRecord; created: boolean } | undefined>;
+  ensure(
+    conversation: NewConversation,
+    onCreated?: NewOutboxEvent,
+  ): Promise<{ conversation: ConversationRecord; created: boolean } | undefined>;
   /**
    * Adds the message and bumps the conversation's `updatedAt`, atomically; a human message reopens a
    * RESOLVED conversation (UNRESOLVED), and names an untitled one `title`. Undefined when the
-   * conversation is not in the workspace.
+   * conversation is not in the workspace. `event` is written to the outbox in the same transaction.
    */
-  appendMessage(message: NewMessage, title?: string): Promise<AppendedMessage | undefined>;
+  appendMessage(message: NewMessage, title?: string, event?: NewOutboxEvent): Promise<AppendedMessage | undefined>;
   /** Applies `changes` and their `effects` in one transaction; undefined when not in the workspace. */
   update(
     workspaceId: string,
@@ -547,4 +561,113 @@ export interface OutboxStore {
   list(filter: { workspaceId?: string; pending?: boolean; limit?: number }): Promise<OutboxEventRecord[]>;
   /** False when it was already dispatched (or does not exist). */
   markDispatched(id: string, at: string): Promise<boolean>;
+}
+
+export type MemberRole = 'owner' | 'admin' | 'member';
+
+/** A person of the workspace; owners and admins are the administrators that notifications reach. */
+export interface MemberRecord {
+  id: string;
+  workspaceId: string;
+  email: string;
+  name: string;
+  role: MemberRole;
+  createdAt: string;
+}
+
+export interface MemberStore extends ScopedReads<MemberRecord> {
+  /** False when the workspace already has a member with this e-mail. */
+  create(member: MemberRecord): Promise<boolean>;
+  delete(workspaceId: string, id: string): Promise<MemberRecord | undefined>;
+}
+
+export interface WebhookEndpointRecord {
+  id: string;
+  workspaceId: string;
+  url: string;
+  /** Event types it receives. */
+  events: string[];
+  description: string;
+  /** Signs every delivery; shown to the API client once, when the endpoint is created. */
+  secret: string;
+  /** A disabled endpoint keeps its log but receives no new events. */
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type WebhookChanges = Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'description' | 'enabled'>>;
+
+export interface WebhookStore extends ScopedReads<WebhookEndpointRecord> {
+  create(endpoint: WebhookEndpointRecord): Promise<void>;
+  update(workspaceId: string, id: string, changes: WebhookChanges, at: string): Promise<WebhookEndpointRecord | undefined>;
+  delete(workspaceId: string, id: string): Promise<WebhookEndpointRecord | undefined>;
+  /** The enabled endpoints of the workspace that receive `eventType`. */
+  subscribedTo(workspaceId: string, eventType: string): Promise<WebhookEndpointRecord[]>;
+}
+
+export type DeliveryChannel = 'webhook' | 'email';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+/** One event on its way to one destination: a webhook endpoint or a list of e-mail recipients. */
+export interface NewDelivery {
+  id: string;
+  workspaceId: string;
+  eventId: string;
+  eventType: string;
+  channel: DeliveryChannel;
+  endpointId: string | null;
+  recipients: string[] | null;
+  /** The delivery this one sends again (replay). */
+  replayOf: string | null;
+  /** The event as sent, the same bytes on every attempt. */
+  body: string;
+  createdAt: string;
+}
+
+export interface DeliveryAttemptRecord {
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  /** The receiver's HTTP status; null when no answer came (refused, timed out) or for e-mail. */
+  statusCode: number | null;
+  error: string | null;
+  /** The start of what the receiver answered, to help whoever debugs it. */
+  responseExcerpt: string | null;
+}
+
+export interface DeliveryRecord extends NewDelivery {
+  status: DeliveryStatus;
+  attemptCount: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  /** When the next retry is due, while one is scheduled. */
+  nextAttemptAt: string | null;
+  updatedAt: string;
+  completedAt: string | null;
+  /** Oldest first. */
+  attempts: DeliveryAttemptRecord[];
+}
+
+/** Where a delivery stands after an attempt. */
+export interface DeliveryOutcome {
+  status: DeliveryStatus;
+  nextAttemptAt: string | null;
+  at: string;
+}
+
+export interface DeliveryStore {
+  /**
+   * Writes the delivery and the job that sends it, in one transaction; false (and nothing written) when
+   * a delivery with this id exists, which makes handing an event on twice harmless.
+   */
+  createWithJob(delivery: NewDelivery, job: NewJob): Promise<boolean>;
+  /** Any workspace's (the sending job knows only the id). */
+  find(id: string): Promise<DeliveryRecord | undefined>;
+  /** Newest first. */
+  list(workspaceId: string, filter: { endpointId?: string; channel?: DeliveryChannel; limit: number }): Promise<DeliveryRecord[]>;
+  recordAttempt(id: string, attempt: DeliveryAttemptRecord, outcome: DeliveryOutcome): Promise<void>;
+  /** Updates status and next attempt time without an attempt (a retry was scheduled or given up). */
+  settle(id: string, outcome: DeliveryOutcome, error?: string): Promise<void>;
 }

@@ -17,8 +17,12 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
   afterAll(() => parley.close());
 
   const patch = (id: string, body: unknown) => parley.call('PATCH', `/conversations/${id}`, { key: ws.key, body });
+  const STATUS_EVENTS = ['conversation-resolved', 'human-requested'];
+  /** The status events of one conversation (its conversation.created and message.created events aside). */
   const eventsOf = async (conversationId: string) =>
-    (await parley.core.store.outbox.list({ workspaceId: ws.id })).filter((event) => event.payload.conversationId === conversationId);
+    (await parley.core.store.outbox.list({ workspaceId: ws.id })).filter(
+      (event) => event.payload.conversationId === conversationId && STATUS_EVENTS.includes(event.type),
+    );
 
   it('writes one outbox event per status change to RESOLVED or HUMAN_REQUESTED, none when unchanged', async () => {
     const seeded = await seedConversation(parley, ws.id, {
@@ -37,6 +41,7 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
     expect(resolved).toMatchObject({ workspaceId: ws.id, type: 'conversation-resolved', dispatchedAt: null });
     expect(resolved!.payload).toEqual({
       conversationId: seeded.id,
+      title: 'My order is late',
       status: 'RESOLVED',
       channel: 'api',
       agent: { id: agentId, name: 'Concierge' },
@@ -109,6 +114,19 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
     expect(await eventsOf(seeded.id)).toHaveLength(1);
   });
 
+  it('records conversation.created and message.created with the conversation and message they report', async () => {
+    const seeded = await seedConversation(parley, ws.id, { agentId, messages: [['human', 'Where is my parcel?'], ['agent', 'On its way.']] });
+    const events = (await parley.core.store.outbox.list({ workspaceId: ws.id })).filter(
+      (event) => event.payload.conversationId === seeded.id,
+    );
+    expect(events.map((event) => event.type)).toEqual(['conversation.created', 'message.created', 'message.created']);
+    expect(events[0]!.payload).toMatchObject({ conversationId: seeded.id, agentId, channel: 'api', status: 'UNRESOLVED' });
+    expect(events.slice(1).map((event) => event.payload.message)).toEqual([
+      { id: seeded.messageIds[0], from: 'human', text: 'Where is my parcel?', createdAt: expect.any(String) },
+      { id: seeded.messageIds[1], from: 'agent', text: 'On its way.', createdAt: expect.any(String) },
+    ]);
+  });
+
   it('marks events dispatched once', async () => {
     const seeded = await seedConversation(parley, ws.id);
     await patch(seeded.id, { status: 'RESOLVED' });
@@ -129,7 +147,8 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
     await seedConversation(parley, other.id);
     const response = await parley.call('POST', '/conversations/update-status', { key: other.key, body: { status: 'RESOLVED' } });
     expect(response.body.count).toBe(1);
-    expect(await parley.core.store.outbox.list({ workspaceId: other.id })).toEqual([]);
+    const types = (await parley.core.store.outbox.list({ workspaceId: other.id })).map((event) => event.type);
+    expect(types.filter((type) => STATUS_EVENTS.includes(type))).toEqual([]);
   });
 
   it('reopens a RESOLVED conversation when a person writes, not when the agent does', async () => {

@@ -9,6 +9,9 @@ export interface Seed {
   keyId: string;
   conversationId: string;
   messageId: string;
+  webhookId: string;
+  deliveryId: string;
+  memberId: string;
 }
 
 export interface TableRequest {
@@ -29,7 +32,8 @@ export interface RouteCase {
 
 const mustNotMention = (body: any, seed: Seed) => {
   const text = JSON.stringify(body);
-  for (const id of [seed.agentId, seed.datastoreId, seed.datasourceId, seed.keyId, seed.conversationId, seed.messageId, seed.a.id]) {
+  const ids = [seed.agentId, seed.datastoreId, seed.datasourceId, seed.keyId, seed.conversationId, seed.messageId, seed.a.id];
+  for (const id of [...ids, seed.webhookId, seed.deliveryId, seed.memberId, 'a-admin@example.com']) {
     if (text.includes(id)) throw new Error(`another workspace's id ${id} leaked: ${text}`);
   }
 };
@@ -95,6 +99,30 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     foreign: 'forbidden',
   },
   'POST /messages/:id/eval': { request: (s) => ({ path: `/messages/${s.messageId}/eval`, body: { eval: 'BAD' } }), foreign: 'forbidden' },
+
+  'POST /webhooks': { request: () => ({ path: '/webhooks', body: { url: 'http://127.0.0.1:9/b', events: ['message.created'] } }), foreign: mustNotMention },
+  'GET /webhooks': { request: () => ({ path: '/webhooks' }), foreign: mustNotMention },
+  'GET /webhooks/:id': { request: (s) => ({ path: `/webhooks/${s.webhookId}` }), foreign: 'forbidden' },
+  'PATCH /webhooks/:id': {
+    request: (s) => ({ path: `/webhooks/${s.webhookId}`, body: { url: 'http://127.0.0.1:9/stolen' } }),
+    foreign: 'forbidden',
+  },
+  'DELETE /webhooks/:id': { request: (s) => ({ path: `/webhooks/${s.webhookId}` }), foreign: 'forbidden' },
+  'GET /webhooks/:id/deliveries': { request: (s) => ({ path: `/webhooks/${s.webhookId}/deliveries` }), foreign: 'forbidden' },
+  'POST /webhooks/:id/deliveries/:deliveryId/replay': {
+    request: (s) => ({ path: `/webhooks/${s.webhookId}/deliveries/${s.deliveryId}/replay` }),
+    foreign: 'forbidden',
+  },
+
+  'GET /workspace/settings': { request: () => ({ path: '/workspace/settings' }), foreign: mustNotMention },
+  'PATCH /workspace/settings': {
+    request: () => ({ path: '/workspace/settings', body: { notifications: { 'conversation-resolved': { customer: true } } } }),
+    foreign: mustNotMention,
+  },
+  'GET /workspace/email-deliveries': { request: () => ({ path: '/workspace/email-deliveries' }), foreign: mustNotMention },
+  'GET /members': { request: () => ({ path: '/members' }), foreign: mustNotMention },
+  'POST /members': { request: () => ({ path: '/members', body: { email: 'b-admin@example.com' } }), foreign: mustNotMention },
+  'DELETE /members/:id': { request: (s) => ({ path: `/members/${s.memberId}` }), foreign: 'forbidden' },
 };
 
 /** Creates what workspace A owns for the table's requests. */
@@ -111,7 +139,36 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
   const conversations = parley.core.services.conversations;
   const { conversation } = await conversations.ensureConversation(a.id, { agentId, channel: 'api' });
   const { message } = await conversations.addMessage(a.id, conversation.id, { from: 'human', text: 'A private question' });
-  return { a, agentId, datastoreId, datasourceId, keyId, conversationId: conversation.id, messageId: message.id };
+  const webhookId = (
+    await parley.call('POST', '/webhooks', { key: a.key, body: { url: 'http://127.0.0.1:9/a', events: ['message.created'] } })
+  ).body.id;
+  const memberId = (await parley.call('POST', '/members', { key: a.key, body: { email: 'a-admin@example.com' } })).body.id;
+  // A delivery as the dispatcher would queue it (no workers run here); its job targets a closed port.
+  const delivery = {
+    id: `dlv_seed_${webhookId}`,
+    workspaceId: a.id,
+    eventId: 'evt_seed',
+    eventType: 'message.created',
+    channel: 'webhook' as const,
+    endpointId: webhookId,
+    recipients: null,
+    replayOf: null,
+    body: '{}',
+    createdAt: new Date().toISOString(),
+  };
+  await parley.core.store.deliveries.createWithJob(delivery, { id: `job_${delivery.id}`, kind: 'deliver-webhook', workspaceId: a.id, payload: { deliveryId: delivery.id }, maxAttempts: 1 });
+  return {
+    a,
+    agentId,
+    datastoreId,
+    datasourceId,
+    keyId,
+    conversationId: conversation.id,
+    messageId: message.id,
+    webhookId,
+    deliveryId: delivery.id,
+    memberId,
+  };
 }
 
 /** Authenticated routes the server registered, as table keys. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { datasourceErrorEvent, datasourceSynchedEvent } from '../../events/datasource-events.js';
 import type { Embedder } from '../../llm/embeddings/embedder.js';
 import { BlockedUrlError } from '../../net/address-policy.js';
 import type { ChunkingOptions } from '../../rag/ingest/chunk-document.js';
@@ -99,6 +100,7 @@ export class IngestDatasourceHandler implements JobHandler {
       totalPages: prepared.totalPages,
       embeddingModel: this.embedder.modelId,
       embeddingDimensions: this.embedder.dimensions,
+      event: datasourceSynchedEvent(datasource, chunks.length),
     });
     if (outcome === 'superseded') throw new SupersededError(`datasource ${datasourceId} was replaced while indexing`);
     if (outcome === 'model-mismatch') {
@@ -108,7 +110,9 @@ export class IngestDatasourceHandler implements JobHandler {
 
   async failed(job: JobRecord, reason: string): Promise<void> {
     const { datasourceId, generation } = readPayload(job);
-    await this.store.datasources.report(datasourceId, generation, { status: 'error', error: reason });
+    const datasource = job.workspaceId === null ? undefined : await this.store.datasources.find(job.workspaceId, datasourceId);
+    if (datasource === undefined) return;
+    await this.store.datasources.report(datasourceId, generation, { status: 'error', error: reason }, datasourceErrorEvent(datasource, reason));
   }
 
   async retrying(job: JobRecord, reason: string): Promise<void> {

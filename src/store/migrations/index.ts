@@ -3,6 +3,7 @@ import { dialectTypes, type DialectName, type DialectTypes } from './dialect-typ
 import * as foundation from './001-foundation.js';
 import * as ingestion from './002-ingestion.js';
 import * as conversations from './003-conversations.js';
+import * as events from './004-events.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -13,6 +14,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '001-foundation': foundation,
   '002-ingestion': ingestion,
   '003-conversations': conversations,
+  '004-events': events,
 };
 
 /** Hands Kysely's migrator the migrations with the column types of one dialect bound in. */

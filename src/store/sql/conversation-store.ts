@@ -12,6 +12,7 @@ import type {
   ConversationUpdate,
   NewConversation,
   NewMessage,
+  NewOutboxEvent,
 } from '../store.js';
 import { insertMessage } from './message-store.js';
 import { insertOutboxEvent } from './outbox-store.js';
@@ -116,8 +117,12 @@ export class SqlConversationStore implements ConversationStore {
     return (await query.execute()).map(toRecord);
   }
 
-  async ensure(conversation: NewConversation): Promise<{ conversation: ConversationRecord; created: boolean } | undefined> {
-    const inserted = await this.db
+  async ensure(
+    conversation: NewConversation,
+    onCreated?: NewOutboxEvent,
+  ): Promise<{ conversation: ConversationRecord; created: boolean } | undefined> {
+    const inserted = await this.db.transaction().execute(async (trx) => {
+      const row = await trx
       .insertInto('conversation')
       .values({
         id: conversation.id,
@@ -137,12 +142,15 @@ export class SqlConversationStore implements ConversationStore {
       .onConflict((conflict) => conflict.column('id').doNothing())
       .returningAll()
       .executeTakeFirst();
+      if (row !== undefined && onCreated !== undefined) await insertOutboxEvent(trx, onCreated, conversation.createdAt);
+      return row;
+    });
     if (inserted !== undefined) return { conversation: toRecord(inserted), created: true };
     const existing = await this.find(conversation.workspaceId, conversation.id);
     return existing && { conversation: existing, created: false };
   }
 
-  async appendMessage(message: NewMessage, title?: string): Promise<AppendedMessage | undefined> {
+  async appendMessage(message: NewMessage, title?: string, event?: NewOutboxEvent): Promise<AppendedMessage | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('conversation')
@@ -160,7 +168,9 @@ export class SqlConversationStore implements ConversationStore {
         .returningAll()
         .executeTakeFirst();
       if (row === undefined) return undefined;
-      return { message: await insertMessage(trx, message), conversation: toRecord(row) };
+      const appended = { message: await insertMessage(trx, message), conversation: toRecord(row) };
+      if (event !== undefined) await insertOutboxEvent(trx, event, message.createdAt);
+      return appended;
     });
   }
 

@@ -10,8 +10,10 @@ import type {
   IndexOutcome,
   IndexedContent,
   NewJob,
+  NewOutboxEvent,
 } from '../store.js';
 import { insertJob } from './job-store.js';
+import { insertOutboxEvent } from './outbox-store.js';
 import type { SqlConnection } from './sql-dialect.js';
 import { OwnedRows } from './owned-rows.js';
 
@@ -162,14 +164,22 @@ export class SqlDatasourceStore implements DatasourceStore {
       .execute();
   }
 
-  async report(id: string, generation: number, progress: DatasourceProgress): Promise<boolean> {
-    const result = await this.db
-      .updateTable('datasource')
-      .set({ ...progressColumns(progress), updated_at: new Date().toISOString() })
-      .where('id', '=', id)
-      .where('generation', '=', generation)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+  async report(id: string, generation: number, progress: DatasourceProgress, event?: NewOutboxEvent): Promise<boolean> {
+    const at = new Date().toISOString();
+    const update = (db: Kysely<Database>) =>
+      db
+        .updateTable('datasource')
+        .set({ ...progressColumns(progress), updated_at: at })
+        .where('id', '=', id)
+        .where('generation', '=', generation)
+        .executeTakeFirst();
+    // Progress reports are frequent: only the rare one carrying an event pays for a transaction.
+    if (event === undefined) return (await update(this.db)).numUpdatedRows > 0n;
+    return this.db.transaction().execute(async (trx) => {
+      const applied = (await update(trx)).numUpdatedRows > 0n;
+      if (applied) await insertOutboxEvent(trx, event, at);
+      return applied;
+    });
   }
 
   async writeIndex(id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
@@ -222,6 +232,7 @@ export class SqlDatasourceStore implements DatasourceStore {
         })
         .where('id', '=', id)
         .execute();
+      if (content.event !== undefined) await insertOutboxEvent(trx, content.event, at);
       return 'written';
     });
   }

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema.js';
 
 /** Tables whose rows belong to one workspace and are read by id, newest first. */
-export type OwnedTable = 'api_key' | 'datastore' | 'datasource' | 'conversation';
+export type OwnedTable = 'api_key' | 'datastore' | 'datasource' | 'conversation' | 'member' | 'webhook_endpoint';
 
 interface OwnedColumns {
   id: string;

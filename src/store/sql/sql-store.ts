@@ -12,6 +12,9 @@ import { SqlConversationStore } from './conversation-store.js';
 import { SqlMessageStore } from './message-store.js';
 import { SqlOutboxStore } from './outbox-store.js';
 import { SqlParticipantStore } from './participant-store.js';
+import { SqlMemberStore } from './member-store.js';
+import { SqlWebhookStore } from './webhook-store.js';
+import { SqlDeliveryStore } from './delivery-store.js';
 
 /** The store over any SQL dialect Kysely speaks; dialect folders only open the connection. */
 /** The dialect-specific parts: where files live and how chunks are searched. */
@@ -36,6 +39,9 @@ export function createSqlStore(connection: SqlConnection, { blobs, search }: Dia
     messages: new SqlMessageStore(db),
     participants: new SqlParticipantStore(db),
     outbox: new SqlOutboxStore(db),
+    members: new SqlMemberStore(db),
+    webhooks: new SqlWebhookStore(db),
+    deliveries: new SqlDeliveryStore(db),
     async migrate() {
       const migrator = new Migrator({
         db,

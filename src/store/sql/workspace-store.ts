@@ -18,6 +18,15 @@ export class SqlWorkspaceStore implements WorkspaceStore {
       .execute();
   }
 
+  async settings(workspaceId: string): Promise<Record<string, unknown>> {
+    const row = await this.db.selectFrom('workspace').select('settings').where('id', '=', workspaceId).executeTakeFirst();
+    return row === undefined ? {} : (JSON.parse(row.settings) as Record<string, unknown>);
+  }
+
+  async saveSettings(workspaceId: string, settings: Record<string, unknown>): Promise<void> {
+    await this.db.updateTable('workspace').set({ settings: JSON.stringify(settings) }).where('id', '=', workspaceId).execute();
+  }
+
   async findByName(name: string): Promise<WorkspaceRecord | undefined> {
     const row = await this.db.selectFrom('workspace').selectAll().where('name', '=', name).executeTakeFirst();
     return row && toRecord(row);

@@ -4,12 +4,14 @@ import type {
   ConversationRecord,
   ConversationStatus,
   MessageRecord,
+  NewConversation,
+  NewMessage,
   NewOutboxEvent,
 } from '../store/store.js';
-import { newId } from './ids.js';
+import { newEvent, type EventType } from './event-types.js';
 
 /** The events a status change emits (spec §6); a move back to UNRESOLVED emits none. */
-export const CONVERSATION_EVENT_TYPES: Readonly<Partial<Record<ConversationStatus, string>>> = {
+export const CONVERSATION_EVENT_TYPES: Readonly<Partial<Record<ConversationStatus, EventType>>> = {
   RESOLVED: 'conversation-resolved',
   HUMAN_REQUESTED: 'human-requested',
 };
@@ -20,6 +22,7 @@ export const EVENT_MESSAGE_COUNT = 10;
 /** What a `conversation-resolved` or `human-requested` event says, for mail and webhook senders. */
 export interface ConversationEventPayload {
   conversationId: string;
+  title: string;
   status: ConversationStatus;
   channel: string;
   agent: { id: string; name: string } | null;
@@ -49,6 +52,7 @@ export function conversationStatusEvent(input: ConversationEventInput): NewOutbo
   const { conversation, agent, contact } = input;
   const payload: ConversationEventPayload = {
     conversationId: conversation.id,
+    title: conversation.title,
     status: input.status,
     channel: conversation.channel,
     agent: agent && { id: agent.id, name: agent.name },
@@ -66,5 +70,23 @@ export function conversationStatusEvent(input: ConversationEventInput): NewOutbo
       createdAt: message.createdAt,
     })),
   };
-  return { id: newId(), workspaceId: conversation.workspaceId, type, payload: { ...payload } };
+  return newEvent(conversation.workspaceId, type, payload);
 }
+
+/** `conversation.created`: a conversation began (an agent query, the widget, the API). */
+export const conversationCreatedEvent = (conversation: NewConversation): NewOutboxEvent =>
+  newEvent(conversation.workspaceId, 'conversation.created', {
+    conversationId: conversation.id,
+    agentId: conversation.agentId,
+    channel: conversation.channel,
+    status: conversation.status,
+    visitorId: conversation.visitorId,
+    contactId: conversation.contactId,
+  });
+
+/** `message.created`: someone (a person, the agent, the system) wrote in a conversation. */
+export const messageCreatedEvent = (message: NewMessage): NewOutboxEvent =>
+  newEvent(message.workspaceId, 'message.created', {
+    conversationId: message.conversationId,
+    message: { id: message.id, from: message.from, text: message.text, createdAt: message.createdAt },
+  });

@@ -1,0 +1,135 @@
+import { deliveryJob, replayDeliveryId } from '../events/delivery-plan.js';
+import { EVENT_TYPES } from '../events/event-types.js';
+import { BlockedUrlError } from '../net/address-policy.js';
+import { assertPublicDestination } from '../net/guarded-request.js';
+import type { DeliveryRecord, Store, WebhookChanges, WebhookEndpointRecord } from '../store/store.js';
+import { invalid, notFound } from './errors.js';
+import { newId, now, randomToken } from './ids.js';
+import { findInWorkspace } from './scoped.js';
+
+export interface WebhookInput {
+  url: string;
+  events: string[];
+  description?: string;
+  enabled?: boolean;
+}
+
+export interface WebhookServiceOptions {
+  /** Let endpoints point at private, loopback and link-local addresses. */
+  allowPrivateUrls: boolean;
+  maxAttempts: number;
+  /** Called after a job is queued, to wake in-process workers. */
+  onEnqueued: () => void;
+}
+
+/** Deliveries shown per page of an endpoint's log. */
+export const DELIVERY_LOG_LIMIT = 100;
+
+/** Webhook endpoints of a workspace, their delivery logs and replays. */
+export class WebhookService {
+  constructor(
+    private readonly store: Store,
+    private readonly options: WebhookServiceOptions,
+  ) {}
+
+  /** The new endpoint, with its signing secret: the only time the secret leaves Parley. */
+  async create(workspaceId: string, input: WebhookInput): Promise<WebhookEndpointRecord> {
+    await this.checkUrl(input.url);
+    const at = now();
+    const endpoint: WebhookEndpointRecord = {
+      id: newId(),
+      workspaceId,
+      url: input.url,
+      events: this.checkEvents(input.events),
+      description: input.description ?? '',
+      secret: `whsec_${randomToken(32)}`,
+      enabled: input.enabled ?? true,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await this.store.webhooks.create(endpoint);
+    return endpoint;
+  }
+
+  list(workspaceId: string): Promise<WebhookEndpointRecord[]> {
+    return this.store.webhooks.list(workspaceId);
+  }
+
+  get(workspaceId: string, id: string): Promise<WebhookEndpointRecord> {
+    return findInWorkspace(this.store.webhooks, 'Webhook', workspaceId, id);
+  }
+
+  async update(workspaceId: string, id: string, changes: WebhookChanges): Promise<WebhookEndpointRecord> {
+    await this.get(workspaceId, id);
+    if (changes.url !== undefined) await this.checkUrl(changes.url);
+    const events = changes.events === undefined ? undefined : this.checkEvents(changes.events);
+    const updated = await this.store.webhooks.update(workspaceId, id, { ...changes, events }, now());
+    if (updated === undefined) throw notFound('Webhook', id);
+    return updated;
+  }
+
+  /** Deletes the endpoint with its log; deliveries still waiting for a retry are dropped. */
+  async delete(workspaceId: string, id: string): Promise<WebhookEndpointRecord> {
+    await this.get(workspaceId, id);
+    const deleted = await this.store.webhooks.delete(workspaceId, id);
+    if (deleted === undefined) throw notFound('Webhook', id);
+    return deleted;
+  }
+
+  /** The endpoint's latest deliveries, newest first, each with its attempts. */
+  async deliveries(workspaceId: string, id: string): Promise<DeliveryRecord[]> {
+    await this.get(workspaceId, id);
+    return this.store.deliveries.list(workspaceId, { endpointId: id, limit: DELIVERY_LOG_LIMIT });
+  }
+
+  /** Sends a delivery's event again, as a new delivery with its own id and log. */
+  async replay(workspaceId: string, id: string, deliveryId: string): Promise<DeliveryRecord> {
+    await this.get(workspaceId, id);
+    const original = await this.store.deliveries.find(deliveryId);
+    if (original === undefined || original.workspaceId !== workspaceId || original.endpointId !== id) {
+      throw notFound('Delivery', deliveryId);
+    }
+    const delivery = {
+      id: replayDeliveryId(),
+      workspaceId,
+      eventId: original.eventId,
+      eventType: original.eventType,
+      channel: original.channel,
+      endpointId: id,
+      recipients: null,
+      replayOf: original.id,
+      body: original.body,
+      createdAt: now(),
+    };
+    await this.store.deliveries.createWithJob(delivery, deliveryJob(delivery, this.options.maxAttempts));
+    this.options.onEnqueued();
+    const created = await this.store.deliveries.find(delivery.id);
+    if (created === undefined) throw notFound('Delivery', delivery.id);
+    return created;
+  }
+
+  private checkEvents(events: string[]): string[] {
+    const unknown = events.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+    if (unknown.length > 0) {
+      throw invalid(`Unknown event type ${unknown.join(', ')}; known: ${EVENT_TYPES.join(', ')}`, [
+        { field: 'body.events', message: `must contain only ${EVENT_TYPES.join(', ')}` },
+      ]);
+    }
+    return [...new Set(events)];
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw invalid(`${url} is not a URL`, [{ field: 'body.url', message: 'must be an absolute http(s) URL' }]);
+    }
+    try {
+      await assertPublicDestination(parsed, this.options.allowPrivateUrls);
+    } catch (error) {
+      if (!(error instanceof BlockedUrlError)) throw error;
+      throw invalid(`Webhook URL refused: ${error.message}`, [{ field: 'body.url', message: error.message }]);
+    }
+  }
+}

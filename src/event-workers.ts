@@ -1,0 +1,57 @@
+import type { Config } from './config.js';
+import { DELIVER_WEBHOOK_JOB, SEND_EMAIL_JOB } from './events/delivery-plan.js';
+import { EventDispatcher } from './events/event-dispatcher.js';
+import { Mailer } from './events/mailer.js';
+import type { BackoffPolicy } from './jobs/backoff.js';
+import { DeliverWebhookHandler } from './jobs/handlers/deliver-webhook.js';
+import { SendNotificationEmailHandler } from './jobs/handlers/send-notification-email.js';
+import { JobRunner } from './jobs/job-runner.js';
+import type { Store } from './store/store.js';
+
+export interface EventWorkers {
+  /** Something was queued: look for it now rather than at the next poll. */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/** The outbox dispatcher and the runner that sends what it queues, started together. */
+export function startEventWorkers(
+  config: Config,
+  store: Store,
+  { backoff, onError }: { backoff: BackoffPolicy; onError: (error: unknown) => void },
+): EventWorkers {
+  const { events } = config;
+  const mailer = events.smtpUrl === null ? null : new Mailer({ smtpUrl: events.smtpUrl, from: events.mailFrom, timeoutMs: events.webhookTimeoutMs });
+  const runner = new JobRunner(
+    store.jobs,
+    {
+      [DELIVER_WEBHOOK_JOB]: new DeliverWebhookHandler(store, {
+        allowPrivate: config.ingestion.allowPrivateUrls,
+        timeoutMs: events.webhookTimeoutMs,
+      }),
+      [SEND_EMAIL_JOB]: new SendNotificationEmailHandler(store, mailer, events.publicUrl),
+    },
+    { concurrency: events.deliveryConcurrency, leaseMs: config.jobs.leaseMs, pollMs: 500, backoff, onError },
+  );
+  const dispatcher = new EventDispatcher(store, {
+    mailEnabled: mailer !== null,
+    maxAttempts: events.deliveryMaxAttempts,
+    pollMs: 500,
+    batchSize: 100,
+    onQueued: () => runner.wake(),
+    onError,
+  });
+  runner.start();
+  dispatcher.start();
+  return {
+    wake() {
+      dispatcher.wake();
+      runner.wake();
+    },
+    async stop() {
+      await dispatcher.stop();
+      await runner.stop();
+      mailer?.close();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { DatasourceRecord, NewOutboxEvent } from '../store/store.js';
+import { newEvent } from './event-types.js';
+
+/** What `datasource.synched` and `datasource.error` say about the datasource. */
+export interface DatasourceEventPayload {
+  datasourceId: string;
+  datastoreId: string;
+  name: string;
+  type: string;
+  customId: string | null;
+  chunks?: number;
+  error?: string;
+}
+
+const about = (datasource: DatasourceRecord): DatasourceEventPayload => ({
+  datasourceId: datasource.id,
+  datastoreId: datasource.datastoreId,
+  name: datasource.name,
+  type: datasource.type,
+  customId: datasource.customId,
+});
+
+export const datasourceSynchedEvent = (datasource: DatasourceRecord, chunks: number): NewOutboxEvent =>
+  newEvent(datasource.workspaceId, 'datasource.synched', { ...about(datasource), chunks });
+
+export const datasourceErrorEvent = (datasource: DatasourceRecord, error: string): NewOutboxEvent =>
+  newEvent(datasource.workspaceId, 'datasource.error', { ...about(datasource), error });

@@ -1,0 +1,111 @@
+import { sleep } from '../jobs/sleep.js';
+import type { NewDelivery, OutboxEventRecord, Store } from '../store/store.js';
+import type { ConversationEventPayload } from './conversation-events.js';
+import { deliveryIdFor, deliveryJob } from './delivery-plan.js';
+import { envelopeOf, isNotifyingEvent } from './event-types.js';
+import type { Recipient } from './notification-email.js';
+import { notificationSettings } from './notification-settings.js';
+
+export interface EventDispatcherOptions {
+  /** False when no SMTP server is configured: e-mail notifications are then not planned at all. */
+  mailEnabled: boolean;
+  maxAttempts: number;
+  pollMs: number;
+  /** Events handed on per pass. */
+  batchSize: number;
+  /** Called when deliveries were queued, to wake the workers that send them. */
+  onQueued: () => void;
+  onError: (error: unknown) => void;
+}
+
+const ADMIN_ROLES = new Set(['owner', 'admin']);
+
+/**
+ * Hands outbox events on to their destinations: one delivery (and its sending job) per subscribed webhook
+ * endpoint, and per audience of a notification e-mail. Delivery ids derive from event and destination,
+ * so a pass that crashes half-way, or two workers draining the same event, still create each delivery
+ * once; the event is marked dispatched only after all its deliveries exist.
+ */
+export class EventDispatcher {
+  readonly #stopping = new AbortController();
+  #idle = new AbortController();
+  #loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: EventDispatcherOptions,
+  ) {}
+
+  start(): void {
+    this.#loop = this.run();
+  }
+
+  wake(): void {
+    this.#idle.abort();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    this.wake();
+    await this.#loop;
+  }
+
+  /** One pass over the pending events; the number handed on. */
+  async drain(): Promise<number> {
+    const events = await this.store.outbox.list({ pending: true, limit: this.options.batchSize });
+    let queued = 0;
+    for (const event of events) {
+      if (this.#stopping.signal.aborted) break;
+      for (const { delivery, recipient } of await this.plan(event)) {
+        if (await this.store.deliveries.createWithJob(delivery, deliveryJob(delivery, this.options.maxAttempts, recipient))) queued += 1;
+      }
+      await this.store.outbox.markDispatched(event.id, new Date().toISOString());
+    }
+    if (queued > 0) this.options.onQueued();
+    return events.length;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.#stopping.signal.aborted) {
+      const handed = await this.drain().catch((error: unknown) => {
+        this.options.onError(error);
+        return 0;
+      });
+      if (handed === this.options.batchSize) continue;
+      if (this.#idle.signal.aborted) this.#idle = new AbortController();
+      await sleep(this.options.pollMs, AbortSignal.any([this.#idle.signal, this.#stopping.signal]));
+    }
+  }
+
+  private async plan(event: OutboxEventRecord): Promise<{ delivery: NewDelivery; recipient?: Recipient }[]> {
+    const body = JSON.stringify(envelopeOf(event));
+    const base = { workspaceId: event.workspaceId, eventId: event.id, eventType: event.type, replayOf: null, body, createdAt: new Date().toISOString() };
+    const endpoints = await this.store.webhooks.subscribedTo(event.workspaceId, event.type);
+    const planned: { delivery: NewDelivery; recipient?: Recipient }[] = endpoints.map((endpoint) => ({
+      delivery: { ...base, id: deliveryIdFor(event.id, endpoint.id), channel: 'webhook', endpointId: endpoint.id, recipients: null },
+    }));
+    if (!this.options.mailEnabled || !isNotifyingEvent(event.type)) return planned;
+
+    const audience = notificationSettings(await this.store.workspaces.settings(event.workspaceId)).notifications[event.type];
+    const recipients: Record<Recipient, string[]> = {
+      admins: audience.admins
+        ? (await this.store.members.list(event.workspaceId)).filter((m) => ADMIN_ROLES.has(m.role)).map((m) => m.email).sort()
+        : [],
+      customer: audience.customer ? [(event.payload as unknown as ConversationEventPayload).contact?.email ?? ''].filter(Boolean) : [],
+    };
+    for (const recipient of ['admins', 'customer'] as const) {
+      if (recipients[recipient].length === 0) continue;
+      planned.push({
+        delivery: {
+          ...base,
+          id: deliveryIdFor(event.id, `email:${recipient}`),
+          channel: 'email',
+          endpointId: null,
+          recipients: recipients[recipient],
+        },
+        recipient,
+      });
+    }
+    return planned;
+  }
+}

@@ -1,0 +1,45 @@
+import { UndeliverableError, type AttemptResult } from '../../events/attempt-result.js';
+import type { ConversationEventPayload } from '../../events/conversation-events.js';
+import type { DeliveryJobPayload } from '../../events/delivery-plan.js';
+import { isNotifyingEvent, type EventEnvelope } from '../../events/event-types.js';
+import type { Mailer } from '../../events/mailer.js';
+import { renderNotificationEmail } from '../../events/notification-email.js';
+import type { DeliveryRecord, Store } from '../../store/store.js';
+import { DeliveryHandler } from './delivery-handler.js';
+
+/** SMTP replies 5xx for what will not change on retry (no such mailbox, refused sender). */
+const isPermanentSmtpFailure = (code: unknown) => typeof code === 'number' && code >= 500 && code < 600;
+
+/** Renders a notification e-mail from the delivered event and sends it to the delivery's recipients. */
+export class SendNotificationEmailHandler extends DeliveryHandler {
+  constructor(
+    store: Store,
+    private readonly mailer: Mailer | null,
+    /** The dashboard's address, for the link to the conversation. */
+    private readonly publicUrl: string,
+  ) {
+    super(store);
+  }
+
+  protected async attempt(delivery: DeliveryRecord, payload: DeliveryJobPayload): Promise<AttemptResult> {
+    if (this.mailer === null) throw new UndeliverableError('E-mail is not configured (PARLEY_SMTP_URL is not set)');
+    const envelope = JSON.parse(delivery.body) as EventEnvelope;
+    if (!isNotifyingEvent(envelope.type)) throw new UndeliverableError(`${envelope.type} events are not sent by e-mail`);
+    const event = envelope.data as unknown as ConversationEventPayload;
+    const email = renderNotificationEmail({
+      type: envelope.type,
+      payload: event,
+      recipient: payload.recipient ?? 'admins',
+      conversationUrl: `${this.publicUrl}/dashboard/conversations/${encodeURIComponent(event.conversationId)}`,
+    });
+    try {
+      await this.mailer.send(delivery.recipients ?? [], email);
+      return { ok: true, statusCode: 250, error: null, responseExcerpt: null };
+    } catch (error) {
+      const code = (error as { responseCode?: unknown }).responseCode;
+      const message = error instanceof Error ? error.message : String(error);
+      if (isPermanentSmtpFailure(code)) throw new UndeliverableError(message);
+      return { ok: false, statusCode: typeof code === 'number' ? code : null, error: message, responseExcerpt: null };
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, DeliveryAttemptTable, DeliveryTable } from '../schema.js';
+import type {
+  DeliveryAttemptRecord,
+  DeliveryChannel,
+  DeliveryOutcome,
+  DeliveryRecord,
+  DeliveryStatus,
+  DeliveryStore,
+  NewDelivery,
+  NewJob,
+} from '../store.js';
+import { insertJob } from './job-store.js';
+
+const toAttempt = (row: Selectable<DeliveryAttemptTable>): DeliveryAttemptRecord => ({
+  attempt: row.attempt,
+  startedAt: row.started_at,
+  durationMs: row.duration_ms,
+  statusCode: row.status_code,
+  error: row.error,
+  responseExcerpt: row.response_excerpt,
+});
+
+const toRecord = (row: Selectable<DeliveryTable>, attempts: DeliveryAttemptRecord[]): DeliveryRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  eventId: row.event_id,
+  eventType: row.event_type,
+  channel: row.channel as DeliveryChannel,
+  endpointId: row.endpoint_id,
+  recipients: row.recipients === null ? null : (JSON.parse(row.recipients) as string[]),
+  replayOf: row.replay_of,
+  body: row.body,
+  status: row.status as DeliveryStatus,
+  attemptCount: row.attempt_count,
+  lastStatusCode: row.last_status_code,
+  lastError: row.last_error,
+  nextAttemptAt: row.next_attempt_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  completedAt: row.completed_at,
+  attempts,
+});
+
+const outcomeColumns = (outcome: DeliveryOutcome) => ({
+  status: outcome.status,
+  next_attempt_at: outcome.nextAttemptAt,
+  updated_at: outcome.at,
+  completed_at: outcome.status === 'pending' ? null : outcome.at,
+});
+
+export class SqlDeliveryStore implements DeliveryStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async createWithJob(delivery: NewDelivery, job: NewJob): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('delivery')
+        .values({
+          id: delivery.id,
+          workspace_id: delivery.workspaceId,
+          event_id: delivery.eventId,
+          event_type: delivery.eventType,
+          channel: delivery.channel,
+          endpoint_id: delivery.endpointId,
+          recipients: delivery.recipients === null ? null : JSON.stringify(delivery.recipients),
+          replay_of: delivery.replayOf,
+          body: delivery.body,
+          status: 'pending',
+          attempt_count: 0,
+          last_status_code: null,
+          last_error: null,
+          next_attempt_at: job.runAt ?? delivery.createdAt,
+          created_at: delivery.createdAt,
+          updated_at: delivery.createdAt,
+          completed_at: null,
+        })
+        .onConflict((conflict) => conflict.column('id').doNothing())
+        .executeTakeFirst();
+      if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) return false;
+      await insertJob(trx, job, delivery.createdAt);
+      return true;
+    });
+  }
+
+  async find(id: string): Promise<DeliveryRecord | undefined> {
+    const row = await this.db.selectFrom('delivery').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && (await this.withAttempts([row]))[0];
+  }
+
+  async list(workspaceId: string, filter: { endpointId?: string; channel?: DeliveryChannel; limit: number }): Promise<DeliveryRecord[]> {
+    let query = this.db.selectFrom('delivery').selectAll().where('workspace_id', '=', workspaceId);
+    if (filter.endpointId !== undefined) query = query.where('endpoint_id', '=', filter.endpointId);
+    if (filter.channel !== undefined) query = query.where('channel', '=', filter.channel);
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+    return this.withAttempts(rows);
+  }
+
+  async recordAttempt(id: string, attempt: DeliveryAttemptRecord, outcome: DeliveryOutcome): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('delivery_attempt')
+        .values({
+          id: randomUUID(),
+          delivery_id: id,
+          attempt: attempt.attempt,
+          started_at: attempt.startedAt,
+          duration_ms: attempt.durationMs,
+          status_code: attempt.statusCode,
+          error: attempt.error,
+          response_excerpt: attempt.responseExcerpt,
+        })
+        .execute();
+      await trx
+        .updateTable('delivery')
+        .set((eb) => ({
+          ...outcomeColumns(outcome),
+          attempt_count: eb('attempt_count', '+', 1),
+          last_status_code: attempt.statusCode,
+          last_error: attempt.error,
+        }))
+        .where('id', '=', id)
+        .execute();
+    });
+  }
+
+  async settle(id: string, outcome: DeliveryOutcome, error?: string): Promise<void> {
+    await this.db
+      .updateTable('delivery')
+      .set({ ...outcomeColumns(outcome), last_error: error })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  private async withAttempts(rows: Selectable<DeliveryTable>[]): Promise<DeliveryRecord[]> {
+    if (rows.length === 0) return [];
+    const attempts = await this.db
+      .selectFrom('delivery_attempt')
+      .selectAll()
+      .where('delivery_id', 'in', rows.map((row) => row.id))
+      .orderBy('attempt')
+      .orderBy('started_at')
+      .execute();
+    const byDelivery = new Map<string, DeliveryAttemptRecord[]>(rows.map((row) => [row.id, []]));
+    for (const attempt of attempts) byDelivery.get(attempt.delivery_id)?.push(toAttempt(attempt));
+    return rows.map((row) => toRecord(row, byDelivery.get(row.id) ?? []));
+  }
+}

@@ -1,0 +1,93 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, WebhookEndpointTable } from '../schema.js';
+import type { WebhookChanges, WebhookEndpointRecord, WebhookStore } from '../store.js';
+import { OwnedRows } from './owned-rows.js';
+
+const toRecord = (row: Selectable<WebhookEndpointTable>): WebhookEndpointRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  url: row.url,
+  events: JSON.parse(row.events) as string[],
+  description: row.description,
+  secret: row.secret,
+  enabled: row.enabled === 1,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export class SqlWebhookStore implements WebhookStore {
+  private readonly rows: OwnedRows<'webhook_endpoint'>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.rows = new OwnedRows(db, 'webhook_endpoint');
+  }
+
+  async create(endpoint: WebhookEndpointRecord): Promise<void> {
+    await this.db
+      .insertInto('webhook_endpoint')
+      .values({
+        id: endpoint.id,
+        workspace_id: endpoint.workspaceId,
+        url: endpoint.url,
+        events: JSON.stringify(endpoint.events),
+        description: endpoint.description,
+        secret: endpoint.secret,
+        enabled: endpoint.enabled ? 1 : 0,
+        created_at: endpoint.createdAt,
+        updated_at: endpoint.updatedAt,
+      })
+      .execute();
+  }
+
+  async find(workspaceId: string, id: string): Promise<WebhookEndpointRecord | undefined> {
+    const row = await this.rows.find(workspaceId, id);
+    return row && toRecord(row);
+  }
+
+  ownerOf(id: string): Promise<string | undefined> {
+    return this.rows.ownerOf(id);
+  }
+
+  async list(workspaceId: string): Promise<WebhookEndpointRecord[]> {
+    return (await this.rows.newestFirst(workspaceId)).map(toRecord);
+  }
+
+  async update(workspaceId: string, id: string, changes: WebhookChanges, at: string): Promise<WebhookEndpointRecord | undefined> {
+    const row = await this.db
+      .updateTable('webhook_endpoint')
+      .set({
+        url: changes.url,
+        events: changes.events === undefined ? undefined : JSON.stringify(changes.events),
+        description: changes.description,
+        enabled: changes.enabled === undefined ? undefined : changes.enabled ? 1 : 0,
+        updated_at: at,
+      })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async delete(workspaceId: string, id: string): Promise<WebhookEndpointRecord | undefined> {
+    const row = await this.db
+      .deleteFrom('webhook_endpoint')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async subscribedTo(workspaceId: string, eventType: string): Promise<WebhookEndpointRecord[]> {
+    // A workspace has a handful of endpoints: filtering the JSON list here keeps the SQL the same in both dialects.
+    const rows = await this.db
+      .selectFrom('webhook_endpoint')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('enabled', '=', 1)
+      .orderBy('created_at')
+      .execute();
+    return rows.map(toRecord).filter((endpoint) => endpoint.events.includes(eventType));
+  }
+}

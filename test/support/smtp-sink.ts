@@ -1,0 +1,69 @@
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  /** Envelope recipients (RCPT TO), lower case. */
+  to: string[];
+  from: string;
+  mail: ParsedMail;
+}
+
+/** A real SMTP server on loopback that keeps every message; `rejectNext` makes it refuse messages first. */
+export class SmtpSink {
+  readonly mails: ReceivedMail[] = [];
+  /** SMTP reply codes to refuse the next messages with (4xx: try later), in order. */
+  readonly rejectNext: number[] = [];
+  readonly #server: SMTPServer;
+
+  private constructor(server: SMTPServer) {
+    this.#server = server;
+  }
+
+  static async start(): Promise<SmtpSink> {
+    const sink: SmtpSink = new SmtpSink(
+      new SMTPServer({
+        authOptional: true,
+        disabledCommands: ['STARTTLS'],
+        logger: false,
+        onData(stream, session, callback) {
+          simpleParser(stream).then(
+            (mail) => {
+              const code = sink.rejectNext.shift();
+              if (code !== undefined) {
+                callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: code }));
+                return;
+              }
+              sink.mails.push({
+                to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
+                from: session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address,
+                mail,
+              });
+              callback();
+            },
+            (error: Error) => callback(error),
+          );
+        },
+      }),
+    );
+    await new Promise<void>((resolve) => sink.#server.listen(0, '127.0.0.1', resolve));
+    return sink;
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${(this.#server.server.address() as AddressInfo).port}`;
+  }
+
+  async waitFor(count: number, timeoutMs = 20_000): Promise<ReceivedMail[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.mails.length < count) {
+      if (Date.now() > deadline) throw new Error(`expected ${count} e-mails, got ${this.mails.length}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return this.mails.slice(0, count);
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+}
