@@ -8,6 +8,9 @@ import { SendNotificationEmailHandler } from './jobs/handlers/send-notification-
 import { JobRunner } from './jobs/job-runner.js';
 import type { Store } from './store/store.js';
 
+/** A week of dispatched events stays for inspection; deliveries keep their own copy of what was sent. */
+const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
+
 export interface EventWorkers {
   /** Something was queued: look for it now rather than at the next poll. */
   wake(): void;
@@ -38,6 +41,7 @@ export function startEventWorkers(
     maxAttempts: events.deliveryMaxAttempts,
     pollMs: 500,
     batchSize: 100,
+    retentionMs: OUTBOX_RETENTION_MS,
     onQueued: () => runner.wake(),
     onError,
   });

@@ -13,12 +13,17 @@ export interface EventDispatcherOptions {
   pollMs: number;
   /** Events handed on per pass. */
   batchSize: number;
+  /** How long a dispatched event stays in the outbox; its deliveries keep what was sent. */
+  retentionMs: number;
   /** Called when deliveries were queued, to wake the workers that send them. */
   onQueued: () => void;
   onError: (error: unknown) => void;
 }
 
 const ADMIN_ROLES = new Set(['owner', 'admin']);
+
+/** Old events are cleared this often, not on every pass. */
+const PRUNE_INTERVAL_MS = 3_600_000;
 
 /**
  * Hands outbox events on to their destinations: one delivery (and its sending job) per subscribed webhook
@@ -30,6 +35,7 @@ export class EventDispatcher {
   readonly #stopping = new AbortController();
   #idle = new AbortController();
   #loop: Promise<void> | undefined;
+  #prunedAt = 0;
 
   constructor(
     private readonly store: Store,
@@ -65,12 +71,20 @@ export class EventDispatcher {
     return events.length;
   }
 
+  /** Deletes events dispatched longer ago than the retention, at most once an interval. */
+  async prune(now = Date.now()): Promise<void> {
+    if (now - this.#prunedAt < PRUNE_INTERVAL_MS) return;
+    this.#prunedAt = now;
+    await this.store.outbox.deleteDispatchedBefore(new Date(now - this.options.retentionMs).toISOString());
+  }
+
   private async run(): Promise<void> {
     while (!this.#stopping.signal.aborted) {
       const handed = await this.drain().catch((error: unknown) => {
         this.options.onError(error);
         return 0;
       });
+      await this.prune().catch(this.options.onError);
       if (handed === this.options.batchSize) continue;
       if (this.#idle.signal.aborted) this.#idle = new AbortController();
       await sleep(this.options.pollMs, AbortSignal.any([this.#idle.signal, this.#stopping.signal]));

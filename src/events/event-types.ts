@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { monotonicFactory } from 'ulid';
 import type { NewOutboxEvent, OutboxEventRecord } from '../store/store.js';
 
 /** Every event Parley emits; webhooks subscribe to any of them. */
@@ -20,9 +20,12 @@ export type NotifyingEvent = (typeof NOTIFYING_EVENTS)[number];
 
 export const isNotifyingEvent = (type: string): type is NotifyingEvent => (NOTIFYING_EVENTS as readonly string[]).includes(type);
 
+/** Time-ordered, so events of the same millisecond keep the order they happened in. */
+const ulid = monotonicFactory();
+
 /** An outbox event of `type` for the workspace, with a fresh id. */
 export const newEvent = (workspaceId: string, type: EventType, payload: object): NewOutboxEvent => ({
-  id: `evt_${randomUUID().replaceAll('-', '')}`,
+  id: `evt_${ulid().toLowerCase()}`,
   workspaceId,
   type,
   payload: { ...payload },

@@ -16,6 +16,7 @@ import { datasourceRoutes } from './routes/datasources.js';
 import { datastoreRoutes } from './routes/datastores.js';
 import { healthRoutes } from './routes/health.js';
 import { keyRoutes } from './routes/keys.js';
+import { memberRoutes } from './routes/members.js';
 import { messageRoutes } from './routes/messages.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { workspaceRoutes } from './routes/workspace.js';
@@ -106,7 +107,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await api.register(conversationRoutes, { conversations: deps.services.conversations });
     await api.register(messageRoutes, { conversations: deps.services.conversations });
     await api.register(webhookRoutes, { webhooks: deps.services.webhooks });
-    await api.register(workspaceRoutes, { notifications: deps.services.notifications, members: deps.services.members });
+    await api.register(workspaceRoutes, { notifications: deps.services.notifications });
+    await api.register(memberRoutes, { members: deps.services.members });
   });
 
   return app;

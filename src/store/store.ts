@@ -561,6 +561,8 @@ export interface OutboxStore {
   list(filter: { workspaceId?: string; pending?: boolean; limit?: number }): Promise<OutboxEventRecord[]>;
   /** False when it was already dispatched (or does not exist). */
   markDispatched(id: string, at: string): Promise<boolean>;
+  /** Deletes events dispatched before `cutoff` (their deliveries keep what was sent); the number deleted. */
+  deleteDispatchedBefore(cutoff: string): Promise<number>;
 }
 
 export type MemberRole = 'owner' | 'admin' | 'member';

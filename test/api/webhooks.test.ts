@@ -192,7 +192,7 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
     const conversationId = await startConversation(other);
     // Stand-alone dispatchers racing the workers' own; none of them wakes a runner.
     const dispatchers = [1, 2, 3].map(
-      () => new EventDispatcher(parley.core.store, { mailEnabled: false, maxAttempts: 3, pollMs: 1000, batchSize: 100, onQueued: () => undefined, onError: () => undefined }),
+      () => new EventDispatcher(parley.core.store, { mailEnabled: false, maxAttempts: 3, pollMs: 1000, batchSize: 100, retentionMs: 60_000, onQueued: () => undefined, onError: () => undefined }),
     );
     await parley.call('PATCH', `/conversations/${conversationId}`, { key: other.key, body: { status: 'HUMAN_REQUESTED' } });
     await Promise.all(dispatchers.map((dispatcher) => dispatcher.drain()));
@@ -210,6 +210,13 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
     const humanRequested = events.filter((event) => event.type === 'human-requested');
     expect(humanRequested).toHaveLength(1);
     expect(humanRequested[0]!.dispatchedAt).not.toBeNull();
+
+    // Dispatched events leave the outbox after the retention; pending ones and the delivery log stay.
+    const pending = (await parley.core.store.outbox.list({ pending: true })).map((event) => event.id);
+    await dispatchers[0]!.prune(Date.now() + 120_000);
+    const remaining = await parley.core.store.outbox.list({ workspaceId: other.id });
+    expect(remaining.filter((event) => event.dispatchedAt !== null && !pending.includes(event.id))).toEqual([]);
+    expect((await parley.call<any[]>('GET', `/webhooks/${endpoints[0]!.id}/deliveries`, { key: other.key })).body).toHaveLength(1);
   });
 
   it('gives a slow receiver a bounded time without holding up the API', async () => {

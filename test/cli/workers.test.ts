@@ -4,6 +4,7 @@ import { ROOT, childEnv, waitForOutput } from '../support/cli.js';
 import { waitForDatasource } from '../support/datasources.js';
 import { startTestParley } from '../support/parley.js';
 import { STORE_KINDS, createScratchStore } from '../support/stores.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 describe.skipIf(!STORE_KINDS.includes('postgres'))('two `parley worker` processes on one PostgreSQL', () => {
   const children: ChildProcess[] = [];
@@ -13,11 +14,14 @@ describe.skipIf(!STORE_KINDS.includes('postgres'))('two `parley worker` processe
     }
   });
 
-  it('share the queue and never process the same job twice', async () => {
+  it('share the queue, never process the same job twice, and deliver each event once', async () => {
     const scratch = await createScratchStore('postgres');
     const api = await startTestParley('postgres', { scratch });
+    const receiver = await WebhookReceiver.start();
     try {
       const ws = await api.newWorkspace();
+      const webhook = await api.call('POST', '/webhooks', { key: ws.key, body: { url: receiver.url, events: ['datasource.synched'] } });
+      expect(webhook.status).toBe(200);
       const datastoreId = (await api.call('POST', '/datastores', { key: ws.key, body: {} })).body.id;
       const ids: string[] = [];
       for (let index = 0; index < 16; index += 1) {
@@ -27,7 +31,7 @@ describe.skipIf(!STORE_KINDS.includes('postgres'))('two `parley worker` processe
       for (let worker = 0; worker < 2; worker += 1) {
         const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
           cwd: ROOT,
-          env: childEnv({ ...scratch.env, PARLEY_WORKER_CONCURRENCY: '2', PARLEY_EMBEDDINGS_THREADS: '1' }),
+          env: childEnv({ ...scratch.env, PARLEY_WORKER_CONCURRENCY: '2', PARLEY_EMBEDDINGS_THREADS: '1', PARLEY_ALLOW_PRIVATE_URLS: '1' }),
           detached: true,
         });
         children.push(child);
@@ -44,8 +48,15 @@ describe.skipIf(!STORE_KINDS.includes('postgres'))('two `parley worker` processe
         const chunks = await api.core.store.datasources.listChunks(ws.id, id, { offset: 0, limit: 100 });
         expect(chunks.map((chunk) => chunk.ordinal)).toEqual([...chunks.keys()]);
       }
+      // Both workers drain the outbox; each datasource.synched reaches the endpoint once.
+      const received = await receiver.waitFor(ids.length, 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(receiver.received).toHaveLength(ids.length);
+      expect(new Set(received.map((request) => request.headers['parley-delivery'])).size).toBe(ids.length);
+      expect(received.map((request) => JSON.parse(request.body).data.datasourceId).sort()).toEqual([...ids].sort());
     } finally {
       for (const child of children) process.kill(-child.pid!, 'SIGTERM');
+      await receiver.close();
       await api.close();
       await scratch.drop();
     }

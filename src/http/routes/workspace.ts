@@ -1,11 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { MemberService } from '../../domain/members.js';
 import type { NotificationService } from '../../domain/notifications.js';
 import { NOTIFYING_EVENTS } from '../../events/event-types.js';
-import type { MemberRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
-import { IdParams, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+import { errorResponses } from '../schemas.js';
 import { Delivery, deliveryView } from './webhooks.js';
 
 const Audience = Type.Object(
@@ -27,21 +25,8 @@ const Settings = Type.Object({
   emailEnabled: Type.Boolean({ description: 'Read-only: an SMTP server is configured (PARLEY_SMTP_URL), so e-mail can go out' }),
 });
 
-const Member = Type.Object({
-  id: Type.String(),
-  email: Type.String(),
-  name: Type.String(),
-  role: StringEnum(['owner', 'admin', 'member'], { description: 'owners and admins receive notification e-mails' }),
-  createdAt: Timestamp('When the member was added'),
-});
-
-const memberView = ({ workspaceId: _workspace, ...member }: MemberRecord) => member;
-
-/** The workspace itself: its notification settings, its members and the log of its e-mails. */
-export const workspaceRoutes: FastifyPluginAsyncTypebox<{ notifications: NotificationService; members: MemberService }> = async (
-  app,
-  { notifications, members },
-) => {
+/** The workspace itself: its notification settings and the log of its e-mails. */
+export const workspaceRoutes: FastifyPluginAsyncTypebox<{ notifications: NotificationService }> = async (app, { notifications }) => {
   app.get(
     '/workspace/settings',
     { schema: { tags: ['workspace'], summary: 'Who is e-mailed on `conversation-resolved` and `human-requested`', response: { 200: Settings, ...errorResponses() } } },
@@ -71,34 +56,5 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ notifications: Notific
       },
     },
     async (request) => (await notifications.emailLog(workspaceOf(request))).map(deliveryView),
-  );
-
-  app.get(
-    '/members',
-    { schema: { tags: ['members'], summary: 'The workspace’s members', response: { 200: Type.Array(Member), ...errorResponses() } } },
-    async (request) => (await members.list(workspaceOf(request))).map(memberView),
-  );
-
-  app.post(
-    '/members',
-    {
-      schema: {
-        tags: ['members'],
-        summary: 'Add a member (409 when the e-mail is already one)',
-        body: Type.Object({
-          email: Type.String({ format: 'email', maxLength: 320 }),
-          name: Type.Optional(Type.String({ maxLength: 200 })),
-          role: Type.Optional(StringEnum(['owner', 'admin', 'member'])),
-        }),
-        response: { 200: Member, ...errorResponses(409, 413, 415) },
-      },
-    },
-    async (request) => memberView(await members.add(workspaceOf(request), request.body)),
-  );
-
-  app.delete(
-    '/members/:id',
-    { schema: { tags: ['members'], summary: 'Remove a member', params: IdParams, response: { 200: Member, ...errorResponses() } } },
-    async (request) => memberView(await members.remove(workspaceOf(request), request.params.id)),
   );
 };

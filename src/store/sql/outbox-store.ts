@@ -46,4 +46,9 @@ export class SqlOutboxStore implements OutboxStore {
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
+
+  async deleteDispatchedBefore(cutoff: string): Promise<number> {
+    const result = await this.db.deleteFrom('event_outbox').where('dispatched_at', '<', cutoff).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }
