@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventDispatcher } from '../../src/events/event-dispatcher.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { uploadFile } from '../support/datasources.js';
 import { createScratchStore, STORE_KINDS } from '../support/stores.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -183,6 +184,21 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
     expect(byType['message.created']).toMatchObject({ conversationId, message: { from: 'human', text: 'My order never arrived' } });
     expect(byType['datasource.synched']).toMatchObject({ datasourceId: datasource.body.id, datastoreId, name: 'Returns', chunks: 1 });
     expect(received.map((event) => event.type)).not.toContain('conversation-resolved');
+    await parley.call('DELETE', `/webhooks/${webhook.id}`, { key: ws.key });
+  });
+
+  it('emits datasource.error when a datasource fails for good', async () => {
+    const webhook = await createWebhook(['datasource.error']);
+    const before = receiver.received.length;
+    const datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: { name: 'Empty' } })).body.id;
+    // A PDF header over bytes that are no PDF: recognised, then unreadable, which no retry can fix.
+    const broken = { name: 'broken.pdf', bytes: new TextEncoder().encode('%PDF-1.7\n' + 'not really a pdf '.repeat(50)) };
+    const blank = await uploadFile(parley, { key: ws.key, datastoreId, file: broken, fileName: 'Blank' });
+    expect(blank.status).toBe(200);
+    const [request] = (await receiver.waitFor(before + 1)).slice(before);
+    const event = JSON.parse(request!.body);
+    expect(event).toMatchObject({ type: 'datasource.error', data: { datasourceId: blank.body.id, datastoreId, name: 'Blank' } });
+    expect(event.data.error.length).toBeGreaterThan(0);
     await parley.call('DELETE', `/webhooks/${webhook.id}`, { key: ws.key });
   });
 
