@@ -1,4 +1,5 @@
 import type { AgentQueryResult } from './agent-query.js';
+import type { EventsResult } from './events.js';
 import type { Figure, Goal } from './figures.js';
 import type { IngestionResult } from './ingestion.js';
 import { QUERY_MODES, type QueryResult } from './query.js';
@@ -99,5 +100,19 @@ export function agentQueryTable(r: AgentQueryResult): string {
       `${show(r.answerOverheadP50)} (${show(r.answerOverRetrieval)})`,
     table(['', 'p50', 'p99'], rows),
     ...goalLines(r.goals),
+  ].join('\n');
+}
+
+export function eventsTable(r: EventsResult): string {
+  const rows = [
+    ['POST straight to the receiver (baseline)', show(r.directPost.p50), show(r.directPost.p99)],
+    ['PATCH /conversations/{id}, metadata only (no event)', show(r.patchWithoutEvent.p50), show(r.patchWithoutEvent.p99)],
+    ['PATCH /conversations/{id} to RESOLVED (event recorded)', show(r.patchWithEvent.p50), show(r.patchWithEvent.p99)],
+    ['status change sent → signed delivery received', show(r.eventToReceipt.p50), show(r.eventToReceipt.p99)],
+  ];
+  return [
+    `Events (${r.store}, ${show(r.events, false)} events): delivery p50 ${show(r.eventToReceiptOverDirect)} a direct POST; ` +
+      `burst of ${show(r.events, false)} status changes: ${show(r.burstDeliveriesPerSecond)}`,
+    table(['', 'p50', 'p99'], rows),
   ].join('\n');
 }

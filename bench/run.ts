@@ -8,7 +8,7 @@
  *   npm run bench -- --only vector --sizes 10000,100000     both stores at both sizes (PostgreSQL 100k
  *                                        alone takes ~7 min: pgvector maintains its HNSW graph on insert)
  *
- * Flags: --only ingest,query,agent,vector  --sizes N,N (every store in --stores)  --stores sqlite,postgres
+ * Flags: --only ingest,query,agent,vector,events  --sizes N,N (every store in --stores)  --stores sqlite,postgres
  *        --ingest-store sqlite|postgres  --threads N (embedder)  --queries N (store search queries)
  *        --endpoint-queries N  --articles N  --seed N  --out FILE  --quick
  */
@@ -21,10 +21,11 @@ import { runIngestionBench, type IngestedDatastore, type IngestionResult } from 
 import { FakeOpenAIChatServer } from '../test/support/fake-openai-chat-server.js';
 import { INSTANT_MODEL, runAgentQueryBench, type AgentQueryResult } from './agent-query.js';
 import { runQueryBench, type QueryResult } from './query.js';
-import { agentQueryTable, ingestionTable, queryTable, vectorTable } from './results-table.js';
+import { runEventsBench, type EventsResult } from './events.js';
+import { agentQueryTable, eventsTable, ingestionTable, queryTable, vectorTable } from './results-table.js';
 import { runVectorSearchBench, type VectorSearchCase } from './vector-search.js';
 
-const PARTS = ['ingest', 'query', 'agent', 'vector'] as const;
+const PARTS = ['ingest', 'query', 'agent', 'vector', 'events'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values: flags } = parseArgs({
@@ -99,6 +100,7 @@ interface Results {
   query?: QueryResult;
   agentQuery?: AgentQueryResult;
   vectorSearch?: VectorSearchCase[];
+  events?: EventsResult;
 }
 
 const machine = () => ({
@@ -160,6 +162,10 @@ if (parts.has('vector')) {
     log,
   });
 }
+if (parts.has('events')) {
+  log(`events: ${settings.endpointQueries} webhook deliveries on ${settings.ingestStore}`);
+  results.events = await runEventsBench({ store: settings.ingestStore, events: settings.endpointQueries });
+}
 write();
 
 const m = results.machine;
@@ -168,4 +174,5 @@ if (results.ingestion) console.log(`${ingestionTable(results.ingestion)}\n`);
 if (results.query) console.log(`${queryTable(results.query)}\n`);
 if (results.agentQuery) console.log(`${agentQueryTable(results.agentQuery)}\n`);
 if (results.vectorSearch) console.log(`${vectorTable(results.vectorSearch)}\n`);
+if (results.events) console.log(`${eventsTable(results.events)}\n`);
 console.log(`Written to ${path.relative(process.cwd(), out)}`);

@@ -14,6 +14,8 @@ const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
 export interface EventWorkers {
   /** Something was queued: look for it now rather than at the next poll. */
   wake(): void;
+  /** An event was recorded: hand it on now. */
+  wakeDispatcher(): void;
   stop(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export function startEventWorkers(
       dispatcher.wake();
       runner.wake();
     },
+    wakeDispatcher: () => dispatcher.wake(),
     async stop() {
       await dispatcher.stop();
       await runner.stop();

@@ -20,6 +20,8 @@ export interface Core {
   embedder(): Promise<Embedder>;
   /** Set by in-process workers so new jobs start at once instead of at the next poll. */
   onEnqueued: () => void;
+  /** Set by in-process workers so a new event is handed on at once. */
+  onEvent: () => void;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function openCore(config: Config): Promise<Core> {
       maxAttempts: config.jobs.maxAttempts,
       allowPrivateUrls: config.ingestion.allowPrivateUrls,
       onEnqueued: () => core.onEnqueued(),
+      onEvent: () => core.onEvent(),
       embedder: () => core.embedder(),
       models: createModelRegistry(config.models),
       queryQuota: config.models.queryQuota,
@@ -44,6 +47,7 @@ export async function openCore(config: Config): Promise<Core> {
     // Loaded on demand: CLI commands such as `keys` should start in a blink.
     embedder: () => (embedder ??= import('./llm/embeddings/create-embedder.js').then((m) => m.createEmbedder(config.embeddings))),
     onEnqueued: () => undefined,
+    onEvent: () => undefined,
     async close() {
       await (await embedder)?.close();
       await store.close();
@@ -116,10 +120,12 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
     runner.wake();
     eventWorkers.wake();
   };
+  core.onEvent = () => eventWorkers.wakeDispatcher();
   return {
     runner,
     async stop() {
       core.onEnqueued = () => undefined;
+      core.onEvent = () => undefined;
       await Promise.all([runner.stop(), eventWorkers.stop()]);
       await preparePool.close();
     },

@@ -167,7 +167,11 @@ const groupBy = <T>(items: readonly T[], key: (item: T) => string): Map<string, 
 const distinct = (ids: readonly (string | null)[]): string[] => [...new Set(ids.filter((id): id is string => id !== null))];
 
 export class ConversationService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Called after a change recorded an event, so in-process workers hand it on at once. */
+    private readonly onEvent: () => void = () => undefined,
+  ) {}
 
   /** The whole conversation: all messages oldest first, the agent, the contact and the visitors. */
   async get(workspaceId: string, id: string): Promise<ConversationDetails> {
@@ -224,6 +228,7 @@ export class ConversationService {
       { onAiSwitchedOff: notice, onStatusChanged: event },
       at,
     );
+    if (event !== undefined && updated !== undefined && updated.before.status !== updated.after.status) this.onEvent();
     return this.view(workspaceId, updated?.after ?? (await this.find(workspaceId, id)), 'all');
   }
 
@@ -304,6 +309,7 @@ export class ConversationService {
     };
     const ensured = await this.store.conversations.ensure(conversation, conversationCreatedEvent(conversation));
     if (ensured === undefined) throw forbidden('Conversation', id);
+    if (ensured.created) this.onEvent();
     let current = ensured.conversation;
     if (contactId !== null && current.contactId !== contactId) {
       current = (await this.store.conversations.update(workspaceId, id, { contactId }, {}, at))?.after ?? current;
@@ -333,7 +339,10 @@ export class ConversationService {
     };
     const title = input.from === 'human' ? titleFrom(input.text) : undefined;
     const appended = await this.store.conversations.appendMessage(message, title || undefined, messageCreatedEvent(message));
-    if (appended !== undefined) return appended;
+    if (appended !== undefined) {
+      this.onEvent();
+      return appended;
+    }
     await this.find(workspaceId, conversationId);
     throw notFound('Conversation', conversationId);
   }

@@ -38,12 +38,14 @@ export interface ServiceOptions extends DatasourceServiceOptions {
   /** An SMTP server is configured. */
   emailEnabled: boolean;
   deliveryMaxAttempts: number;
+  /** Called when a change recorded an event, to wake an in-process dispatcher. */
+  onEvent: () => void;
 }
 
 export function createServices(store: Store, options: ServiceOptions): Services {
   const keys = new KeyService(store);
   const retriever = new Retriever(store.search, options.embedder);
-  const conversations = new ConversationService(store);
+  const conversations = new ConversationService(store, options.onEvent);
   return {
     keys,
     workspaces: new WorkspaceService(store, keys),
