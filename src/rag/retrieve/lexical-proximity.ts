@@ -12,21 +12,31 @@ export interface PassageProfile extends TermProfile {
 }
 
 /** A sentence ends at . ! or ? before a capital, digit or bracket, or at a line break. */
-const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}([])|\n+/u;
+const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}([])|\n+/gu;
 
-export function termProfile(text: string): TermProfile {
-  const terms = extractTerms(text)
-    .filter((term) => !term.isStopWord)
-    .map((term) => term.key);
+function profileOf(terms: readonly string[]): TermProfile {
   return { terms: new Set(terms), pairs: new Set(terms.slice(1).map((term, i) => `${terms[i]} ${term}`)) };
 }
 
+const contentTerms = (text: string) => extractTerms(text).filter((term) => !term.isStopWord);
+
+export function termProfile(text: string): TermProfile {
+  return profileOf(contentTerms(text).map((term) => term.key));
+}
+
+/** Tokenised once: the sentences' terms are the passage's, split where each sentence starts. */
 export function passageProfile(text: string): PassageProfile {
-  const sentences = text
-    .split(SENTENCE_END)
-    .map(termProfile)
-    .filter((sentence) => sentence.terms.size > 0);
-  return { ...termProfile(text), sentences };
+  const terms = contentTerms(text);
+  const starts = [...text.matchAll(SENTENCE_END)].map((end) => end.index + end[0].length);
+  const sentences: TermProfile[] = [];
+  let first = 0;
+  for (const start of [...starts, Infinity]) {
+    let next = first;
+    while (next < terms.length && terms[next]!.start < start) next++;
+    if (next > first) sentences.push(profileOf(terms.slice(first, next).map((term) => term.key)));
+    first = next;
+  }
+  return { ...profileOf(terms.map((term) => term.key)), sentences };
 }
 
 /**
@@ -66,14 +76,16 @@ const PAIR_SHARE = 0.5;
  * the passage.
  */
 export function sentenceMatch(query: TermProfile, passage: PassageProfile, weights: ReadonlyMap<string, number>): number {
-  const total = [...query.terms].reduce((sum, term) => sum + (weights.get(term) ?? 0), 0);
+  const terms = [...query.terms];
+  const pairs = [...query.pairs];
+  const total = terms.reduce((sum, term) => sum + (weights.get(term) ?? 0), 0);
   if (total === 0) return 0;
   let best = 0;
   for (const sentence of passage.sentences) {
-    let score = [...query.terms].reduce((sum, term) => sum + (sentence.terms.has(term) ? (weights.get(term) ?? 0) : 0), 0) / total;
-    if (query.pairs.size > 0) {
-      score += (PAIR_SHARE * [...query.pairs].filter((pair) => sentence.pairs.has(pair)).length) / query.pairs.size;
-    }
+    let score = 0;
+    for (const term of terms) if (sentence.terms.has(term)) score += weights.get(term) ?? 0;
+    score /= total;
+    if (pairs.length > 0) score += (PAIR_SHARE * pairs.filter((pair) => sentence.pairs.has(pair)).length) / pairs.length;
     best = Math.max(best, score);
   }
   return best / (1 + PAIR_SHARE);

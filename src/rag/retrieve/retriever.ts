@@ -69,13 +69,21 @@ export class Retriever {
    */
   private async hybrid({ scope, query, topK, weights = DEFAULT_WEIGHTS }: RetrievalRequest): Promise<RetrievedChunk[]> {
     const depth = candidateDepth(topK);
-    const [vector, keyword] = await Promise.all([
-      weights.vector > 0 ? this.vectorHits(scope, query, depth) : [],
-      weights.keyword > 0 ? this.search.keywordSearch(scope, query, depth) : [],
-    ]);
-    const candidates = await this.search.details(scope.workspaceId, [
-      ...new Set([...vector, ...keyword].map((hit) => hit.chunkId)),
-    ]);
+    // Keyword search and its hits' texts are read while the query is being embedded, off the critical path.
+    const keywordSide = (async () => {
+      const hits = weights.keyword > 0 ? await this.search.keywordSearch(scope, query, depth) : [];
+      return { hits, details: await this.search.details(scope.workspaceId, hits.map((hit) => hit.chunkId)) };
+    })();
+    const [vector, keywordFound] = await Promise.all([weights.vector > 0 ? this.vectorHits(scope, query, depth) : [], keywordSide]);
+    const keyword = keywordFound.hits;
+    const known = new Set(keyword.map((hit) => hit.chunkId));
+    const candidates = [
+      ...keywordFound.details,
+      ...(await this.search.details(
+        scope.workspaceId,
+        vector.filter((hit) => !known.has(hit.chunkId)).map((hit) => hit.chunkId),
+      )),
+    ];
     const queryProfile = termProfile(query);
     const profiles = candidates.map((chunk) => this.profileOf(chunk));
     const termWeight = termWeights(queryProfile, profiles);
