@@ -10,7 +10,7 @@ const DatastoreType = StringEnum(['vector_a']);
 const Weight = Type.Number({
   minimum: 0,
   maximum: 10,
-  description: 'Weight of this engine in hybrid search (a weighted mean of normalised scores); defaults: vector 0.5, keyword 1',
+  description: 'Weight of this engine in hybrid search, a weighted mean of normalised scores where the lexical match of passage and query weighs 2; defaults: vector 0.5, keyword 1',
 });
 
 const DatastoreInput = Type.Object(
