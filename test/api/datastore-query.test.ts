@@ -129,6 +129,27 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
       expect(after.body.map((hit: { custom_id: string }) => hit.custom_id)).not.toContain('gifts');
     }
   });
+
+  it('matches a hyphenated word of the query as a whole, not each of its parts anywhere', async () => {
+    const key = fx.ws.key;
+    const datastoreId = (await fx.parley.call('POST', '/datastores', { key, body: { name: 'compounds' } })).body.id;
+    const texts = {
+      covid: 'Patients with COVID-19 were admitted to the ward in March.',
+      rooms: 'Room 19 has 19 chairs and 19 lamps; the covid ward is elsewhere, in room 2.',
+      sars: 'The SARS-CoV-2 genome was sequenced within days.',
+    };
+    for (const [customId, text] of Object.entries(texts)) {
+      const created = await fx.parley.call('POST', '/datasources', { key, body: { type: 'text', datastoreId, text, custom_id: customId } });
+      expect((await waitForDatasource(fx.parley, key, created.body.id)).status).toBe('synched');
+    }
+    const found = async (text: string) =>
+      (await fx.parley.call('POST', `/datastores/${datastoreId}/query`, { key, body: { query: text, mode: 'keyword', topK: 10 } })).body.map(
+        (hit: { custom_id: string }) => hit.custom_id,
+      );
+    expect(await found('COVID-19')).toEqual(['covid']);
+    expect(await found('What is SARS-CoV-2?')).toEqual(['sars']);
+    expect(await found('covid ward')).toEqual(expect.arrayContaining(['covid', 'rooms']));
+  });
 });
 
 describe.skipIf(STORE_KINDS.length < 2)('the same answers from both stores', () => {

@@ -1,35 +1,59 @@
 import { describe, expect, it } from 'vitest';
-import { RRF_K, fuseRanks } from '../../src/rag/retrieve/fuse-ranks.js';
-import { lexicalProximity as proximityOf, termProfile } from '../../src/rag/retrieve/lexical-proximity.js';
+import { fuseScores, scaledToBest, scaledToRange } from '../../src/rag/retrieve/fuse-scores.js';
+import {
+  lexicalProximity as proximityOf,
+  passageProfile,
+  sentenceMatch as sentenceMatchOf,
+  termProfile,
+  termWeights,
+} from '../../src/rag/retrieve/lexical-proximity.js';
 
 const lexicalProximity = (query: string, passage: string) => proximityOf(termProfile(query), termProfile(passage));
 
-const hits = (...ids: string[]) => ids.map((chunkId, i) => ({ chunkId, score: 10 - i }));
+const hit = (chunkId: string, score: number) => ({ chunkId, score });
 
-describe('reciprocal-rank fusion', () => {
-  it('scores 1 for a chunk every list ranks first, and sums weight / (k + rank) otherwise', () => {
-    const fused = fuseRanks([
-      { hits: hits('a', 'b'), weight: 1 },
-      { hits: hits('a', 'c'), weight: 1 },
+describe('score fusion', () => {
+  const scores = (entries: Record<string, number>) => new Map(Object.entries(entries));
+
+  it('is the weighted mean of the signals, 1 for a chunk best on all of them, 0 where a signal is missing', () => {
+    const fused = fuseScores(
+      ['a', 'b', 'c'],
+      [
+        { scores: scores({ a: 1, b: 0.5 }), weight: 1 },
+        { scores: scores({ a: 1, c: 1 }), weight: 3 },
+      ],
+    );
+    expect(fused).toEqual([
+      { chunkId: 'a', score: 1 },
+      { chunkId: 'c', score: 0.75 },
+      { chunkId: 'b', score: 0.125 },
     ]);
-    expect(fused[0]).toEqual({ chunkId: 'a', score: 1 });
-    const best = 2 / (RRF_K + 1);
-    expect(fused.find((hit) => hit.chunkId === 'b')!.score).toBeCloseTo(1 / (RRF_K + 2) / best);
   });
 
-  it('lets the heavier list decide between its own top hit and the other’s', () => {
-    const lists = (vector: number, keyword: number) =>
-      fuseRanks([
-        { hits: hits('v', 'k'), weight: vector },
-        { hits: hits('k', 'v'), weight: keyword },
+  it('lets the heavier signal decide, ignores weight 0 and returns nothing when every weight is 0', () => {
+    const top = (vector: number, keyword: number) =>
+      fuseScores(['v', 'k'], [
+        { scores: scores({ v: 1, k: 0.2 }), weight: vector },
+        { scores: scores({ k: 1, v: 0.2 }), weight: keyword },
       ])[0]!.chunkId;
-    expect(lists(0.5, 1)).toBe('k');
-    expect(lists(1, 0.5)).toBe('v');
+    expect(top(0.5, 1)).toBe('k');
+    expect(top(1, 0.5)).toBe('v');
+    expect(top(0, 1)).toBe('k');
+    expect(fuseScores(['a'], [{ scores: scores({ a: 1 }), weight: 0 }])).toEqual([]);
   });
 
-  it('ignores lists of weight 0 and returns nothing when every weight is 0', () => {
-    expect(fuseRanks([{ hits: hits('a'), weight: 0 }])).toEqual([]);
-    expect(fuseRanks([{ hits: hits('a'), weight: 0 }, { hits: hits('b'), weight: 1 }])[0]!.chunkId).toBe('b');
+  it('keeps a clear lead where ranks alone would tie', () => {
+    // Keyword search finds "a" far ahead; the vector list barely prefers "b": each is first once.
+    const keyword = scaledToBest([hit('a', 12), hit('b', 2), hit('c', 1.9)]);
+    const vector = scaledToRange([hit('b', 0.52), hit('a', 0.5), hit('c', 0.1)]);
+    const fused = fuseScores(['a', 'b', 'c'], [{ scores: keyword, weight: 1 }, { scores: vector, weight: 1 }]);
+    expect(fused.map((h) => h.chunkId)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('scales engine scores: to the best one, or to the spread between worst and best', () => {
+    expect(scaledToBest([hit('a', 4), hit('b', 1)])).toEqual(new Map([['a', 1], ['b', 0.25]]));
+    expect(scaledToRange([hit('a', 0.9), hit('b', 0.7), hit('c', 0.5)])).toEqual(new Map([['a', 1], ['b', expect.closeTo(0.5)], ['c', 0]]));
+    expect(scaledToRange([hit('a', 0.3)])).toEqual(new Map([['a', 1]]));
   });
 });
 
@@ -46,5 +70,34 @@ describe('lexical proximity', () => {
 
   it('is 0 for a query of stop words only', () => {
     expect(lexicalProximity('what is the', 'what is the answer')).toBe(0);
+  });
+});
+
+describe('sentence match', () => {
+  const match = (query: string, passage: string, others: string[] = []) => {
+    const queryProfile = termProfile(query);
+    const profile = passageProfile(passage);
+    return sentenceMatchOf(queryProfile, profile, termWeights(queryProfile, [profile, ...others.map(passageProfile)]));
+  };
+
+  it('prefers the query’s words gathered in one sentence over the same words spread over the passage', () => {
+    const query = 'Which protein does the virus use to enter cells?';
+    const gathered = 'The weather was mild. The virus uses the spike protein to enter cells. Samples were frozen.';
+    const spread = 'The virus was isolated. A protein was measured. Cells were counted. Some enter the trial.';
+    expect(match(query, gathered)).toBeGreaterThan(match(query, spread));
+    expect(match(query, gathered)).toBeLessThanOrEqual(1);
+  });
+
+  it('weighs a word by how rare it is among the candidates', () => {
+    const query = 'What is the incubation period of the virus?';
+    const others = ['The virus spreads fast.', 'The virus was sequenced.', 'The virus infects bats.'];
+    const rare = 'Its incubation period is five days.';
+    const common = 'The virus is dangerous.';
+    expect(match(query, rare, others)).toBeGreaterThan(match(query, common, others));
+  });
+
+  it('is 0 without any query word', () => {
+    expect(match('what is the', 'what is the answer')).toBe(0);
+    expect(match('incubation period', 'Ducks swim in ponds.')).toBe(0);
   });
 });

@@ -10,7 +10,7 @@ const DatastoreType = StringEnum(['vector_a']);
 const Weight = Type.Number({
   minimum: 0,
   maximum: 10,
-  description: 'Weight of this engine in hybrid search (reciprocal-rank fusion); defaults: vector 0.5, keyword 1',
+  description: 'Weight of this engine in hybrid search, a weighted mean of normalised scores where the lexical match of passage and query weighs 2; defaults: vector 0.5, keyword 1',
 });
 
 const DatastoreInput = Type.Object(
@@ -57,8 +57,9 @@ const SearchHit = Type.Object({
   text: Type.String({ description: 'The chunk’s text' }),
   score: Type.Number({
     description:
-      'Higher is better. hybrid: reciprocal-rank fusion (k=10) of the vector ranking, the keyword ranking and a ranking ' +
-      'of their union by lexical proximity to the query, scaled to (0, 1] (1 = ranked first by all three); ' +
+      'Higher is better. hybrid: weighted mean, in [0, 1], of normalised scores of the union of both engines’ candidates: ' +
+      'cosine similarity scaled between the worst and best candidate, keyword relevance scaled to the best, and how ' +
+      'closely the passage and its best sentence echo the query’s words (1 = best on every signal); ' +
       'vector: cosine similarity (-1..1); keyword: relevance scaled so the best hit is 1',
   }),
   source: Type.String({ description: 'Where the text comes from: the URL of a web page, else the file or text name' }),

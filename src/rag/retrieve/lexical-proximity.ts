@@ -1,26 +1,92 @@
 import { extractTerms } from '../../text/extract-terms.js';
 
-/** A text's content words in order, with their adjacent pairs: what proximity compares. */
+/** Content words in order, with their adjacent pairs: what proximity compares. */
 export interface TermProfile {
   terms: ReadonlySet<string>;
   pairs: ReadonlySet<string>;
 }
 
-export function termProfile(text: string): TermProfile {
-  const terms = extractTerms(text)
-    .filter((term) => !term.isStopWord)
-    .map((term) => term.key);
+/** A passage's profile, whole and sentence by sentence. */
+export interface PassageProfile extends TermProfile {
+  sentences: readonly TermProfile[];
+}
+
+/** A sentence ends at . ! or ? before a capital, digit or bracket, or at a line break. */
+const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}([])|\n+/gu;
+
+function profileOf(terms: readonly string[]): TermProfile {
   return { terms: new Set(terms), pairs: new Set(terms.slice(1).map((term, i) => `${terms[i]} ${term}`)) };
+}
+
+const contentTerms = (text: string) => extractTerms(text).filter((term) => !term.isStopWord);
+
+export function termProfile(text: string): TermProfile {
+  return profileOf(contentTerms(text).map((term) => term.key));
+}
+
+/** Tokenised once: the sentences' terms are the passage's, split where each sentence starts. */
+export function passageProfile(text: string): PassageProfile {
+  const terms = contentTerms(text);
+  const starts = [...text.matchAll(SENTENCE_END)].map((end) => end.index + end[0].length);
+  const sentences: TermProfile[] = [];
+  let first = 0;
+  for (const start of [...starts, Infinity]) {
+    let next = first;
+    while (next < terms.length && terms[next]!.start < start) next++;
+    if (next > first) sentences.push(profileOf(terms.slice(first, next).map((term) => term.key)));
+    first = next;
+  }
+  return { ...profileOf(terms.map((term) => term.key)), sentences };
 }
 
 /**
  * How closely a passage echoes the query's wording: the share of the query's content words it contains
- * plus the share of the query's adjacent word pairs it contains in the same order. Questions are often
- * phrased with the words of their answer, and word pairs catch that where a bag of words cannot.
+ * plus the share of the query's adjacent word pairs it contains in the same order, in [0, 2]. Questions
+ * are often phrased with the words of their answer, and word pairs catch that where a bag of words cannot.
  */
 export function lexicalProximity(query: TermProfile, passage: TermProfile): number {
   if (query.terms.size === 0) return 0;
   const coverage = [...query.terms].filter((term) => passage.terms.has(term)).length / query.terms.size;
   if (query.pairs.size === 0) return coverage;
   return coverage + [...query.pairs].filter((pair) => passage.pairs.has(pair)).length / query.pairs.size;
+}
+
+/**
+ * Weight of each query term among `passages` (BM25's IDF over them): a word every candidate has tells
+ * them apart no better than a stop word. Counted over the candidates, not the datastore, so it needs no
+ * index of its own and adapts to whatever the engines proposed.
+ */
+export function termWeights(query: TermProfile, passages: readonly TermProfile[]): Map<string, number> {
+  const n = passages.length;
+  return new Map(
+    [...query.terms].map((term) => {
+      const df = passages.reduce((count, passage) => count + (passage.terms.has(term) ? 1 : 0), 0);
+      return [term, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
+    }),
+  );
+}
+
+/** Word pairs count half as much as the words themselves: they confirm a match more than they make one. */
+const PAIR_SHARE = 0.5;
+
+/**
+ * How well the passage's best sentence matches the query, in [0, 1]: the weighted share of the query's
+ * words in that sentence, plus half the share of its word pairs, scaled. Questions are usually written
+ * from one sentence of the answer, so words gathered in one sentence say more than words spread over
+ * the passage.
+ */
+export function sentenceMatch(query: TermProfile, passage: PassageProfile, weights: ReadonlyMap<string, number>): number {
+  const terms = [...query.terms];
+  const pairs = [...query.pairs];
+  const total = terms.reduce((sum, term) => sum + (weights.get(term) ?? 0), 0);
+  if (total === 0) return 0;
+  let best = 0;
+  for (const sentence of passage.sentences) {
+    let score = 0;
+    for (const term of terms) if (sentence.terms.has(term)) score += weights.get(term) ?? 0;
+    score /= total;
+    if (pairs.length > 0) score += (PAIR_SHARE * pairs.filter((pair) => sentence.pairs.has(pair)).length) / pairs.length;
+    best = Math.max(best, score);
+  }
+  return best / (1 + PAIR_SHARE);
 }

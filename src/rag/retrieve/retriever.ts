@@ -1,7 +1,7 @@
 import type { Embedder } from '../../llm/embeddings/embedder.js';
 import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../../store/store.js';
-import { fuseRanks } from './fuse-ranks.js';
-import { lexicalProximity, termProfile, type TermProfile } from './lexical-proximity.js';
+import { fuseScores, scaledToBest, scaledToRange } from './fuse-scores.js';
+import { lexicalProximity, passageProfile, sentenceMatch, termProfile, termWeights, type PassageProfile } from './lexical-proximity.js';
 
 /** `hybrid` fuses both engines; the others use one. */
 export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
@@ -11,8 +11,12 @@ export interface FusionWeights {
   keyword: number;
 }
 
-/** Lexical proximity re-ranks the union of both candidate lists; it weighs as much as keyword search. */
-const PROXIMITY_WEIGHT = 1;
+/**
+ * Weights of the two lexical signals computed over the candidates, beside the engines' own: the best
+ * sentence's match counts more than keyword search, the whole passage's word pairs less.
+ */
+const SENTENCE_WEIGHT = 1.5;
+const PROXIMITY_WEIGHT = 0.5;
 
 export const DEFAULT_WEIGHTS: FusionWeights = { vector: 0.5, keyword: 1 };
 
@@ -26,8 +30,9 @@ export interface RetrievalRequest {
 
 export interface RetrievedChunk extends ChunkDetails {
   /**
-   * Higher is better. hybrid: fused reciprocal rank scaled to (0, 1], 1 when every ranking puts the chunk
-   * first; vector: cosine similarity; keyword: the engine's relevance scaled so the best hit is 1.
+   * Higher is better. hybrid: weighted mean of the candidates' normalised scores, in [0, 1], 1 when the
+   * chunk is best on every signal; vector: cosine similarity; keyword: the engine's relevance scaled so
+   * the best hit is 1.
    */
   score: number;
 }
@@ -40,7 +45,7 @@ const candidateDepth = (topK: number) => Math.max(50, topK * 2);
 
 /** The retrieval engine behind datastore queries and agent answers. */
 export class Retriever {
-  readonly #profiles = new Map<string, TermProfile>();
+  readonly #profiles = new Map<string, PassageProfile>();
 
   constructor(
     private readonly search: ChunkSearch,
@@ -59,27 +64,41 @@ export class Retriever {
   }
 
   /**
-   * Both engines propose candidates; a third ranking of the union by lexical proximity to the query
-   * joins them in reciprocal-rank fusion. The returned score is the fused one.
+   * Both engines propose candidates; each candidate is scored by both engines and by how closely its
+   * wording, and that of its best sentence, echoes the query. The returned score is the fused one.
    */
   private async hybrid({ scope, query, topK, weights = DEFAULT_WEIGHTS }: RetrievalRequest): Promise<RetrievedChunk[]> {
     const depth = candidateDepth(topK);
-    const [vector, keyword] = await Promise.all([
-      weights.vector > 0 ? this.vectorHits(scope, query, depth) : [],
-      weights.keyword > 0 ? this.search.keywordSearch(scope, query, depth) : [],
-    ]);
-    const candidates = await this.search.details(scope.workspaceId, [
-      ...new Set([...vector, ...keyword].map((hit) => hit.chunkId)),
-    ]);
+    // Keyword search and its hits' texts are read while the query is being embedded, off the critical path.
+    const keywordSide = (async () => {
+      const hits = weights.keyword > 0 ? await this.search.keywordSearch(scope, query, depth) : [];
+      return { hits, details: await this.search.details(scope.workspaceId, hits.map((hit) => hit.chunkId)) };
+    })();
+    const [vector, keywordFound] = await Promise.all([weights.vector > 0 ? this.vectorHits(scope, query, depth) : [], keywordSide]);
+    const keyword = keywordFound.hits;
+    const known = new Set(keyword.map((hit) => hit.chunkId));
+    const candidates = [
+      ...keywordFound.details,
+      ...(await this.search.details(
+        scope.workspaceId,
+        vector.filter((hit) => !known.has(hit.chunkId)).map((hit) => hit.chunkId),
+      )),
+    ];
     const queryProfile = termProfile(query);
-    const proximity = candidates
-      .map((chunk) => ({ chunkId: chunk.chunkId, score: lexicalProximity(queryProfile, this.profileOf(chunk)) }))
-      .sort((a, b) => b.score - a.score);
-    const fused = fuseRanks([
-      { hits: vector, weight: weights.vector },
-      { hits: keyword, weight: weights.keyword },
-      { hits: proximity, weight: PROXIMITY_WEIGHT },
-    ]).slice(0, topK);
+    const profiles = candidates.map((chunk) => this.profileOf(chunk));
+    const termWeight = termWeights(queryProfile, profiles);
+    const lexical = (score: (profile: PassageProfile) => number) =>
+      new Map(candidates.map((chunk, i) => [chunk.chunkId, score(profiles[i]!)]));
+    const fused = fuseScores(
+      candidates.map((chunk) => chunk.chunkId),
+      [
+        { scores: scaledToRange(vector), weight: weights.vector },
+        { scores: scaledToBest(keyword), weight: weights.keyword },
+        { scores: lexical((profile) => sentenceMatch(queryProfile, profile, termWeight)), weight: SENTENCE_WEIGHT },
+        // In [0, 2]: halved to the [0, 1] of the other signals.
+        { scores: lexical((profile) => lexicalProximity(queryProfile, profile) / 2), weight: PROXIMITY_WEIGHT },
+      ],
+    ).slice(0, topK);
     const byId = new Map(candidates.map((chunk) => [chunk.chunkId, chunk]));
     return fused.flatMap((hit) => {
       const chunk = byId.get(hit.chunkId);
@@ -88,10 +107,10 @@ export class Retriever {
   }
 
   /** Tokenising ~100 passages per query is most of hybrid search's own cost: do it once per chunk. */
-  private profileOf(chunk: ChunkDetails): TermProfile {
+  private profileOf(chunk: ChunkDetails): PassageProfile {
     let profile = this.#profiles.get(chunk.chunkId);
     if (profile === undefined) {
-      profile = termProfile(chunk.text);
+      profile = passageProfile(chunk.text);
       if (this.#profiles.size >= PROFILE_CACHE_SIZE) this.#profiles.delete(this.#profiles.keys().next().value!);
       this.#profiles.set(chunk.chunkId, profile);
     }

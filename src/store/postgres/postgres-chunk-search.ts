@@ -48,7 +48,11 @@ export class PostgresChunkSearch implements ChunkSearch {
   async keywordSearch(scope: SearchScope, query: string, limit: number): Promise<ChunkHit[]> {
     const terms = keywordTerms(query);
     if (terms.length === 0 || isEmptyScope(scope)) return [];
-    const tsquery = sql`to_tsquery('english', ${terms.join(' | ')})`;
+    // A compound goes through the parser that indexed the text, which reads "covid-19" as covid, -19.
+    const tsquery = sql`(${sql.join(
+      terms.map((words) => sql`phraseto_tsquery('english', ${words.join('-')})`),
+      sql` || `,
+    )})`;
     const rank = sql<number>`ts_rank_cd(chunk.text_search, ${tsquery}, 1)`;
     const rows = await this.db
       .selectFrom('chunk')

@@ -24,14 +24,24 @@ const STOPWORDS = new Set(
   'a an and are as at be but by for from has have how i in is it its of on or that the their there these this to was were what when where which who whom why will with'.split(' '),
 );
 
+/** A word, or the words of a hyphenated compound ("sars-cov-2" → sars, cov, 2), which match as a phrase. */
+export type KeywordTerm = readonly string[];
+
 /**
- * The words of a query for keyword search: letters and digits of any script, lower case, without
- * common English function words, at most 32. Both engines then stem them their own way.
+ * The terms of a query for keyword search: letters and digits of any script, lower case, without common
+ * English function words, at most 32. Both engines split "covid-19" into "covid" and "19"; kept together
+ * as a phrase, the compound does not also match every text with a "19" in it. Both engines then stem the
+ * words their own way.
  */
-export function keywordTerms(query: string): string[] {
-  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const terms = words.filter((word) => !STOPWORDS.has(word) && (word.length > 1 || /\p{N}/u.test(word)));
-  return [...new Set(terms)].slice(0, 32);
+export function keywordTerms(query: string): KeywordTerm[] {
+  const compounds = query.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? [];
+  const terms = new Map<string, KeywordTerm>();
+  for (const compound of compounds) {
+    const words = compound.split('-');
+    const kept = words.length > 1 ? words : words.filter((word) => !STOPWORDS.has(word) && (word.length > 1 || /\p{N}/u.test(word)));
+    if (kept.length > 0) terms.set(kept.join(' '), kept);
+  }
+  return [...terms.values()].slice(0, 32);
 }
 
 /** Texts and origins of chunks, in the order asked. */

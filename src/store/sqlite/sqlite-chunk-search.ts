@@ -49,8 +49,8 @@ export class SqliteChunkSearch implements ChunkSearch {
   async keywordSearch(scope: SearchScope, query: string, limit: number): Promise<ChunkHit[]> {
     const terms = keywordTerms(query);
     if (terms.length === 0 || isEmptyScope(scope)) return [];
-    // Each term quoted: FTS5 operators and punctuation in the user's text cannot change the query.
-    const match = terms.map((term) => `"${term}"`).join(' OR ');
+    // Each term quoted (several words in quotes are a phrase): FTS5 operators in the user's text are inert.
+    const match = terms.map((words) => `"${words.join(' ')}"`).join(' OR ');
     const rows = await this.db
       .selectFrom(sql<{ rowid: number }>`chunk_fts`.as('chunk_fts'))
       .innerJoin('chunk', (join) => join.on(sql<boolean>`chunk.rowid = chunk_fts.rowid`))
