@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { ApiKeyTable } from '../schema.js';
 import type { ApiKeyRecord, ApiKeyStore, KeyDeletion } from '../store.js';
 import type { SqlConnection } from './sql-dialect.js';
-import { OwnedRows } from './owned-rows.js';
+import { OwnedRecords } from './owned-rows.js';
 
 const toRecord = (row: Selectable<ApiKeyTable>): ApiKeyRecord => ({
   id: row.id,
@@ -13,11 +13,9 @@ const toRecord = (row: Selectable<ApiKeyTable>): ApiKeyRecord => ({
   lastUsedAt: row.last_used_at,
 });
 
-export class SqlApiKeyStore implements ApiKeyStore {
-  private readonly rows: OwnedRows<'api_key'>;
-
+export class SqlApiKeyStore extends OwnedRecords<'api_key', ApiKeyRecord> implements ApiKeyStore {
   constructor(private readonly connection: SqlConnection) {
-    this.rows = new OwnedRows(connection.db, 'api_key');
+    super(connection.db, 'api_key', toRecord);
   }
 
   private get db() {
@@ -42,19 +40,6 @@ export class SqlApiKeyStore implements ApiKeyStore {
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
     const row = await this.db.selectFrom('api_key').selectAll().where('hash', '=', hash).executeTakeFirst();
     return row && toRecord(row);
-  }
-
-  async find(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.rows.find(workspaceId, id);
-    return row && toRecord(row);
-  }
-
-  ownerOf(id: string): Promise<string | undefined> {
-    return this.rows.ownerOf(id);
-  }
-
-  async list(workspaceId: string): Promise<ApiKeyRecord[]> {
-    return (await this.rows.newestFirst(workspaceId)).map(toRecord);
   }
 
   async markUsed(id: string, at: string): Promise<void> {

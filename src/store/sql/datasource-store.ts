@@ -15,7 +15,7 @@ import type {
 import { insertJob } from './job-store.js';
 import { insertOutboxEvent } from './outbox-store.js';
 import type { SqlConnection } from './sql-dialect.js';
-import { OwnedRows } from './owned-rows.js';
+import { OwnedRecords } from './owned-rows.js';
 
 /** Rows per INSERT: well under SQLite's bound-parameter limit and PostgreSQL's message sizes. */
 const INSERT_BATCH = 200;
@@ -61,11 +61,9 @@ const bumpContentVersion = (trx: Kysely<Database>, datastoreId: string) =>
     .where('id', '=', datastoreId)
     .execute();
 
-export class SqlDatasourceStore implements DatasourceStore {
-  private readonly rows: OwnedRows<'datasource'>;
-
+export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRecord> implements DatasourceStore {
   constructor(private readonly connection: SqlConnection) {
-    this.rows = new OwnedRows(connection.db, 'datasource');
+    super(connection.db, 'datasource', toRecord);
   }
 
   private get db() {
@@ -102,19 +100,6 @@ export class SqlDatasourceStore implements DatasourceStore {
         .execute();
       await insertJob(trx, job, datasource.createdAt);
     });
-  }
-
-  async find(workspaceId: string, id: string): Promise<DatasourceRecord | undefined> {
-    const row = await this.rows.find(workspaceId, id);
-    return row && toRecord(row);
-  }
-
-  ownerOf(id: string): Promise<string | undefined> {
-    return this.rows.ownerOf(id);
-  }
-
-  async list(workspaceId: string): Promise<DatasourceRecord[]> {
-    return (await this.rows.newestFirst(workspaceId)).map(toRecord);
   }
 
   async listByDatastore(workspaceId: string, datastoreId: string): Promise<DatasourceRecord[]> {

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, DatastoreTable } from '../schema.js';
 import type { Changes, DatastoreRecord, DatastoreType, DatastoreStore, Visibility } from '../store.js';
-import { OwnedRows } from './owned-rows.js';
+import { OwnedRecords } from './owned-rows.js';
 
 const toRecord = (row: Selectable<DatastoreTable>): DatastoreRecord => ({
   id: row.id,
@@ -27,11 +27,9 @@ const toColumns = (changes: Changes<DatastoreRecord>): Updateable<DatastoreTable
   keyword_weight: changes.keywordWeight,
 });
 
-export class SqlDatastoreStore implements DatastoreStore {
-  private readonly rows: OwnedRows<'datastore'>;
-
+export class SqlDatastoreStore extends OwnedRecords<'datastore', DatastoreRecord> implements DatastoreStore {
   constructor(private readonly db: Kysely<Database>) {
-    this.rows = new OwnedRows(db, 'datastore');
+    super(db, 'datastore', toRecord);
   }
 
   async create(datastore: DatastoreRecord): Promise<void> {
@@ -52,19 +50,6 @@ export class SqlDatastoreStore implements DatastoreStore {
         updated_at: datastore.updatedAt,
       })
       .execute();
-  }
-
-  async find(workspaceId: string, id: string): Promise<DatastoreRecord | undefined> {
-    const row = await this.rows.find(workspaceId, id);
-    return row && toRecord(row);
-  }
-
-  ownerOf(id: string): Promise<string | undefined> {
-    return this.rows.ownerOf(id);
-  }
-
-  async list(workspaceId: string): Promise<DatastoreRecord[]> {
-    return (await this.rows.newestFirst(workspaceId)).map(toRecord);
   }
 
   async update(

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, MemberTable } from '../schema.js';
 import type { MemberRecord, MemberRole, MemberStore } from '../store.js';
-import { OwnedRows } from './owned-rows.js';
+import { OwnedRecords } from './owned-rows.js';
 
 const toRecord = (row: Selectable<MemberTable>): MemberRecord => ({
   id: row.id,
@@ -12,11 +12,9 @@ const toRecord = (row: Selectable<MemberTable>): MemberRecord => ({
   createdAt: row.created_at,
 });
 
-export class SqlMemberStore implements MemberStore {
-  private readonly rows: OwnedRows<'member'>;
-
+export class SqlMemberStore extends OwnedRecords<'member', MemberRecord> implements MemberStore {
   constructor(private readonly db: Kysely<Database>) {
-    this.rows = new OwnedRows(db, 'member');
+    super(db, 'member', toRecord);
   }
 
   async create(member: MemberRecord): Promise<boolean> {
@@ -33,19 +31,6 @@ export class SqlMemberStore implements MemberStore {
       .onConflict((conflict) => conflict.columns(['workspace_id', 'email']).doNothing())
       .executeTakeFirst();
     return (inserted.numInsertedOrUpdatedRows ?? 0n) > 0n;
-  }
-
-  async find(workspaceId: string, id: string): Promise<MemberRecord | undefined> {
-    const row = await this.rows.find(workspaceId, id);
-    return row && toRecord(row);
-  }
-
-  ownerOf(id: string): Promise<string | undefined> {
-    return this.rows.ownerOf(id);
-  }
-
-  async list(workspaceId: string): Promise<MemberRecord[]> {
-    return (await this.rows.newestFirst(workspaceId)).map(toRecord);
   }
 
   async delete(workspaceId: string, id: string): Promise<MemberRecord | undefined> {

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema.js';
+import type { ScopedReads } from '../store.js';
 
 /** Tables whose rows belong to one workspace and are read by id, newest first. */
 export type OwnedTable = 'api_key' | 'datastore' | 'datasource' | 'conversation' | 'member' | 'webhook_endpoint';
@@ -53,5 +54,31 @@ export class OwnedRows<T extends OwnedTable> {
       .orderBy('id', 'desc')
       .execute();
     return rows as Selectable<Database[T]>[];
+  }
+}
+
+/** The scoped reads of a store whose records map one to one from an owned table's rows. */
+export abstract class OwnedRecords<T extends OwnedTable, R> implements ScopedReads<R> {
+  readonly #rows: OwnedRows<T>;
+
+  protected constructor(
+    db: Kysely<Database>,
+    table: T,
+    private readonly toRecord: (row: Selectable<Database[T]>) => R,
+  ) {
+    this.#rows = new OwnedRows(db, table);
+  }
+
+  async find(workspaceId: string, id: string): Promise<R | undefined> {
+    const row = await this.#rows.find(workspaceId, id);
+    return row && this.toRecord(row);
+  }
+
+  ownerOf(id: string): Promise<string | undefined> {
+    return this.#rows.ownerOf(id);
+  }
+
+  async list(workspaceId: string): Promise<R[]> {
+    return (await this.#rows.newestFirst(workspaceId)).map((row) => this.toRecord(row));
   }
 }

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, WebhookEndpointTable } from '../schema.js';
 import type { WebhookChanges, WebhookEndpointRecord, WebhookStore } from '../store.js';
-import { OwnedRows } from './owned-rows.js';
+import { OwnedRecords } from './owned-rows.js';
 
 const toRecord = (row: Selectable<WebhookEndpointTable>): WebhookEndpointRecord => ({
   id: row.id,
@@ -15,11 +15,9 @@ const toRecord = (row: Selectable<WebhookEndpointTable>): WebhookEndpointRecord 
   updatedAt: row.updated_at,
 });
 
-export class SqlWebhookStore implements WebhookStore {
-  private readonly rows: OwnedRows<'webhook_endpoint'>;
-
+export class SqlWebhookStore extends OwnedRecords<'webhook_endpoint', WebhookEndpointRecord> implements WebhookStore {
   constructor(private readonly db: Kysely<Database>) {
-    this.rows = new OwnedRows(db, 'webhook_endpoint');
+    super(db, 'webhook_endpoint', toRecord);
   }
 
   async create(endpoint: WebhookEndpointRecord): Promise<void> {
@@ -37,19 +35,6 @@ export class SqlWebhookStore implements WebhookStore {
         updated_at: endpoint.updatedAt,
       })
       .execute();
-  }
-
-  async find(workspaceId: string, id: string): Promise<WebhookEndpointRecord | undefined> {
-    const row = await this.rows.find(workspaceId, id);
-    return row && toRecord(row);
-  }
-
-  ownerOf(id: string): Promise<string | undefined> {
-    return this.rows.ownerOf(id);
-  }
-
-  async list(workspaceId: string): Promise<WebhookEndpointRecord[]> {
-    return (await this.rows.newestFirst(workspaceId)).map(toRecord);
   }
 
   async update(workspaceId: string, id: string, changes: WebhookChanges, at: string): Promise<WebhookEndpointRecord | undefined> {
