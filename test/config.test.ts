@@ -10,6 +10,12 @@ describe('configuration', () => {
     expect(config.logLevel).toBe('info');
   });
 
+  it('sends no e-mail by default and links e-mails to the local address', () => {
+    const { events } = loadConfig({ PORT: '8080' });
+    expect(events).toMatchObject({ smtpUrl: null, publicUrl: 'http://127.0.0.1:8080', webhookTimeoutMs: 10_000, deliveryMaxAttempts: 15 });
+    expect(loadConfig({ PARLEY_PUBLIC_URL: 'https://support.example.com/' }).events.publicUrl).toBe('https://support.example.com');
+  });
+
   it('switches to PostgreSQL for a postgres:// URL', () => {
     const config = loadConfig({ PARLEY_DATABASE_URL: 'postgres://u@db:5432/parley' });
     expect(config.store).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/parley' });
@@ -24,6 +30,10 @@ describe('configuration', () => {
     [{ PARLEY_MODELS: '["a"]' }, /PARLEY_MODELS/],
     [{ PARLEY_MODELS: '{nope' }, /PARLEY_MODELS/],
     [{ PARLEY_PORT: '1' }, /Unknown configuration variable PARLEY_PORT/],
+    [{ PARLEY_SMTP_URL: 'mail.example.com:25' }, /PARLEY_SMTP_URL/],
+    [{ PARLEY_PUBLIC_URL: 'support.example.com' }, /PARLEY_PUBLIC_URL/],
+    [{ PARLEY_WEBHOOK_TIMEOUT_SECONDS: '0' }, /PARLEY_WEBHOOK_TIMEOUT_SECONDS/],
+    [{ PARLEY_DELIVERY_MAX_ATTEMPTS: '2.5' }, /PARLEY_DELIVERY_MAX_ATTEMPTS/],
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
