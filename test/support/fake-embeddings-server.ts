@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from './loopback-server.js';
 
 /** Vector length the fake answers with unless a reply says otherwise. */
 export const DIMENSIONS = 8;
@@ -42,13 +42,11 @@ export class FakeEmbeddingsServer {
   });
 
   async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/v1`;
+    return `${await listenOnLoopback(this.#server)}/v1`;
   }
 
   async stop(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise((resolve) => this.#server.close(resolve));
+    await closeServer(this.#server);
   }
 
   #handle(request: RecordedRequest, res: ServerResponse): void {

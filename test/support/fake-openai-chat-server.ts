@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from './loopback-server.js';
 
 /** The fields of a chat completions request that tests look at; the rest stays in `raw`. */
 export interface ChatCompletionRequestBody {
@@ -59,13 +59,11 @@ export class FakeOpenAIChatServer {
 
   /** Listens on a free loopback port; returns the API root (`http://127.0.0.1:PORT/v1`). */
   async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/v1`;
+    return `${await listenOnLoopback(this.#server)}/v1`;
   }
 
   async stop(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise((resolve) => this.#server.close(resolve));
+    await closeServer(this.#server);
   }
 
   async #handle(request: RecordedChatRequest, res: ServerResponse): Promise<void> {

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { until } from './until.js';
 
 export interface ReceivedMail {
   /** Envelope recipients (RCPT TO), lower case. */
@@ -55,11 +56,7 @@ export class SmtpSink {
   }
 
   async waitFor(count: number, timeoutMs = 20_000): Promise<ReceivedMail[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.mails.length < count) {
-      if (Date.now() > deadline) throw new Error(`expected ${count} e-mails, got ${this.mails.length}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until(() => this.mails.length, (length) => length >= count, timeoutMs);
     return this.mails.slice(0, count);
   }
 

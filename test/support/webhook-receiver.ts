@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from './loopback-server.js';
+import { until } from './until.js';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
@@ -16,7 +17,7 @@ export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   readonly replies: ReceiverReply[] = [];
   readonly #server: Server;
-  #waiters: (() => void)[] = [];
+  #url = '';
 
   private constructor(server: Server) {
     this.#server = server;
@@ -29,36 +30,27 @@ export class WebhookReceiver {
         request.on('data', (part: Buffer) => parts.push(part));
         request.on('end', () => {
           receiver.received.push({ headers: request.headers, body: Buffer.concat(parts).toString('utf8'), at: Date.now() });
-          for (const wake of receiver.#waiters.splice(0)) wake();
           const reply = receiver.replies.shift() ?? { status: 200, body: 'ok' };
           if ('hang' in reply) return;
           response.writeHead(reply.status, { 'content-type': 'text/plain' }).end(reply.body ?? '');
         });
       }),
     );
-    await new Promise<void>((resolve) => receiver.#server.listen(0, '127.0.0.1', resolve));
+    receiver.#url = `${await listenOnLoopback(receiver.#server)}/hook`;
     return receiver;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/hook`;
+    return this.#url;
   }
 
   /** Resolves once `count` requests have arrived; fails after `timeoutMs`. */
   async waitFor(count: number, timeoutMs = 20_000): Promise<ReceivedWebhook[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.received.length < count) {
-      if (Date.now() > deadline) throw new Error(`expected ${count} webhook requests, got ${this.received.length}`);
-      await new Promise<void>((resolve) => {
-        this.#waiters.push(resolve);
-        setTimeout(resolve, 200);
-      });
-    }
+    await until(() => this.received.length, (length) => length >= count, timeoutMs);
     return this.received.slice(0, count);
   }
 
   async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    await closeServer(this.#server);
   }
 }

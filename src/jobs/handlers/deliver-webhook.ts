@@ -1,5 +1,4 @@
-import type { AttemptResult } from '../../events/attempt-result.js';
-import { UndeliverableError } from '../../events/attempt-result.js';
+import { UndeliverableError, type AttemptResult } from '../../events/attempt-result.js';
 import { sendWebhook, type WebhookSenderOptions } from '../../events/webhook-sender.js';
 import type { DeliveryRecord, Store } from '../../store/store.js';
 import { DeliveryHandler } from './delivery-handler.js';
