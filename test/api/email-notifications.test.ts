@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { STORE_KINDS } from '../support/stores.js';
+import { until } from '../support/until.js';
 import { seedConversation } from './conversations-seed.js';
 
 const PUBLIC_URL = 'https://support.example.com';
@@ -76,7 +77,7 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
       ],
     });
     expect((await patchStatus(seeded.id, 'RESOLVED')).status).toBe(200);
-    const mails = await waitForMails(() => smtp.mails.filter((m) => m.mail.subject?.includes('resolved')), 2);
+    const mails = await until(() => smtp.mails.filter((m) => m.mail.subject?.includes('resolved')), (mails) => mails.length >= 2);
 
     const toAdmins = mails.find((m) => m.to.includes('admin@example.com'))!;
     expect(toAdmins.to.sort()).toEqual(['admin@example.com', 'owner@example.com']);
@@ -107,7 +108,7 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
       messages: [['human', 'I want to talk to a person about invoice 4471']],
     });
     await patchStatus(seeded.id, 'HUMAN_REQUESTED');
-    const [mail] = await waitForMails(() => smtp.mails.slice(before), 1);
+    const [mail] = await until(() => smtp.mails.slice(before), (mails) => mails.length >= 1);
     expect(mail!.to.sort()).toEqual(['admin@example.com', 'owner@example.com']);
     expect(mail!.mail.subject).toBe('Human requested: I want to talk to a person about invoice 4471');
     expect(mail!.mail.text).toContain('asks for a person');
@@ -125,28 +126,15 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
     smtp.rejectNext.push(451);
     const seeded = await seedConversation(parley, ws.id, { agentId, messages: [['human', 'Second try please']] });
     await patchStatus(seeded.id, 'HUMAN_REQUESTED');
-    await waitForMails(() => smtp.mails.slice(before), 1);
-    const entry = await waitFor(async () => {
-      const log = await parley.call<any[]>('GET', '/workspace/email-deliveries', { key: ws.key });
-      return log.body.find((d) => JSON.parse(d.body).data.conversationId === seeded.id && d.status === 'succeeded');
-    });
+    await until(() => smtp.mails.slice(before), (mails) => mails.length >= 1);
+    const entry = await until(
+      async () => {
+        const log = await parley.call<any[]>('GET', '/workspace/email-deliveries', { key: ws.key });
+        return log.body.find((d) => JSON.parse(d.body).data.conversationId === seeded.id && d.status === 'succeeded');
+      },
+      (found) => found !== undefined,
+    );
     expect(entry.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([451, 250]);
     expect(entry.attempts[0].error).toMatch(/451|try again/i);
   });
 });
-
-async function waitFor<T>(read: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-const waitForMails = <T>(read: () => T[], count: number) =>
-  waitFor(async () => {
-    const mails = read();
-    return mails.length >= count ? mails : undefined;
-  });

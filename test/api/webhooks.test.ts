@@ -4,6 +4,7 @@ import { EventDispatcher } from '../../src/events/event-dispatcher.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { uploadFile } from '../support/datasources.js';
 import { createScratchStore, STORE_KINDS } from '../support/stores.js';
+import { until } from '../support/until.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** The receiver's check, exactly as the README documents it. */
@@ -16,16 +17,6 @@ function verifyParleySignature(secret: string, rawBody: string, header: string, 
 
 /** Fast retries so a test sees several attempts within seconds. */
 const FAST_RETRIES = { PARLEY_JOB_RETRY_BASE_SECONDS: '0.3', PARLEY_JOB_RETRY_MAX_SECONDS: '1' };
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
   let parley: TestParley;

@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { until } from '../support/until.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 type LookupAnswer = { address: string; family: number }[];
@@ -86,13 +87,10 @@ describe('webhook destinations on private networks', () => {
     const { conversation } = await conversations.ensureConversation(ws.id, { agentId: null, channel: 'api' });
     await conversations.addMessage(ws.id, conversation.id, { from: 'human', text: 'hello' });
 
-    const deadline = Date.now() + 20_000;
-    let delivery: any;
-    while (Date.now() < deadline) {
-      [delivery] = (await parley.call<any[]>('GET', `/webhooks/${created.body.id}/deliveries`, { key: ws.key })).body;
-      if (delivery?.status === 'failed') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const [delivery] = await until(
+      async () => (await parley.call<any[]>('GET', `/webhooks/${created.body.id}/deliveries`, { key: ws.key })).body,
+      (list) => list[0]?.status === 'failed',
+    );
     expect(delivery.status).toBe('failed');
     // Refused for good on the first attempt: retrying cannot make the address public.
     expect(delivery.attemptCount).toBe(1);
