@@ -14,8 +14,8 @@ export interface JobHandler {
   run(job: JobRecord, context: JobContext): Promise<void>;
   /** Called once when the job has failed for good, to record the reason where people see it. */
   failed?(job: JobRecord, reason: string): Promise<void>;
-  /** Called before each retry is scheduled, e.g. to show the datasource as pending again. */
-  retrying?(job: JobRecord, reason: string): Promise<void>;
+  /** Called once a retry is scheduled (due at `runAt`), e.g. to show the datasource as pending again. */
+  retrying?(job: JobRecord, reason: string, runAt: string): Promise<void>;
 }
 
 export interface JobRunnerOptions {
@@ -131,6 +131,6 @@ export class JobRunner {
     }
     const runAt = new Date(Date.now() + retryDelayMs(job.attempts, this.options.backoff)).toISOString();
     await this.jobs.retryLater(job.id, this.owner, reason, runAt);
-    await handler.retrying?.(job, reason);
+    await handler.retrying?.(job, reason, runAt);
   }
 }

@@ -49,9 +49,8 @@ export abstract class DeliveryHandler implements JobHandler {
     throw permanent ? new PermanentJobError(reason) : new Error(reason);
   }
 
-  async retrying(job: JobRecord): Promise<void> {
-    const queued = await this.store.jobs.find(job.id);
-    await this.store.deliveries.settle(readPayload(job).deliveryId, { status: 'pending', nextAttemptAt: queued?.runAt ?? null, at: nowIso() });
+  async retrying(job: JobRecord, _reason: string, runAt: string): Promise<void> {
+    await this.store.deliveries.settle(readPayload(job).deliveryId, { status: 'pending', nextAttemptAt: runAt, at: nowIso() });
   }
 
   async failed(job: JobRecord, reason: string): Promise<void> {
