@@ -75,10 +75,15 @@ function isEntity(word: string, text: string, offset: number): boolean {
   if (word.length >= 2 && word === word.toUpperCase() && word !== word.toLowerCase()) return true; // acronym
   const first = word.charAt(0);
   if (first === first.toLowerCase()) return false;
-  // A capital after a sentence end (or at the very start) says nothing about names.
-  const before = text.slice(0, offset).trimEnd();
-  return before !== '' && !/[.!?:;"'“‘(\n]$/u.test(before);
+  // A capital after a sentence end (or at the very start) says nothing about names. Looks back from the
+  // word rather than slicing the text before it, which made long texts quadratic.
+  let before = offset - 1;
+  while (before >= 0 && /\s/u.test(text.charAt(before)) && text.charAt(before) !== '\n') before--;
+  return before >= 0 && !SENTENCE_BREAK_BEFORE.has(text.charAt(before));
 }
+
+/** Characters after which a capital starts a sentence or a quote, so it is no sign of a name. */
+const SENTENCE_BREAK_BEFORE = new Set(['.', '!', '?', ':', ';', '"', "'", '“', '‘', '(', '\n']);
 
 /**
  * A light English stemmer: plurals, -ing, -ed, -ly, a final e or y, so "bottles" meets "bottle" and "used"

@@ -69,28 +69,27 @@ export class Retriever {
    */
   private async hybrid({ scope, query, topK, weights = DEFAULT_WEIGHTS }: RetrievalRequest): Promise<RetrievedChunk[]> {
     const depth = candidateDepth(topK);
-    // Keyword search and its hits' texts are read while the query is being embedded, off the critical path.
+    // The query goes to the embedder first; keyword search, its hits' texts and their term profiles
+    // (the costly part of lexical scoring) are done on this thread meanwhile, off the critical path.
+    const vectorSide = weights.vector > 0 ? this.vectorHits(scope, query, depth) : Promise.resolve([]);
     const keywordSide = (async () => {
       const hits = weights.keyword > 0 ? await this.search.keywordSearch(scope, query, depth) : [];
-      return { hits, details: await this.search.details(scope.workspaceId, hits.map((hit) => hit.chunkId)) };
+      const details = await this.search.details(scope.workspaceId, hits.map((hit) => hit.chunkId));
+      return { hits, candidates: details.map((chunk) => this.profiled(chunk)) };
     })();
-    const [vector, keywordFound] = await Promise.all([weights.vector > 0 ? this.vectorHits(scope, query, depth) : [], keywordSide]);
-    const keyword = keywordFound.hits;
+    const [vector, { hits: keyword, candidates: keywordCandidates }] = await Promise.all([vectorSide, keywordSide]);
     const known = new Set(keyword.map((hit) => hit.chunkId));
-    const candidates = [
-      ...keywordFound.details,
-      ...(await this.search.details(
-        scope.workspaceId,
-        vector.filter((hit) => !known.has(hit.chunkId)).map((hit) => hit.chunkId),
-      )),
-    ];
+    const vectorOnly = await this.search.details(
+      scope.workspaceId,
+      vector.filter((hit) => !known.has(hit.chunkId)).map((hit) => hit.chunkId),
+    );
+    const candidates = [...keywordCandidates, ...vectorOnly.map((chunk) => this.profiled(chunk))];
     const queryProfile = termProfile(query);
-    const profiles = candidates.map((chunk) => this.profileOf(chunk));
-    const termWeight = termWeights(queryProfile, profiles);
+    const termWeight = termWeights(queryProfile, candidates.map(({ profile }) => profile));
     const lexical = (score: (profile: PassageProfile) => number) =>
-      new Map(candidates.map((chunk, i) => [chunk.chunkId, score(profiles[i]!)]));
+      new Map(candidates.map(({ chunk, profile }) => [chunk.chunkId, score(profile)]));
     const fused = fuseScores(
-      candidates.map((chunk) => chunk.chunkId),
+      candidates.map(({ chunk }) => chunk.chunkId),
       [
         { scores: scaledToRange(vector), weight: weights.vector },
         { scores: scaledToBest(keyword), weight: weights.keyword },
@@ -99,7 +98,7 @@ export class Retriever {
         { scores: lexical((profile) => lexicalProximity(queryProfile, profile) / 2), weight: PROXIMITY_WEIGHT },
       ],
     ).slice(0, topK);
-    const byId = new Map(candidates.map((chunk) => [chunk.chunkId, chunk]));
+    const byId = new Map(candidates.map(({ chunk }) => [chunk.chunkId, chunk]));
     return fused.flatMap((hit) => {
       const chunk = byId.get(hit.chunkId);
       return chunk === undefined ? [] : [{ ...chunk, score: hit.score }];
@@ -107,14 +106,14 @@ export class Retriever {
   }
 
   /** Tokenising ~100 passages per query is most of hybrid search's own cost: do it once per chunk. */
-  private profileOf(chunk: ChunkDetails): PassageProfile {
+  private profiled(chunk: ChunkDetails): { chunk: ChunkDetails; profile: PassageProfile } {
     let profile = this.#profiles.get(chunk.chunkId);
     if (profile === undefined) {
       profile = passageProfile(chunk.text);
       if (this.#profiles.size >= PROFILE_CACHE_SIZE) this.#profiles.delete(this.#profiles.keys().next().value!);
       this.#profiles.set(chunk.chunkId, profile);
     }
-    return profile;
+    return { chunk, profile };
   }
 
   private async withDetails(workspaceId: string, hits: readonly ChunkHit[]): Promise<RetrievedChunk[]> {
