@@ -46,9 +46,16 @@ export function passageProfile(text: string): PassageProfile {
  */
 export function lexicalProximity(query: TermProfile, passage: TermProfile): number {
   if (query.terms.size === 0) return 0;
-  const coverage = [...query.terms].filter((term) => passage.terms.has(term)).length / query.terms.size;
+  const coverage = sharedCount(query.terms, passage.terms) / query.terms.size;
   if (query.pairs.size === 0) return coverage;
-  return coverage + [...query.pairs].filter((pair) => passage.pairs.has(pair)).length / query.pairs.size;
+  return coverage + sharedCount(query.pairs, passage.pairs) / query.pairs.size;
+}
+
+/** How many of `wanted` are in `found`: scoring runs per candidate and sentence, so without allocating. */
+function sharedCount(wanted: ReadonlySet<string>, found: ReadonlySet<string>): number {
+  let count = 0;
+  for (const item of wanted) if (found.has(item)) count += 1;
+  return count;
 }
 
 /**
@@ -76,17 +83,16 @@ const PAIR_SHARE = 0.5;
  * the passage.
  */
 export function sentenceMatch(query: TermProfile, passage: PassageProfile, weights: ReadonlyMap<string, number>): number {
-  const terms = [...query.terms];
-  const pairs = [...query.pairs];
-  const total = terms.reduce((sum, term) => sum + (weights.get(term) ?? 0), 0);
+  let total = 0;
+  for (const term of query.terms) total += weights.get(term) ?? 0;
   if (total === 0) return 0;
   let best = 0;
   for (const sentence of passage.sentences) {
     let score = 0;
-    for (const term of terms) if (sentence.terms.has(term)) score += weights.get(term) ?? 0;
+    for (const term of query.terms) if (sentence.terms.has(term)) score += weights.get(term) ?? 0;
     score /= total;
-    if (pairs.length > 0) score += (PAIR_SHARE * pairs.filter((pair) => sentence.pairs.has(pair)).length) / pairs.length;
-    best = Math.max(best, score);
+    if (query.pairs.size > 0) score += (PAIR_SHARE * sharedCount(query.pairs, sentence.pairs)) / query.pairs.size;
+    if (score > best) best = score;
   }
   return best / (1 + PAIR_SHARE);
 }
