@@ -16,6 +16,10 @@ export interface Term {
 
 // Letters, marks and digits, joined by inner apostrophes, periods or commas: "20,000", "3.5", "don't".
 const TOKEN = /[\p{L}\p{M}\p{N}]+(?:['’.,][\p{L}\p{M}\p{N}]+)*/gu;
+const INNER_PUNCTUATION = /[.,]/;
+const APOSTROPHE = /['’]/;
+// NFKC leaves printable ASCII as it is (tokens hold no spaces or control characters).
+const ASCII = /^[ -~]*$/;
 const NUMBER = /^\p{N}+(?:[.,]\p{N}+)*$/u;
 
 // English function words and question words. Other languages get no stop list; the IDF weighting
@@ -44,12 +48,13 @@ export function extractTerms(text: string): Term[] {
       terms.push(term(normalizeNumber(token), true, false, false, terms.length, start, start + token.length));
       continue;
     }
-    // "e.g", "U.S" and "rock,paper" split into their parts; possessive "'s" goes.
+    // "e.g", "U.S" and "rock,paper" split into their parts; possessive "'s" goes. Most tokens are plain
+    // words: the checks below skip the splitting, apostrophe and Unicode work they do not need.
     let offset = start;
-    for (const part of token.split(/[.,]/)) {
-      const word = part.replace(/['’]s$/u, '').replace(/['’]/gu, '');
+    for (const part of INNER_PUNCTUATION.test(token) ? token.split(/[.,]/) : [token]) {
+      const word = APOSTROPHE.test(part) ? part.replace(/['’]s$/u, '').replace(/['’]/gu, '') : part;
       if (word !== '') {
-        const lower = word.normalize('NFKC').toLowerCase();
+        const lower = (ASCII.test(word) ? word : word.normalize('NFKC')).toLowerCase();
         const entity = isEntity(word, text, offset);
         terms.push(term(stem(lower), false, entity, STOP_WORDS.has(lower), terms.length, offset, offset + part.length));
       }
