@@ -94,18 +94,6 @@ export class HnswDatastoreIndex {
     return result.neighbors.map((label, i) => ({ label, score: 1 - result.distances[i]! }));
   }
 
-  /** Exact cosine similarity to each of `labels`, best first: for small filtered sets. */
-  exact(query: Float32Array, labels: Iterable<number>, limit: number): IndexedHit[] {
-    const hits: IndexedHit[] = [];
-    for (const label of labels) {
-      const point = this.#index.getPoint(label);
-      let dot = 0;
-      for (let i = 0; i < point.length; i += 1) dot += point[i]! * query[i]!;
-      hits.push({ label, score: dot });
-    }
-    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
-  }
-
   async close(): Promise<void> {
     await this.#saving;
   }

@@ -38,10 +38,11 @@ export class SqliteChunkSearch implements ChunkSearch {
       const candidates = [...allowed].reduce((total, id) => total + index.labelsOfDatasource(id).size, 0);
       // Unfiltered, the graph answers best; narrowed to few candidates, scoring them all is exact and cheap.
       const narrowed = candidates < index.size && (candidates <= EXACT_SEARCH_MAX || candidates < index.size / 20);
-      const found = narrowed
-        ? index.exact(vector, [...allowed].flatMap((id) => [...index.labelsOfDatasource(id)]), limit)
-        : index.search(vector, limit, (datasourceId) => allowed.has(datasourceId));
-      hits.push(...(await this.toChunkIds(found)));
+      hits.push(
+        ...(narrowed
+          ? await this.exactSearch(vector, [...allowed], limit)
+          : await this.toChunkIds(index.search(vector, limit, (datasourceId) => allowed.has(datasourceId)))),
+      );
     }
     return hits.sort((a, b) => b.score - a.score).slice(0, limit);
   }
@@ -85,6 +86,27 @@ export class SqliteChunkSearch implements ChunkSearch {
     const index = await opening!;
     await index.catchUp(this.db);
     return index;
+  }
+
+  /**
+   * Every chunk of the datasources scored against the query, with vectors read as stored: a blob viewed
+   * as floats costs far less than copying each point out of the HNSW index into a JS array.
+   */
+  private async exactSearch(vector: Float32Array, datasourceIds: string[], limit: number): Promise<ChunkHit[]> {
+    const rows = await this.db
+      .selectFrom('chunk')
+      .select(['id', 'embedding'])
+      .where('datasource_id', 'in', datasourceIds)
+      .where('dimensions', '=', vector.length)
+      .execute();
+    const hits = rows.map(({ id, embedding }) => {
+      const bytes = embedding as Uint8Array;
+      const stored = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+      let dot = 0;
+      for (let i = 0; i < stored.length; i += 1) dot += stored[i]! * vector[i]!;
+      return { chunkId: id, score: dot };
+    });
+    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
   }
 
   private async toChunkIds(found: { label: number; score: number }[]): Promise<ChunkHit[]> {
