@@ -37,6 +37,8 @@ export async function startInProcessParley(options: StartOptions): Promise<InPro
     PORT: '0',
     PARLEY_LOG_LEVEL: 'silent',
     PARLEY_EMBEDDINGS_THREADS: String(options.embedderThreads),
+    // Every mode asks the same queries: cached query vectors would time the cache, not the engine.
+    PARLEY_QUERY_CACHE_SIZE: '0',
     ...options.env,
   });
   let core: Core | undefined;

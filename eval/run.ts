@@ -140,7 +140,8 @@ const relative = (file: string) => {
 };
 
 function parleyEnv(options: Options): Record<string, string> {
-  const env: Record<string, string> = {};
+  // Each mode asks the same queries: without this, modes after the first would time the query cache.
+  const env: Record<string, string> = { PARLEY_QUERY_CACHE_SIZE: '0' };
   for (const name of PASSED_THROUGH) {
     const value = process.env[name];
     if (value !== undefined && value !== '') env[name] = value;

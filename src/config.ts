@@ -85,6 +85,8 @@ export interface EmbeddingsConfig {
   readonly apiKey: string | null;
   /** Worker threads of the local model. */
   readonly threads: number;
+  /** Recent query vectors kept per process, so a repeated question embeds once; 0 turns this off. */
+  readonly queryCacheSize: number;
 }
 
 /** A configuration value that cannot be used; the message names the variable and what is wrong. */
@@ -119,6 +121,7 @@ const KNOWN_PARLEY_VARIABLES = new Set([
   'PARLEY_EMBEDDINGS_MODEL',
   'PARLEY_EMBEDDINGS_API_KEY',
   'PARLEY_EMBEDDINGS_THREADS',
+  'PARLEY_QUERY_CACHE_SIZE',
   'PARLEY_SMTP_URL',
   'PARLEY_MAIL_FROM',
   'PARLEY_PUBLIC_URL',
@@ -212,6 +215,7 @@ function readEmbeddings(env: Env): EmbeddingsConfig {
     model,
     apiKey: env.PARLEY_EMBEDDINGS_API_KEY || null,
     threads: readNumber(env, 'PARLEY_EMBEDDINGS_THREADS', os.availableParallelism(), { integer: true }),
+    queryCacheSize: readNumber(env, 'PARLEY_QUERY_CACHE_SIZE', 1000, { integer: true, min: -1 }),
   };
 }
 

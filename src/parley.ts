@@ -39,6 +39,7 @@ export async function openCore(config: Config): Promise<Core> {
       onEnqueued: () => core.onEnqueued(),
       onEvent: () => core.onEvent(),
       embedder: () => core.embedder(),
+      queryCacheSize: config.embeddings.queryCacheSize,
       models: createModelRegistry(config.models),
       queryQuota: config.models.queryQuota,
       emailEnabled: config.events.smtpUrl !== null,

@@ -16,6 +16,11 @@ describe('configuration', () => {
     expect(loadConfig({ PARLEY_PUBLIC_URL: 'https://support.example.com/' }).events.publicUrl).toBe('https://support.example.com');
   });
 
+  it('keeps 1,000 query vectors unless told otherwise; 0 turns the cache off', () => {
+    expect(loadConfig({}).embeddings.queryCacheSize).toBe(1000);
+    expect(loadConfig({ PARLEY_QUERY_CACHE_SIZE: '0' }).embeddings.queryCacheSize).toBe(0);
+  });
+
   it('switches to PostgreSQL for a postgres:// URL', () => {
     const config = loadConfig({ PARLEY_DATABASE_URL: 'postgres://u@db:5432/parley' });
     expect(config.store).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/parley' });
@@ -34,6 +39,7 @@ describe('configuration', () => {
     [{ PARLEY_PUBLIC_URL: 'support.example.com' }, /PARLEY_PUBLIC_URL/],
     [{ PARLEY_WEBHOOK_TIMEOUT_SECONDS: '0' }, /PARLEY_WEBHOOK_TIMEOUT_SECONDS/],
     [{ PARLEY_DELIVERY_MAX_ATTEMPTS: '2.5' }, /PARLEY_DELIVERY_MAX_ATTEMPTS/],
+    [{ PARLEY_QUERY_CACHE_SIZE: '-1' }, /PARLEY_QUERY_CACHE_SIZE/],
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

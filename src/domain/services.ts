@@ -32,6 +32,8 @@ export interface Services {
 export interface ServiceOptions extends DatasourceServiceOptions {
   /** The embedding model, started on first use. */
   embedder: () => Promise<Embedder>;
+  /** Query vectors the retriever keeps; 0 for none. */
+  queryCacheSize: number;
   models: ModelRegistry;
   /** Agent answers per workspace per UTC month; null for no limit. */
   queryQuota: number | null;
@@ -44,7 +46,7 @@ export interface ServiceOptions extends DatasourceServiceOptions {
 
 export function createServices(store: Store, options: ServiceOptions): Services {
   const keys = new KeyService(store);
-  const retriever = new Retriever(store.search, options.embedder);
+  const retriever = new Retriever(store.search, options.embedder, options.queryCacheSize);
   const conversations = new ConversationService(store, options.onEvent);
   return {
     keys,

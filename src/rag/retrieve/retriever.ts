@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Embedder } from '../../llm/embeddings/embedder.js';
 import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../../store/store.js';
 import { fuseScores, scaledToBest, scaledToRange } from './fuse-scores.js';
@@ -50,10 +51,19 @@ const candidateDepth = (topK: number) => Math.max(50, topK * 2);
 export class Retriever {
   readonly #profiles = new Map<string, PassageProfile>();
 
+  /**
+   * Vectors of recent queries by model and text: a widget's visitors ask the same questions, and a
+   * repeated one then costs no model run (no paid API call with a remote embedder). ~2 KB each at 512-d.
+   */
+  readonly #queryVectors: LRUCache<string, Float32Array> | undefined;
+
   constructor(
     private readonly search: ChunkSearch,
     private readonly embedder: () => Promise<Embedder>,
-  ) {}
+    queryCacheSize = 0,
+  ) {
+    this.#queryVectors = queryCacheSize > 0 ? new LRUCache({ max: queryCacheSize }) : undefined;
+  }
 
   async retrieve(request: RetrievalRequest): Promise<RetrievedChunk[]> {
     const { scope, query, topK, mode } = request;
@@ -126,7 +136,16 @@ export class Retriever {
   }
 
   private async vectorHits(scope: SearchScope, query: string, limit: number): Promise<ChunkHit[]> {
+    return this.search.vectorSearch(scope, await this.queryVector(query), limit);
+  }
+
+  private async queryVector(query: string): Promise<Float32Array> {
     const embedder = await this.embedder();
-    return this.search.vectorSearch(scope, await embedder.embedQuery(query), limit);
+    const key = `${embedder.modelId}\n${query}`;
+    const cached = this.#queryVectors?.get(key);
+    if (cached !== undefined) return cached;
+    const vector = await embedder.embedQuery(query);
+    this.#queryVectors?.set(key, vector);
+    return vector;
   }
 }
