@@ -2,8 +2,9 @@ import { extractTerms } from '../../text/extract-terms.js';
 
 /**
  * Content words in order, with their adjacent pairs: what proximity compares. Each is a 32-bit hash in
- * a sorted array: a profile is cached per chunk, and arrays of hashes take ~4 KB where sets of strings
- * took ~32 KB. Two words sharing a hash is a one-in-billions chance and would only nudge a score.
+ * a sorted array: a profile is cached per chunk, and for a 400-token chunk arrays of hashes take ~6 KB
+ * where sets of strings took ~32 KB (measured). Two words sharing a hash is a one-in-billions chance
+ * and would only nudge a score.
  */
 export interface TermProfile {
   terms: Int32Array;

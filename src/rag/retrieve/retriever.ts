@@ -49,7 +49,7 @@ const candidateDepth = (topK: number) => Math.max(50, topK * 2);
 
 /** The retrieval engine behind datastore queries and agent answers. */
 export class Retriever {
-  readonly #profiles = new Map<string, PassageProfile>();
+  readonly #profiles = new LRUCache<string, PassageProfile>({ max: PROFILE_CACHE_SIZE });
 
   /**
    * Vectors of recent queries by model and text: a widget's visitors ask the same questions, and a
@@ -123,7 +123,6 @@ export class Retriever {
     let profile = this.#profiles.get(chunk.chunkId);
     if (profile === undefined) {
       profile = passageProfile(chunk.text);
-      if (this.#profiles.size >= PROFILE_CACHE_SIZE) this.#profiles.delete(this.#profiles.keys().next().value!);
       this.#profiles.set(chunk.chunkId, profile);
     }
     return { chunk, profile };
