@@ -3,6 +3,7 @@ import path from 'node:path';
 import hnswlib from 'hnswlib-node';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
+import { decodeStoredVector } from './stored-vector.js';
 
 /** Graph parameters: M=16, efConstruction=200 give recall@10 above 0.95 at 100k chunks (see bench). */
 const M = 16;
@@ -110,9 +111,7 @@ export class HnswDatastoreIndex {
         .execute();
       const datasourceOf = new Map(batch.map((row) => [row.label, row.datasource_id]));
       for (const { label, embedding } of vectors) {
-        const bytes = embedding as Uint8Array;
-        const vector = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
-        this.#index.addPoint(Array.from(vector), label, true);
+        this.#index.addPoint(Array.from(decodeStoredVector(embedding)), label, true);
         this.track(label, datasourceOf.get(label)!);
       }
       await yieldToEventLoop();

@@ -3,6 +3,7 @@ import type { Database } from '../schema.js';
 import { chunkDetails, inScope, isEmptyScope, keywordTerms } from '../sql/chunk-scope.js';
 import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../store.js';
 import { HnswDatastoreIndex } from './hnsw-datastore-index.js';
+import { decodeStoredVector } from './stored-vector.js';
 
 /**
  * Below this many candidate chunks a filtered search is exact: cheap, and HNSW with a very selective
@@ -100,8 +101,7 @@ export class SqliteChunkSearch implements ChunkSearch {
       .where('dimensions', '=', vector.length)
       .execute();
     const hits = rows.map(({ id, embedding }) => {
-      const bytes = embedding as Uint8Array;
-      const stored = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+      const stored = decodeStoredVector(embedding);
       let dot = 0;
       for (let i = 0; i < stored.length; i += 1) dot += stored[i]! * vector[i]!;
       return { chunkId: id, score: dot };

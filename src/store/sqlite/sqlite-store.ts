@@ -7,6 +7,7 @@ import { LocalBlobStore } from '../files/local-blob-store.js';
 import { SqliteChunkSearch } from './sqlite-chunk-search.js';
 import { createSqlStore } from '../sql/sql-store.js';
 import type { Store } from '../store.js';
+import { encodeStoredVector } from './stored-vector.js';
 
 /** Opens (creating if needed) the embedded store: one SQLite file in WAL mode. */
 export function openSqliteStore(file: string, dataDirectory: string): Store {
@@ -23,7 +24,7 @@ export function openSqliteStore(file: string, dataDirectory: string): Store {
       db,
       capabilities: { dialect: 'sqlite' },
       supportsRowLocks: false,
-      encodeVector: (vector) => new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength),
+      encodeVector: encodeStoredVector,
     },
     {
       blobs: new LocalBlobStore(path.join(dataDirectory, 'files')),
