@@ -2,6 +2,7 @@ import type { AgentQueryResult } from './agent-query.js';
 import type { EventsResult } from './events.js';
 import type { Figure, Goal } from './figures.js';
 import type { IngestionResult } from './ingestion.js';
+import type { LatencySummary } from './latency.js';
 import { QUERY_MODES, type QueryResult } from './query.js';
 import type { VectorSearchCase } from './vector-search.js';
 
@@ -88,12 +89,15 @@ export function vectorTable(cases: readonly VectorSearchCase[]): string {
   ].join('\n');
 }
 
+/** A labelled row of a latency's p50 and p99. */
+const latencyRow = (label: string, latency: LatencySummary): string[] => [label, show(latency.p50), show(latency.p99)];
+
 export function agentQueryTable(r: AgentQueryResult): string {
   const rows = [
-    ['POST /datastores/{id}/query hybrid (retrieval)', show(r.retrieval.p50), show(r.retrieval.p99)],
-    ['POST /agents/{id}/query, instant loopback model', show(r.instantAnswer.p50), show(r.instantAnswer.p99)],
-    ['built-in model, streamed: first answer event', show(r.localFirstAnswerEvent.p50), show(r.localFirstAnswerEvent.p99)],
-    ['built-in model, streamed: whole answer', show(r.localWhole.p50), show(r.localWhole.p99)],
+    latencyRow('POST /datastores/{id}/query hybrid (retrieval)', r.retrieval),
+    latencyRow('POST /agents/{id}/query, instant loopback model', r.instantAnswer),
+    latencyRow('built-in model, streamed: first answer event', r.localFirstAnswerEvent),
+    latencyRow('built-in model, streamed: whole answer', r.localWhole),
   ];
   return [
     `Agent query (${show(r.queries, false)} questions, ${show(r.chunksInDatastore)}): answer path over retrieval p50 ` +
@@ -105,10 +109,10 @@ export function agentQueryTable(r: AgentQueryResult): string {
 
 export function eventsTable(r: EventsResult): string {
   const rows = [
-    ['POST straight to the receiver (baseline)', show(r.directPost.p50), show(r.directPost.p99)],
-    ['PATCH /conversations/{id}, metadata only (no event)', show(r.patchWithoutEvent.p50), show(r.patchWithoutEvent.p99)],
-    ['PATCH /conversations/{id} to RESOLVED (event recorded)', show(r.patchWithEvent.p50), show(r.patchWithEvent.p99)],
-    ['status change sent → signed delivery received', show(r.eventToReceipt.p50), show(r.eventToReceipt.p99)],
+    latencyRow('POST straight to the receiver (baseline)', r.directPost),
+    latencyRow('PATCH /conversations/{id}, metadata only (no event)', r.patchWithoutEvent),
+    latencyRow('PATCH /conversations/{id} to RESOLVED (event recorded)', r.patchWithEvent),
+    latencyRow('status change sent → signed delivery received', r.eventToReceipt),
   ];
   return [
     `Events (${r.store}, ${show(r.events, false)} events): delivery p50 ${show(r.eventToReceiptOverDirect)} a direct POST; ` +
