@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withStatementCache } from '../../src/store/sqlite/statement-cache.js';
 
@@ -43,7 +43,7 @@ describe('SQLite statement cache', () => {
   });
 
   it('serves Kysely queries, writes included, with the same results as without it', async () => {
-    const db = new Kysely<{ item: { id: number; name: string } }>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+    const db = new Kysely<{ item: { id: Generated<number>; name: string } }>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
     for (const name of ['d', 'e']) await db.insertInto('item').values({ name }).execute();
     const byId = (id: number) => db.selectFrom('item').select('name').where('id', '=', id).executeTakeFirst();
     expect([await byId(1), await byId(5)]).toEqual([{ name: 'a' }, { name: 'e' }]);
