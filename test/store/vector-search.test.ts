@@ -115,6 +115,16 @@ describe.each(STORE_KINDS)('vector search in the %s store', (kind) => {
     expect(await recall(scope, (id) => allowed.has(id))).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('takes a query vector still being computed, and passes on its failure', async () => {
+    const scope = { workspaceId, datastoreIds: [datastoreId] };
+    const query = makeVectors(1, random(11))[0]!;
+    const pending = new Promise<Float32Array>((resolve) => setTimeout(() => resolve(query), 20));
+    expect(await store.search.vectorSearch(scope, pending, 10)).toEqual(await store.search.vectorSearch(scope, query, 10));
+    const failure = () => Promise.reject(new Error('embedding model down'));
+    await expect(store.search.vectorSearch(scope, failure(), 10)).rejects.toThrow('embedding model down');
+    await expect(store.search.vectorSearch({ ...scope, datasourceIds: [] }, failure(), 10)).rejects.toThrow('embedding model down');
+  });
+
   it('sees another workspace’s scope as empty', async () => {
     const hits = await store.search.vectorSearch({ workspaceId: newId(), datastoreIds: [datastoreId] }, makeVectors(1, random(3))[0]!, 10);
     expect(hits).toEqual([]);

@@ -134,8 +134,9 @@ export class Retriever {
     return details.map((chunk) => ({ ...chunk, score: scoreOf.get(chunk.chunkId) ?? 0 }));
   }
 
-  private async vectorHits(scope: SearchScope, query: string, limit: number): Promise<ChunkHit[]> {
-    return this.search.vectorSearch(scope, await this.queryVector(query), limit);
+  /** The store looks up the scope while the query is being embedded. */
+  private vectorHits(scope: SearchScope, query: string, limit: number): Promise<ChunkHit[]> {
+    return this.search.vectorSearch(scope, this.queryVector(query), limit);
   }
 
   private async queryVector(query: string): Promise<Float32Array> {

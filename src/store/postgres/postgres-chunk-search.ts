@@ -20,7 +20,9 @@ export async function ensureVectorIndex(db: Kysely<Database>, dimensions: number
 export class PostgresChunkSearch implements ChunkSearch {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async vectorSearch(scope: SearchScope, vector: Float32Array, limit: number): Promise<ChunkHit[]> {
+  async vectorSearch(scope: SearchScope, pendingVector: Float32Array | Promise<Float32Array>, limit: number): Promise<ChunkHit[]> {
+    // The scope is checked in the same statement as the search: nothing to look up while the vector comes.
+    const vector = await pendingVector;
     if (isEmptyScope(scope)) return [];
     const dimensions = vector.length;
     const literal = `[${vector.join(',')}]`;

@@ -20,17 +20,23 @@ export class SqliteChunkSearch implements ChunkSearch {
     private readonly indexDirectory: string,
   ) {}
 
-  async vectorSearch(scope: SearchScope, vector: Float32Array, limit: number): Promise<ChunkHit[]> {
-    if (isEmptyScope(scope)) return [];
-    const datasources = await this.db
-      .selectFrom('datasource')
-      .select(['id', 'datastore_id', 'nb_chunks'])
-      .where('workspace_id', '=', scope.workspaceId)
-      .where('datastore_id', 'in', [...scope.datastoreIds])
-      .where('status', '=', 'synched')
-      .$if(scope.datasourceIds !== undefined, (q) => q.where('id', 'in', [...scope.datasourceIds!]))
-      .$if(scope.customIds !== undefined, (q) => q.where('custom_id', 'in', [...scope.customIds!]))
-      .execute();
+  async vectorSearch(scope: SearchScope, pendingVector: Float32Array | Promise<Float32Array>, limit: number): Promise<ChunkHit[]> {
+    if (isEmptyScope(scope)) {
+      await pendingVector; // not left to fail unhandled
+      return [];
+    }
+    const [vector, datasources] = await Promise.all([
+      pendingVector,
+      this.db
+        .selectFrom('datasource')
+        .select(['id', 'datastore_id'])
+        .where('workspace_id', '=', scope.workspaceId)
+        .where('datastore_id', 'in', [...scope.datastoreIds])
+        .where('status', '=', 'synched')
+        .$if(scope.datasourceIds !== undefined, (q) => q.where('id', 'in', [...scope.datasourceIds!]))
+        .$if(scope.customIds !== undefined, (q) => q.where('custom_id', 'in', [...scope.customIds!]))
+        .execute(),
+    ]);
     const hits: ChunkHit[] = [];
     for (const datastoreId of new Set(datasources.map((datasource) => datasource.datastore_id))) {
       const index = await this.indexOf(datastoreId, vector.length);
