@@ -30,8 +30,8 @@ export class PostgresChunkSearch implements ChunkSearch {
     const distance = sql<number>`(chunk.embedding::vector(${sql.raw(String(dimensions))}) <=> ${literal}::vector(${sql.raw(String(dimensions))}))`;
     const rows = await this.db.transaction().execute(async (trx) => {
       // Filters are applied inside the index scan: it keeps walking the graph until enough rows pass.
-      await sql`SET LOCAL hnsw.iterative_scan = relaxed_order`.execute(trx);
-      await sql`SELECT set_config('hnsw.ef_search', ${String(Math.max(100, limit * 4))}, true)`.execute(trx);
+      // Both settings in one statement, local to the transaction: one round trip.
+      await sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(Math.max(100, limit * 4))}, true)`.execute(trx);
       return trx
         .selectFrom('chunk')
         .innerJoin('datasource', 'datasource.id', 'chunk.datasource_id')
