@@ -82,16 +82,31 @@ export class HnswDatastoreIndex {
     this.scheduleSave();
   }
 
-  /** The `limit` nearest chunks among those whose datasource `accept` lets through. */
-  search(query: Float32Array, limit: number, accept: (datasourceId: string) => boolean): IndexedHit[] {
+  /**
+   * The `limit` nearest chunks among those whose datasource `accept` lets through; without `accept`,
+   * among all. Labels the index holds but the table no longer does (an interrupted save) are never
+   * returned.
+   */
+  search(query: Float32Array, limit: number, accept?: (datasourceId: string) => boolean): IndexedHit[] {
     const k = Math.min(limit, this.size);
     if (k === 0) return [];
     this.#index.setEf(Math.max(64, k * 2));
-    const result = this.#index.searchKnn(Array.from(query), k, (label) => {
-      // Labels the index holds but the table no longer does (an interrupted save) are never returned.
-      const datasourceId = this.#datasourceOf.get(label);
-      return datasourceId !== undefined && accept(datasourceId);
-    });
+    const point = Array.from(query);
+    if (accept === undefined) {
+      // The graph walk calls a filter for every point it visits (~0.2 ms a search, measured): search
+      // without one, and only when a stale label took a place, again with the filter.
+      const hits = this.#hits(this.#index.searchKnn(point, k));
+      if (hits.every((hit) => this.#datasourceOf.has(hit.label))) return hits;
+    }
+    return this.#hits(
+      this.#index.searchKnn(point, k, (label) => {
+        const datasourceId = this.#datasourceOf.get(label);
+        return datasourceId !== undefined && (accept === undefined || accept(datasourceId));
+      }),
+    );
+  }
+
+  #hits(result: hnswlib.SearchResult): IndexedHit[] {
     return result.neighbors.map((label, i) => ({ label, score: 1 - result.distances[i]! }));
   }
 

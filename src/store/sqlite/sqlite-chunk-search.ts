@@ -48,7 +48,7 @@ export class SqliteChunkSearch implements ChunkSearch {
       hits.push(
         ...(narrowed
           ? await this.exactSearch(vector, [...allowed], limit)
-          : await this.toChunkIds(index.search(vector, limit, (datasourceId) => allowed.has(datasourceId)))),
+          : await this.toChunkIds(index.search(vector, limit, candidates < index.size ? (id) => allowed.has(id) : undefined))),
       );
     }
     return hits.sort((a, b) => b.score - a.score).slice(0, limit);

@@ -1,0 +1,86 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/domain/ids.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { NewChunk, Store } from '../../src/store/store.js';
+import { createScratchStore, type ScratchStore } from '../support/stores.js';
+
+const DIMENSIONS = 16;
+const CHUNKS = 200;
+
+/** Deterministic unit vectors. */
+function vectorOf(seed: number): Float32Array {
+  let state = seed + 1;
+  const values = Array.from({ length: DIMENSIONS }, () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32 - 0.5;
+  });
+  const norm = Math.hypot(...values);
+  return Float32Array.from(values, (value) => value / norm);
+}
+
+async function waitFor(file: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (await fs.stat(file).then(() => true, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${file} was never written`);
+}
+
+describe('the embedded store’s HNSW index', () => {
+  let scratch: ScratchStore;
+  let store: Store;
+  const workspaceId = newId();
+  const datastoreId = newId();
+  const datasourceId = newId();
+  const scope = { workspaceId, datastoreIds: [datastoreId] };
+
+  beforeAll(async () => {
+    scratch = await createScratchStore('sqlite');
+    store = await openStore(scratch.config, scratch.dataDir);
+    const at = new Date().toISOString();
+    await store.workspaces.create({ id: workspaceId, name: 'hnsw', createdAt: at });
+    await store.datastores.create({
+      id: datastoreId, workspaceId, name: 'index', description: '', type: 'vector_a', visibility: 'private',
+      embeddingModel: null, embeddingDimensions: null, vectorWeight: 1, keywordWeight: 1, createdAt: at, updatedAt: at,
+    });
+    await store.datasources.create(
+      {
+        id: datasourceId, workspaceId, datastoreId, type: 'text', name: 'doc', status: 'pending', customId: null, groupId: null,
+        config: {}, fileKey: null, mimeType: null, sizeBytes: null, error: null, progress: 0, nbChunks: 0, textSize: 0,
+        totalPages: null, generation: 1, lastSynch: null, createdAt: at, updatedAt: at,
+      },
+      { id: newId(), kind: 'noop', workspaceId, payload: {}, maxAttempts: 1 },
+    );
+    const chunks: NewChunk[] = Array.from({ length: CHUNKS }, (_, ordinal) => ({
+      ordinal, text: `chunk ${ordinal}`, source: 'doc', pageNumber: null, tokens: 2, embedding: vectorOf(ordinal),
+    }));
+    await store.datasources.writeIndex(datasourceId, 1, {
+      chunks, textSize: 100, totalPages: null, embeddingModel: 'synthetic', embeddingDimensions: DIMENSIONS,
+    });
+  });
+  afterAll(async () => {
+    await store.close();
+    await scratch.drop();
+  });
+
+  it('never returns a point its label list lost (an interrupted save), searching unfiltered', async () => {
+    const target = `${datasourceId}.1.7`;
+    expect((await store.search.vectorSearch(scope, vectorOf(7), 1))[0]!.chunkId).toBe(target);
+    // Saved a second after the build: reopen from the saved files, with chunk 7's label cut from the list.
+    const meta = path.join(scratch.dataDir, 'indexes', `${datastoreId}.hnsw.json`);
+    await waitFor(meta);
+    await store.close();
+    const saved = JSON.parse(await fs.readFile(meta, 'utf8')) as { labels: [number, string][] };
+    expect(saved.labels).toHaveLength(CHUNKS);
+    saved.labels.splice(7, 1);
+    await fs.writeFile(meta, JSON.stringify(saved));
+    store = await openStore(scratch.config, scratch.dataDir);
+
+    const hits = await store.search.vectorSearch(scope, vectorOf(7), 10);
+    expect(hits).toHaveLength(10);
+    expect(hits.map((hit) => hit.chunkId)).not.toContain(target);
+    expect(hits[0]!.score).toBeLessThan(0.999);
+  });
+});
