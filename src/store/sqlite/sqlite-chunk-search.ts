@@ -43,12 +43,13 @@ export class SqliteChunkSearch implements ChunkSearch {
       if (index === undefined) continue;
       const allowed = new Set(datasources.filter((d) => d.datastore_id === datastoreId).map((d) => d.id));
       const candidates = [...allowed].reduce((total, id) => total + index.labelsOfDatasource(id).size, 0);
+      const filtered = candidates < index.size;
       // Unfiltered, the graph answers best; narrowed to few candidates, scoring them all is exact and cheap.
-      const narrowed = candidates < index.size && (candidates <= EXACT_SEARCH_MAX || candidates < index.size / 20);
+      const narrowed = filtered && (candidates <= EXACT_SEARCH_MAX || candidates < index.size / 20);
       hits.push(
         ...(narrowed
           ? await this.exactSearch(vector, [...allowed], limit)
-          : await this.toChunkIds(index.search(vector, limit, candidates < index.size ? (id) => allowed.has(id) : undefined))),
+          : await this.toChunkIds(index.search(vector, limit, filtered ? (id) => allowed.has(id) : undefined))),
       );
     }
     return hits.sort((a, b) => b.score - a.score).slice(0, limit);
