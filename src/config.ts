@@ -24,6 +24,23 @@ export interface Config {
   readonly jobs: JobsConfig;
   readonly embeddings: EmbeddingsConfig;
   readonly events: EventsConfig;
+  readonly publicAccess: PublicAccessConfig;
+}
+
+/** Requests per minute, per API key and, on public routes, per client IP and per visitor (in one workspace). */
+export interface RateLimitsConfig {
+  readonly keyPerMinute: number;
+  readonly ipPerMinute: number;
+  readonly visitorPerMinute: number;
+}
+
+/** What callers cost: rate limits (workspaces may set their own) and the bound on a keyless question. */
+export interface PublicAccessConfig {
+  readonly rateLimits: RateLimitsConfig;
+  /** Redis for rate-limit counters shared by several processes; null keeps them in memory. */
+  readonly redisUrl: string | null;
+  /** Longest question a caller without a key may ask, in characters. */
+  readonly queryMaxChars: number;
 }
 
 /** Where events go out: webhook deliveries and notification e-mail. */
@@ -128,6 +145,11 @@ const KNOWN_PARLEY_VARIABLES = new Set([
   'PARLEY_WEBHOOK_TIMEOUT_SECONDS',
   'PARLEY_DELIVERY_MAX_ATTEMPTS',
   'PARLEY_DELIVERY_CONCURRENCY',
+  'PARLEY_RATE_LIMIT_KEY_PER_MINUTE',
+  'PARLEY_RATE_LIMIT_IP_PER_MINUTE',
+  'PARLEY_RATE_LIMIT_VISITOR_PER_MINUTE',
+  'PARLEY_REDIS_URL',
+  'PARLEY_PUBLIC_QUERY_MAX_CHARS',
 ]);
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -234,6 +256,20 @@ function readEvents(env: Env, port: number): EventsConfig {
   };
 }
 
+function readPublicAccess(env: Env): PublicAccessConfig {
+  const redisUrl = env.PARLEY_REDIS_URL || null;
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('PARLEY_REDIS_URL must be a redis:// or rediss:// URL');
+  return {
+    rateLimits: Object.freeze({
+      keyPerMinute: readNumber(env, 'PARLEY_RATE_LIMIT_KEY_PER_MINUTE', 1200, { integer: true }),
+      ipPerMinute: readNumber(env, 'PARLEY_RATE_LIMIT_IP_PER_MINUTE', 60, { integer: true }),
+      visitorPerMinute: readNumber(env, 'PARLEY_RATE_LIMIT_VISITOR_PER_MINUTE', 20, { integer: true }),
+    }),
+    redisUrl,
+    queryMaxChars: readNumber(env, 'PARLEY_PUBLIC_QUERY_MAX_CHARS', 4000, { integer: true }),
+  };
+}
+
 const PROVIDERS: readonly ModelConfig['provider'][] = ['openai', 'openai-compatible', 'anthropic', 'local'];
 const MODELS_SHAPE =
   'PARLEY_MODELS must be a JSON object like {"my-model": {"provider": "openai-compatible", "model": "llama3", "baseURL": "http://…/v1"}}';
@@ -297,5 +333,6 @@ export function loadConfig(env: Env = process.env): Config {
     jobs: Object.freeze(readJobs(env)),
     embeddings: Object.freeze(readEmbeddings(env)),
     events: Object.freeze(readEvents(env, port)),
+    publicAccess: Object.freeze(readPublicAccess(env)),
   });
 }

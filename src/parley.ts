@@ -42,6 +42,8 @@ export async function openCore(config: Config): Promise<Core> {
       queryCacheSize: config.embeddings.queryCacheSize,
       models: createModelRegistry(config.models),
       queryQuota: config.models.queryQuota,
+      publicQueryMaxChars: config.publicAccess.queryMaxChars,
+      rateLimits: config.publicAccess.rateLimits,
       emailEnabled: config.events.smtpUrl !== null,
       deliveryMaxAttempts: config.events.deliveryMaxAttempts,
     }),
@@ -72,6 +74,7 @@ export async function startServer(config: Config, core: Core): Promise<RunningSe
     bodyLimitBytes: config.bodyLimitBytes,
     maxUploadBytes: config.ingestion.maxUploadBytes,
     tempDir: tempDirOf(config),
+    redisUrl: config.publicAccess.redisUrl,
   });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();

@@ -3,9 +3,13 @@ import { streamAnswer, type AnswerSettings, type AnswerUsage } from '../llm/chat
 import { assemblePrompt } from '../llm/prompt/assemble-prompt.js';
 import type { RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
 import type { Store } from '../store/store.js';
+import { keyWorkspace, type Caller } from './callers.js';
 import type { ChannelInput, ConversationService } from './conversations.js';
 import { ParleyError } from './errors.js';
+import { originAllowed } from './public-access.js';
+import { publicQuestion, type PublicQuestionLimits } from './public-questions.js';
 import { findUsable } from './scoped.js';
+import type { VisitorTokens } from './visitor-tokens.js';
 
 /** Passages retrieved per question, before the context budget trims them. */
 const PASSAGES = 8;
@@ -22,6 +26,8 @@ export interface AgentQuestion extends AnswerSettings {
   /** Template with {query} and {context}; `promptTemplate` is its deprecated name. */
   userPrompt?: string;
   promptTemplate?: string;
+  /** Deprecated and ignored. */
+  promptType?: string;
   datasourceIds?: string[];
   customIds?: string[];
 }
@@ -46,6 +52,8 @@ export interface ExchangeIds {
   conversationId: string;
   visitorId: string;
   messageId: string;
+  /** Lets a caller without a key continue this conversation (and only this one). */
+  visitorToken: string;
 }
 
 export interface AgentAnswer extends ExchangeIds {
@@ -59,6 +67,8 @@ export interface AnswerOptions {
   signal: AbortSignal;
   /** Each text delta as the model produces it. */
   onDelta?: (delta: string) => void;
+  /** The web page's origin (`Origin` header), when a browser asks; checked against the agent's allowed origins. */
+  origin?: string;
 }
 
 /** Counts answers for the optional per-workspace quota. */
@@ -100,24 +110,39 @@ export class AgentAnswerService {
     private readonly retriever: Retriever,
     private readonly models: ModelRegistry,
     private readonly quota: QueryQuota,
+    private readonly tokens: VisitorTokens,
+    private readonly publicLimits: PublicQuestionLimits,
   ) {}
 
-  /** `workspaceId` null: a caller without a key, allowed on public agents only. */
-  async ask(workspaceId: string | null, agentId: string, question: AgentQuestion, options: AnswerOptions): Promise<AgentAnswer | ExchangeIds> {
-    const agent = await findUsable(this.store.agents, 'Agent', workspaceId, agentId);
+  /**
+   * A key may ask any agent of its workspace anything, overrides included; visitors and anonymous
+   * callers only public agents, as configured, in their own conversations (see {@link publicQuestion}).
+   */
+  async ask(caller: Caller, agentId: string, asked: AgentQuestion, options: AnswerOptions): Promise<AgentAnswer | ExchangeIds> {
+    const agent = await findUsable(this.store.agents, 'Agent', keyWorkspace(caller), agentId);
+    if (caller.kind !== 'key' && options.origin !== undefined && !originAllowed(agent.allowedOrigins, options.origin)) {
+      throw new ParleyError('forbidden', 'FORBIDDEN', `This agent does not answer pages of ${options.origin}`);
+    }
+    const question = caller.kind === 'key' ? asked : publicQuestion(agent, caller, asked, this.publicLimits);
     const model = this.models.resolveModel(question.modelName ?? agent.modelName);
     const { conversation, visitorId } = await this.conversations.ensureConversation(agent.workspaceId, {
       conversationId: question.conversationId,
       visitorId: question.visitorId,
       agentId: agent.id,
-      channel: question.channel ?? (workspaceId === null ? 'website' : 'api'),
+      channel: question.channel ?? 'api',
     });
     const human = await this.conversations.addMessage(agent.workspaceId, conversation.id, {
       from: 'human',
       text: question.query,
       visitorId,
     });
-    const ids = { conversationId: conversation.id, visitorId, messageId: human.message.id };
+    const visitorToken = await this.tokens.issue({
+      workspaceId: agent.workspaceId,
+      agentId: agent.id,
+      visitorId,
+      conversationId: conversation.id,
+    });
+    const ids = { conversationId: conversation.id, visitorId, messageId: human.message.id, visitorToken };
     if (!human.conversation.isAiEnabled) return ids;
     await this.checkQuota(agent.workspaceId);
 
@@ -155,6 +180,8 @@ export class AgentAnswerService {
       { signal: options.signal, onDelta: options.onDelta ?? (() => undefined) },
     );
     const sources = sourcesOf(prompt.passageIndexes.map((index) => chunks[index]!));
+    // A caller gone before the first word leaves no empty agent message behind.
+    if (finished.finish === 'aborted' && finished.text === '') return { ...ids, answer: '', sources, usage: finished.usage };
     const answer = await this.conversations.addMessage(agent.workspaceId, conversation.id, {
       from: 'agent',
       text: finished.text,

@@ -1,4 +1,5 @@
 import type { AgentRecord, Changes, Store, Visibility } from '../store/store.js';
+import { invalid } from './errors.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 
@@ -21,6 +22,8 @@ export interface AgentInput {
   promptTemplate?: string;
   iconUrl?: string | null;
   handle?: string | null;
+  /** Web origins whose pages may call the agent's public endpoints; empty allows any. */
+  allowedOrigins?: string[];
   tools?: DatastoreTool[];
 }
 
@@ -44,6 +47,7 @@ export class AgentService {
       systemPrompt: null,
       iconUrl: null,
       handle: null,
+      allowedOrigins: [],
       datastoreIds: [],
       ...changes,
       id: newId(),
@@ -77,8 +81,9 @@ export class AgentService {
   }
 
   private async toChanges(workspaceId: string, input: AgentInput): Promise<Changes<AgentRecord>> {
-    const { tools, promptTemplate, ...fields } = input;
+    const { tools, promptTemplate, allowedOrigins, ...fields } = input;
     const changes: Changes<AgentRecord> = { ...fields };
+    if (allowedOrigins !== undefined) changes.allowedOrigins = [...new Set(allowedOrigins.map(toOrigin))];
     if (changes.userPrompt === undefined && promptTemplate !== undefined) changes.userPrompt = promptTemplate;
     if (tools !== undefined) {
       const datastoreIds = [...new Set(tools.map((tool) => tool.datastoreId))];
@@ -89,4 +94,24 @@ export class AgentService {
     }
     return changes;
   }
+}
+
+/**
+ * A web origin as browsers send it in the `Origin` header: scheme, host and port only, lower case, the
+ * default port left out. Anything with a path, query or credentials is refused rather than cut.
+ */
+function toOrigin(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  const bare = url !== undefined && (url.protocol === 'https:' || url.protocol === 'http:') && value.replace(/\/$/, '').toLowerCase() === url.origin;
+  if (url === undefined || !bare) {
+    throw invalid(`${value} is not a web origin`, [
+      { field: 'body.allowedOrigins', message: 'each entry must be an origin such as https://www.example.com (no path)' },
+    ]);
+  }
+  return url.origin;
 }

@@ -280,8 +280,8 @@ export class ConversationService {
   }
 
   /**
-   * The conversation and visitor an agent query writes in, created when absent or unknown; 403 when
-   * either id belongs to another workspace.
+   * The conversation and visitor an agent query writes in, created when absent or unknown. Ids are
+   * unique per workspace: another workspace's conversation of the same id is never touched.
    */
   async ensureConversation(workspaceId: string, input: EnsureConversationInput): Promise<EnsuredConversation> {
     const at = now();
@@ -289,7 +289,6 @@ export class ConversationService {
     const contact = await this.saveContact(workspaceId, input.contact, at);
     const visitorId = input.visitorId ?? newId();
     const visitor = await this.store.participants.ensureVisitor(workspaceId, visitorId, contact?.id ?? null, at);
-    if (visitor === undefined) throw forbidden('Visitor', visitorId);
 
     const id = input.conversationId ?? newId();
     const contactId = contact?.id ?? visitor.contactId;
@@ -308,7 +307,6 @@ export class ConversationService {
       createdAt: at,
     };
     const ensured = await this.store.conversations.ensure(conversation, conversationCreatedEvent(conversation));
-    if (ensured === undefined) throw forbidden('Conversation', id);
     if (ensured.created) this.onEvent();
     let current = ensured.conversation;
     if (contactId !== null && current.contactId !== contactId) {

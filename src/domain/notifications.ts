@@ -23,12 +23,13 @@ export class NotificationService {
 
   /** Merges `changes` field by field: an event or audience left out keeps its value. */
   async update(workspaceId: string, changes: SettingsChanges): Promise<WorkspaceSettings> {
-    const current = notificationSettings(await this.store.workspaces.settings(workspaceId));
+    const saved = await this.store.workspaces.settings(workspaceId);
+    const current = notificationSettings(saved);
     const notifications = { ...current.notifications };
     for (const [event, audience] of Object.entries(changes.notifications ?? {}) as [NotifyingEvent, Partial<Audience>][]) {
       notifications[event] = { ...notifications[event], ...audience };
     }
-    await this.store.workspaces.saveSettings(workspaceId, { notifications });
+    await this.store.workspaces.saveSettings(workspaceId, { ...saved, notifications });
     return { notifications, emailEnabled: this.emailEnabled };
   }
 

@@ -13,6 +13,9 @@ import { WorkspaceService } from './workspaces.js';
 import { MemberService } from './members.js';
 import { NotificationService } from './notifications.js';
 import { WebhookService } from './webhooks.js';
+import { VisitorTokens } from './visitor-tokens.js';
+import { PublicAccess } from './public-access.js';
+import { RateLimitSettings, type RateLimits } from './rate-limits.js';
 
 /** Every use case, wired to one store; what the HTTP layer and the CLI call. */
 export interface Services {
@@ -27,6 +30,9 @@ export interface Services {
   readonly webhooks: WebhookService;
   readonly members: MemberService;
   readonly notifications: NotificationService;
+  readonly visitorTokens: VisitorTokens;
+  readonly publicAccess: PublicAccess;
+  readonly rateLimits: RateLimitSettings;
 }
 
 export interface ServiceOptions extends DatasourceServiceOptions {
@@ -37,6 +43,10 @@ export interface ServiceOptions extends DatasourceServiceOptions {
   models: ModelRegistry;
   /** Agent answers per workspace per UTC month; null for no limit. */
   queryQuota: number | null;
+  /** Longest question a caller without a key may ask, in characters. */
+  publicQueryMaxChars: number;
+  /** The server's rate limits; workspaces may set their own. */
+  rateLimits: RateLimits;
   /** An SMTP server is configured. */
   emailEnabled: boolean;
   deliveryMaxAttempts: number;
@@ -48,6 +58,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const keys = new KeyService(store);
   const retriever = new Retriever(store.search, options.embedder, options.queryCacheSize);
   const conversations = new ConversationService(store, options.onEvent);
+  const visitorTokens = new VisitorTokens(store.secrets);
   return {
     keys,
     workspaces: new WorkspaceService(store, keys),
@@ -56,7 +67,9 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     datasources: new DatasourceService(store, options),
     search: new DatastoreSearchService(store, retriever),
     conversations,
-    answers: new AgentAnswerService(store, conversations, retriever, options.models, { limit: options.queryQuota }),
+    answers: new AgentAnswerService(store, conversations, retriever, options.models, { limit: options.queryQuota }, visitorTokens, {
+      maxQueryChars: options.publicQueryMaxChars,
+    }),
     webhooks: new WebhookService(store, {
       allowPrivateUrls: options.allowPrivateUrls,
       maxAttempts: options.deliveryMaxAttempts,
@@ -64,5 +77,8 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     }),
     members: new MemberService(store),
     notifications: new NotificationService(store, options.emailEnabled),
+    visitorTokens,
+    publicAccess: new PublicAccess(store),
+    rateLimits: new RateLimitSettings(store, options.rateLimits),
   };
 }

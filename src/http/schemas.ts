@@ -13,6 +13,14 @@ export const Timestamp = (description: string): TString => Type.String({ format:
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 
+/**
+ * An id a client makes up (older clients name their own conversations and visitors): letters, digits,
+ * punctuation and symbols of any script, no spaces, no control, bidi or zero-width characters (all of
+ * Unicode's categories C and Z), at most 128 of them. Ajv reads patterns with the `u` flag.
+ */
+export const ClientId = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 128, pattern: '^[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}]+$', description });
+
 export const ErrorBody = Type.Object(
   {
     error: Type.String({ description: 'Stable error code, e.g. INVALID_REQUEST, UNAUTHORIZED, NOT_FOUND' }),

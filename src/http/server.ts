@@ -7,6 +7,9 @@ import { randomToken } from '../domain/ids.js';
 import type { Services } from '../domain/services.js';
 import type { Store } from '../store/store.js';
 import { registerBearerAuth } from './plugins/auth.js';
+import { registerCors } from './plugins/cors.js';
+import { PublicRoutes } from './plugins/public-routes.js';
+import { registerRateLimits } from './plugins/rate-limits.js';
 import { answerUnparsableRequest, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { agentQueryRoutes } from './routes/agent-query.js';
@@ -31,6 +34,8 @@ export interface ServerDeps {
   maxUploadBytes: number;
   /** Where uploads are streamed before they join the blob store. */
   tempDir: string;
+  /** Redis for rate-limit counters shared between processes; null keeps them in memory. */
+  redisUrl: string | null;
 }
 
 /** A route as registered: what the OpenAPI test compares the document against. */
@@ -66,11 +71,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const routes: RegisteredRoute[] = [];
+  const publicRoutes = new PublicRoutes();
   app.decorate('registeredRoutes', routes);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') routes.push({ method, url: route.url, hidden: route.schema?.hide === true });
     }
+    const resource = route.config?.publicResource;
+    if (resource !== undefined) publicRoutes.add(route.url, resource);
   });
 
   const validators = createValidators();
@@ -89,15 +97,21 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  await registerCors(app, publicRoutes, deps.services.publicAccess);
   await registerOpenApi(app);
   await app.register(healthRoutes, { store: deps.store });
 
   // Everything in this scope needs a workspace key; health and docs above stay open.
   await app.register(async (api) => {
-    registerBearerAuth(api, deps.services.keys);
+    registerBearerAuth(api, deps.services);
+    await registerRateLimits(api, { settings: deps.services.rateLimits, access: deps.services.publicAccess, redisUrl: deps.redisUrl });
     await api.register(keyRoutes, { keys: deps.services.keys });
     await api.register(agentRoutes, { agents: deps.services.agents, modelNames: deps.modelNames });
-    await api.register(agentQueryRoutes, { answers: deps.services.answers, modelNames: deps.modelNames });
+    await api.register(agentQueryRoutes, {
+      answers: deps.services.answers,
+      visitorTokens: deps.services.visitorTokens,
+      modelNames: deps.modelNames,
+    });
     await api.register(datastoreRoutes, { datastores: deps.services.datastores, search: deps.services.search });
     await api.register(datasourceRoutes, {
       datasources: deps.services.datasources,
@@ -107,7 +121,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await api.register(conversationRoutes, { conversations: deps.services.conversations });
     await api.register(messageRoutes, { conversations: deps.services.conversations });
     await api.register(webhookRoutes, { webhooks: deps.services.webhooks });
-    await api.register(workspaceRoutes, { notifications: deps.services.notifications });
+    await api.register(workspaceRoutes, { notifications: deps.services.notifications, rateLimits: deps.services.rateLimits });
     await api.register(memberRoutes, { members: deps.services.members });
   });
 

@@ -38,6 +38,8 @@ export interface AgentTable {
   handle: string | null;
   created_at: string;
   updated_at: string;
+  /** JSON array of web origins allowed to call the agent's public endpoints; empty allows any. */
+  allowed_origins: string;
 }
 
 export interface AgentDatastoreTable {
@@ -249,6 +251,13 @@ export interface DeliveryAttemptTable {
   response_excerpt: string | null;
 }
 
+/** Secrets the store's processes share (the visitor-token signing key), made once on first use. */
+export interface InstanceSecretTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 export interface Database {
   workspace: WorkspaceTable;
   api_key: ApiKeyTable;
@@ -268,4 +277,5 @@ export interface Database {
   webhook_endpoint: WebhookEndpointTable;
   delivery: DeliveryTable;
   delivery_attempt: DeliveryAttemptTable;
+  instance_secret: InstanceSecretTable;
 }

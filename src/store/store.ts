@@ -35,6 +35,8 @@ export interface AgentRecord {
   userPrompt: string;
   iconUrl: string | null;
   handle: string | null;
+  /** Web origins (`https://example.com`) whose pages may call the agent's public endpoints; empty: any. */
+  allowedOrigins: string[];
   /** Linked datastores, in the order the agent lists them. */
   datastoreIds: string[];
   createdAt: string;
@@ -242,6 +244,12 @@ export interface WorkspaceStore {
   list(): Promise<WorkspaceRecord[]>;
 }
 
+/** Secrets every process on this store shares; not workspace data, so no workspace id. */
+export interface InstanceSecretStore {
+  /** The secret named `name`; `candidate` becomes it when none exists yet (the first writer wins). */
+  getOrCreate(name: string, candidate: string, at: string): Promise<string>;
+}
+
 export type KeyDeletion = 'deleted' | 'missing' | 'last-key';
 
 export interface ApiKeyStore extends ScopedReads<ApiKeyRecord> {
@@ -339,6 +347,7 @@ export interface Store {
   readonly members: MemberStore;
   readonly webhooks: WebhookStore;
   readonly deliveries: DeliveryStore;
+  readonly secrets: InstanceSecretStore;
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Throws when the store cannot be reached. */
@@ -454,13 +463,11 @@ export interface ConversationStore extends ScopedReads<ConversationRecord> {
   /** Most recently active first (updatedAt desc, id desc), narrowed by `filter`, one page when `page` is given. */
   list(workspaceId: string, filter?: ConversationFilter, page?: ConversationPage): Promise<ConversationRecord[]>;
   /**
-   * The conversation with this id, created from `conversation` when the id is free; undefined when
-   * another workspace owns the id. `created` says which; `onCreated` goes to the outbox only then.
+   * The workspace's conversation with this id, created from `conversation` when the workspace has none
+   * (ids are unique per workspace: another workspace's conversation of the same id is another one).
+   * `created` says which; `onCreated` goes to the outbox only then.
    */
-  ensure(
-    conversation: NewConversation,
-    onCreated?: NewOutboxEvent,
-  ): Promise<{ conversation: ConversationRecord; created: boolean } | undefined>;
+  ensure(conversation: NewConversation, onCreated?: NewOutboxEvent): Promise<{ conversation: ConversationRecord; created: boolean }>;
   /**
    * Adds the message and bumps the conversation's `updatedAt`, atomically; a human message reopens a
    * RESOLVED conversation (UNRESOLVED), and names an untitled one `title`. Undefined when the
@@ -529,10 +536,10 @@ export interface VisitorRecord {
 
 export interface ParticipantStore {
   /**
-   * The visitor with this id, created when the id is free, linked to `contactId` when given; undefined
-   * when another workspace owns the id.
+   * The workspace's visitor with this id, created when the workspace has none (ids are unique per
+   * workspace), linked to `contactId` when given.
    */
-  ensureVisitor(workspaceId: string, id: string, contactId: string | null, at: string): Promise<VisitorRecord | undefined>;
+  ensureVisitor(workspaceId: string, id: string, contactId: string | null, at: string): Promise<VisitorRecord>;
   visitors(workspaceId: string, ids: readonly string[]): Promise<VisitorRecord[]>;
   /**
    * The contact with this e-mail in the workspace updated with the fields given, else a new contact

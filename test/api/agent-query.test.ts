@@ -191,7 +191,12 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     const before = upstream.requests.length;
     const off = await ask({ query: 'Anyone there?', modelName: 'remote', conversationId: first.conversationId, visitorId: first.visitorId });
     expect(off.status).toBe(200);
-    expect(off.body).toEqual({ conversationId: first.conversationId, visitorId: first.visitorId, messageId: expect.any(String) });
+    expect(off.body).toEqual({
+      conversationId: first.conversationId,
+      visitorId: first.visitorId,
+      messageId: expect.any(String),
+      visitorToken: expect.any(String),
+    });
     const streamed = await streamWithParser(`${parley.url}/agents/${agentId}/query`, ws.key, {
       query: 'Still there?',
       modelName: 'remote',
@@ -204,14 +209,24 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     expect(messages.at(-1)).toMatchObject({ from: 'human', text: 'Still there?' });
   });
 
-  it('creates a conversation under an id the client made up, and refuses another workspace’s', async () => {
+  it('creates a conversation under an id the client made up; another workspace’s same id is its own conversation', async () => {
     const madeUp = `client-${Date.now()}`;
-    const { body } = await ask({ query: QUESTION, conversationId: madeUp, visitorId: `visitor-${Date.now()}` });
+    const visitorId = `visitor-${Date.now()}`;
+    const { body } = await ask({ query: QUESTION, conversationId: madeUp, visitorId });
     expect(body.conversationId).toBe(madeUp);
     const stranger = await parley.newWorkspace();
     const strangerAgent = (await parley.call('POST', '/agents', { key: stranger.key, body: {} })).body.id;
-    const refused = await ask({ query: 'hi', conversationId: madeUp }, stranger.key, strangerAgent);
-    expect(refused.status).toBe(403);
+    const theirs = await ask({ query: 'Where is my order?', conversationId: madeUp, visitorId }, stranger.key, strangerAgent);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body).toMatchObject({ conversationId: madeUp, visitorId });
+
+    const ours = (await parley.call('GET', `/conversations/${madeUp}`, { key: ws.key })).body;
+    expect(ours.agent.id).toBe(agentId);
+    expect(ours.messages.map((m: { text: string }) => m.text)).not.toContain('Where is my order?');
+    const strangers = (await parley.call('GET', `/conversations/${madeUp}`, { key: stranger.key })).body;
+    expect(strangers.agent.id).toBe(strangerAgent);
+    expect(strangers.messages.map((m: { text: string }) => m.text)).toEqual(['Where is my order?', expect.any(String)]);
+    expect(JSON.stringify(strangers)).not.toContain(QUESTION);
   });
 
   it('aborts the model call when the client goes away and keeps the partial answer', async () => {

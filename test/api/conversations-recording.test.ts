@@ -54,13 +54,16 @@ describe.each(STORE_KINDS)('recording exchanges through the conversation service
     expect(again.conversation).toEqual(first.conversation);
   });
 
-  it('refuses ids that belong to another workspace with FORBIDDEN, and an unknown agent with NOT_FOUND', async () => {
+  it('keeps ids inside their workspace: another workspace’s id makes a conversation and visitor of our own', async () => {
     const other = await parley.newWorkspace();
     const theirs = await conversations.ensureConversation(other.id, { agentId: null, channel: 'api' });
-    expect(await kindOf(conversations.ensureConversation(ws.id, { conversationId: theirs.conversation.id, agentId, channel: 'api' }))).toBe(
-      'forbidden',
-    );
-    expect(await kindOf(conversations.ensureConversation(ws.id, { visitorId: theirs.visitorId, agentId, channel: 'api' }))).toBe('forbidden');
+    const ours = await conversations.ensureConversation(ws.id, {
+      conversationId: theirs.conversation.id,
+      visitorId: theirs.visitorId,
+      agentId,
+      channel: 'website',
+    });
+    expect(ours).toMatchObject({ created: true, visitorId: theirs.visitorId, conversation: { workspaceId: ws.id, agentId, channel: 'website' } });
     expect(await kindOf(conversations.ensureConversation(ws.id, { agentId: 'no-such-agent', channel: 'api' }))).toBe('not_found');
     // Their conversation is untouched.
     expect(await parley.core.store.conversations.find(other.id, theirs.conversation.id)).toEqual(theirs.conversation);

@@ -7,11 +7,15 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
   let parley: TestParley;
   let seed: Seed;
   let b: Workspace;
+  /** A visitor token of workspace B's public agent: it continues one conversation and is no key anywhere. */
+  let visitorToken: string;
 
   beforeAll(async () => {
     parley = await startTestParley(kind);
     seed = await seedWorkspace(parley);
     b = await parley.newWorkspace();
+    const bAgent = (await parley.call('POST', '/agents', { key: b.key, body: { visibility: 'public' } })).body.id;
+    visitorToken = (await parley.call('POST', `/agents/${bAgent}/query`, { key: null, body: { query: 'hello' } })).body.visitorToken;
   });
   afterAll(() => parley.close());
 
@@ -45,10 +49,11 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
     expect(listed.body).toHaveLength(1);
   });
 
-  it.each(cases)('%s: 401 without a key and with a wrong key', async (route, routeCase) => {
+  it.each(cases)('%s: 401 without a key, with a wrong key and with another workspace’s visitor token', async (route, routeCase) => {
     const method = route.split(' ')[0]!;
     const { path, body } = routeCase.request(seed);
-    for (const key of [null, 'pk_live_not-a-real-key-000000000000000']) {
+    expect(visitorToken).toMatch(/^eyJ/);
+    for (const key of [null, 'pk_live_not-a-real-key-000000000000000', visitorToken]) {
       const response = await parley.call(method, path, { key, body });
       expect(response.status).toBe(401);
       expect(response.body.error).toBe('UNAUTHORIZED');

@@ -47,6 +47,7 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
     expect(defaults.body).toEqual({
       notifications: { 'conversation-resolved': { admins: false, customer: false }, 'human-requested': { admins: true, customer: false } },
       emailEnabled: true,
+      rateLimits: { keyPerMinute: 1200, ipPerMinute: 60, visitorPerMinute: 20 },
     });
     const patched = await parley.call('PATCH', '/workspace/settings', {
       key: ws.key,

@@ -4,15 +4,25 @@ import type { FastifyReply } from 'fastify';
 import type { AgentAnswer, AgentAnswerService, ExchangeIds } from '../../domain/agent-answers.js';
 import { CHANNEL_INPUTS } from '../../domain/conversations.js';
 import { ParleyError } from '../../domain/errors.js';
-import { IdParams, Nullable, StringEnum, errorResponses } from '../schemas.js';
+import type { VisitorTokens } from '../../domain/visitor-tokens.js';
+import { withBodyToken } from '../plugins/auth.js';
+import { ClientId, IdParams, Nullable, StringEnum, errorResponses } from '../schemas.js';
 
 const penalty = (description: string) => Type.Optional(Type.Number({ minimum: -2, maximum: 2, description }));
 
 const questionBody = (modelNames: readonly string[]) =>
   Type.Object({
     query: Type.String({ minLength: 1, maxLength: 20_000, pattern: '\\S', description: 'The question put to the agent' }),
-    conversationId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Absent: a new conversation; unknown: created with this id' })),
-    visitorId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Who asks; absent: a new visitor' })),
+    conversationId: Type.Optional(
+      ClientId(
+        'Absent: a new conversation. With an API key an unknown id creates it (ids are unique per workspace); ' +
+          'without a key only the visitor token’s own conversation can be continued',
+      ),
+    ),
+    visitorId: Type.Optional(ClientId('Who asks; absent: a new visitor (without a key: the visitor token’s own)')),
+    visitorToken: Type.Optional(
+      Type.String({ maxLength: 4096, description: 'The token of an earlier answer, if the client cannot send it as the Bearer credential' }),
+    ),
     channel: Type.Optional(StringEnum(CHANNEL_INPUTS, { description: 'Defaults to api (website without a key)' })),
     streaming: Type.Optional(Type.Boolean({ description: 'Answer as server-sent events' })),
     modelName: Type.Optional(StringEnum(modelNames, { description: 'Replaces the agent’s model for this query' })),
@@ -53,6 +63,9 @@ const Answer = Type.Object(
     conversationId: Type.String(),
     visitorId: Type.String(),
     messageId: Type.String({ description: 'The agent’s message; the human one when the agent is switched off' }),
+    visitorToken: Type.String({
+      description: 'Continues this conversation without an API key: send it as `Authorization: Bearer <visitorToken>`',
+    }),
     sources: Type.Optional(Type.Array(Source, { description: 'One per datasource (its best chunk), best first' })),
     usage: Type.Optional(Type.Object({ promptTokens: Type.Integer(), completionTokens: Type.Integer(), totalTokens: Type.Integer() })),
   },
@@ -63,7 +76,6 @@ const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
   'x-accel-buffering': 'no',
-  connection: 'keep-alive',
 };
 
 /** The older widget's framing: URI-encoded deltas, the whole answer, then an empty-named [DONE] event. */
@@ -103,14 +115,21 @@ class AnswerStream {
 
 export interface AgentQueryRoutesOptions {
   answers: AgentAnswerService;
+  visitorTokens: VisitorTokens;
   modelNames: readonly string[];
 }
 
-export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions> = async (app, { answers, modelNames }) => {
+export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions> = async (app, { answers, visitorTokens, modelNames }) => {
+  // A token in the body names the visitor before the rate limits count them (they run before the handler).
+  app.addHook('preValidation', async (request) => {
+    const token: unknown = (request.body as { visitorToken?: unknown } | undefined)?.visitorToken;
+    if (typeof token === 'string') await withBodyToken(request, token, visitorTokens);
+  });
+
   app.post(
     '/agents/:id/query',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'optional', publicResource: 'agent' },
       schema: {
         tags: ['agents'],
         summary: 'Ask the agent a question, optionally inside a conversation; streamed as server-sent events on request',
@@ -124,7 +143,9 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
       },
     },
     async (request, reply) => {
-      const { streaming, filters, ...question } = request.body;
+      // The body's visitorToken was resolved into request.caller before the rate limits ran.
+      const { streaming, filters, visitorToken, ...question } = request.body;
+      const { caller } = request;
       const abort = new AbortController();
       // A client that goes away stops the model; what it had written is kept.
       request.raw.on('close', () => {
@@ -134,12 +155,14 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
         if (!reply.raw.writableFinished) abort.abort();
       });
       const input = { ...question, datasourceIds: filters?.datasource_ids, customIds: filters?.custom_ids };
-      if (!streaming) return answers.ask(request.workspaceId, request.params.id, input, { signal: abort.signal });
+      const origin = request.headers.origin;
+      if (!streaming) return answers.ask(caller, request.params.id, input, { signal: abort.signal, origin });
 
       const stream = new AnswerStream(reply);
       try {
-        const result = await answers.ask(request.workspaceId, request.params.id, input, {
+        const result = await answers.ask(caller, request.params.id, input, {
           signal: abort.signal,
+          origin,
           onDelta: (delta) => stream.delta(delta),
         });
         stream.finish(result);

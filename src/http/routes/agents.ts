@@ -28,6 +28,12 @@ const agentInput = (modelNames: readonly string[]) =>
       promptType: Type.Optional(Type.String({ maxLength: 100, description: 'Deprecated and ignored' })),
       iconUrl: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
       handle: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+      allowedOrigins: Type.Optional(
+        Type.Array(Type.String({ minLength: 1, maxLength: 300 }), {
+          maxItems: 100,
+          description: 'Web origins (https://www.example.com) whose pages may call this public agent; empty allows any',
+        }),
+      ),
       tools: Type.Optional(
         Type.Array(DatastoreTool, { maxItems: 100, description: 'Datastores the agent retrieves from' }),
       ),
@@ -46,6 +52,7 @@ const Agent = Type.Object({
   userPrompt: Type.String(),
   iconUrl: Nullable(Type.String()),
   handle: Nullable(Type.String()),
+  allowedOrigins: Type.Array(Type.String(), { description: 'Origins allowed to call the public endpoints; empty: any' }),
   tools: Type.Array(DatastoreTool),
   createdAt: Timestamp('When the agent was created'),
   updatedAt: Timestamp('When the agent last changed'),

@@ -103,7 +103,7 @@ export const datastoreRoutes: FastifyPluginAsyncTypebox<{ datastores: DatastoreS
   app.post(
     '/datastores/:id/query',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'optional', publicResource: 'datastore' },
       schema: {
         tags,
         summary: 'Search the datastore: the chunks that best match the query, best first',

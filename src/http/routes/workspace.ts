@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { NotificationService } from '../../domain/notifications.js';
+import type { RateLimitSettings } from '../../domain/rate-limits.js';
 import { NOTIFYING_EVENTS } from '../../events/event-types.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { errorResponses } from '../schemas.js';
@@ -20,17 +21,47 @@ const byEvent = <T extends ReturnType<typeof Type.Object>>(schema: T, optional: 
     { additionalProperties: false },
   );
 
+const perMinute = (description: string) => Type.Integer({ minimum: 1, maximum: 1_000_000, description });
+
+const RateLimits = Type.Object({
+  keyPerMinute: perMinute('Requests a minute per API key'),
+  ipPerMinute: perMinute('Requests a minute per client IP on public routes (agents and datastores used without a key)'),
+  visitorPerMinute: perMinute('Requests a minute per visitor (visitor token) on public routes'),
+});
+
 const Settings = Type.Object({
   notifications: byEvent(Audience, false),
   emailEnabled: Type.Boolean({ description: 'Read-only: an SMTP server is configured (PARLEY_SMTP_URL), so e-mail can go out' }),
+  rateLimits: RateLimits,
 });
 
-/** The workspace itself: its notification settings and the log of its e-mails. */
-export const workspaceRoutes: FastifyPluginAsyncTypebox<{ notifications: NotificationService }> = async (app, { notifications }) => {
+const RateLimitChanges = Type.Object(
+  Object.fromEntries(
+    Object.entries(RateLimits.properties).map(([field, schema]) => [field, Type.Optional(Type.Union([schema, Type.Null()]))]),
+  ),
+  { additionalProperties: false, description: 'Limits to change; null returns one to the server default' },
+);
+
+export interface WorkspaceRoutesOptions {
+  notifications: NotificationService;
+  rateLimits: RateLimitSettings;
+}
+
+/** The workspace itself: its notification settings, its rate limits and the log of its e-mails. */
+export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceRoutesOptions> = async (app, { notifications, rateLimits }) => {
   app.get(
     '/workspace/settings',
-    { schema: { tags: ['workspace'], summary: 'Who is e-mailed on `conversation-resolved` and `human-requested`', response: { 200: Settings, ...errorResponses() } } },
-    async (request) => notifications.get(workspaceOf(request)),
+    {
+      schema: {
+        tags: ['workspace'],
+        summary: 'Who is e-mailed on `conversation-resolved` and `human-requested`, and the rate limits in force',
+        response: { 200: Settings, ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const workspaceId = workspaceOf(request);
+      return { ...(await notifications.get(workspaceId)), rateLimits: await rateLimits.forWorkspace(workspaceId) };
+    },
   );
 
   app.patch(
@@ -38,12 +69,23 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ notifications: Notific
     {
       schema: {
         tags: ['workspace'],
-        summary: 'Change the notification settings; events and fields left out keep their values',
-        body: Type.Object({ notifications: Type.Optional(byEvent(Type.Partial(Audience), true)) }, { additionalProperties: false }),
+        summary: 'Change the notification settings and rate limits; what is left out keeps its value',
+        body: Type.Object(
+          {
+            notifications: Type.Optional(byEvent(Type.Partial(Audience), true)),
+            rateLimits: Type.Optional(RateLimitChanges),
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: Settings, ...errorResponses(413, 415) },
       },
     },
-    async (request) => notifications.update(workspaceOf(request), request.body),
+    async (request) => {
+      const workspaceId = workspaceOf(request);
+      const changes = request.body.rateLimits;
+      const limits = changes === undefined ? await rateLimits.forWorkspace(workspaceId) : await rateLimits.update(workspaceId, changes);
+      return { ...(await notifications.update(workspaceId, request.body)), rateLimits: limits };
+    },
   );
 
   app.get(

@@ -14,11 +14,13 @@ export interface DialectTypes {
   readonly vectorExtension: boolean;
   /** SQLite: an FTS5 table beside `chunk`; PostgreSQL: a generated tsvector column with a GIN index. */
   readonly keywordIndex: 'fts5' | 'tsvector';
+  /** PostgreSQL alters a primary key in place; SQLite rebuilds the table. */
+  readonly changesPrimaryKeysInPlace: boolean;
 }
 
 export const dialectTypes = (dialect: DialectName): DialectTypes =>
   dialect === 'sqlite'
-    ? { double: 'real', bigint: 'integer', blob: 'blob', vector: 'blob', vectorExtension: false, keywordIndex: 'fts5' }
+    ? { double: 'real', bigint: 'integer', blob: 'blob', vector: 'blob', vectorExtension: false, keywordIndex: 'fts5', changesPrimaryKeysInPlace: false }
     : {
         double: 'double precision',
         bigint: 'bigint',
@@ -26,4 +28,5 @@ export const dialectTypes = (dialect: DialectName): DialectTypes =>
         vector: sql`vector`,
         vectorExtension: true,
         keywordIndex: 'tsvector',
+        changesPrimaryKeysInPlace: true,
       };

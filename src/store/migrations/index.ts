@@ -4,6 +4,7 @@ import * as foundation from './001-foundation.js';
 import * as ingestion from './002-ingestion.js';
 import * as conversations from './003-conversations.js';
 import * as events from './004-events.js';
+import * as publicAgents from './005-public-agents.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -15,6 +16,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '002-ingestion': ingestion,
   '003-conversations': conversations,
   '004-events': events,
+  '005-public-agents': publicAgents,
 };
 
 /** Hands Kysely's migrator the migrations with the column types of one dialect bound in. */

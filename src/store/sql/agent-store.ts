@@ -14,6 +14,7 @@ const toRecord = (row: Selectable<AgentTable>, datastoreIds: string[]): AgentRec
   userPrompt: row.user_prompt,
   iconUrl: row.icon_url,
   handle: row.handle,
+  allowedOrigins: JSON.parse(row.allowed_origins) as string[],
   datastoreIds,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -29,6 +30,7 @@ const toColumns = (changes: Changes<AgentRecord>): Updateable<AgentTable> => ({
   user_prompt: changes.userPrompt,
   icon_url: changes.iconUrl,
   handle: changes.handle,
+  allowed_origins: changes.allowedOrigins === undefined ? undefined : JSON.stringify(changes.allowedOrigins),
 });
 
 export class SqlAgentStore implements AgentStore {
@@ -50,6 +52,7 @@ export class SqlAgentStore implements AgentStore {
           user_prompt: agent.userPrompt,
           icon_url: agent.iconUrl,
           handle: agent.handle,
+          allowed_origins: JSON.stringify(agent.allowedOrigins),
           created_at: agent.createdAt,
           updated_at: agent.updatedAt,
         })

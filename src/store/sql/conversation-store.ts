@@ -66,6 +66,7 @@ function matchesSearch(eb: ConversationScope, term: string): Expression<SqlBool>
       eb
         .selectFrom('message')
         .select('message.id')
+        .whereRef('message.workspace_id', '=', 'conversation.workspace_id')
         .whereRef('message.conversation_id', '=', 'conversation.id')
         .where((message) => contains(message.ref('message.text'))),
     ),
@@ -120,7 +121,7 @@ export class SqlConversationStore implements ConversationStore {
   async ensure(
     conversation: NewConversation,
     onCreated?: NewOutboxEvent,
-  ): Promise<{ conversation: ConversationRecord; created: boolean } | undefined> {
+  ): Promise<{ conversation: ConversationRecord; created: boolean }> {
     const inserted = await this.db.transaction().execute(async (trx) => {
       const row = await trx
       .insertInto('conversation')
@@ -139,7 +140,7 @@ export class SqlConversationStore implements ConversationStore {
         created_at: conversation.createdAt,
         updated_at: conversation.createdAt,
       })
-      .onConflict((conflict) => conflict.column('id').doNothing())
+      .onConflict((conflict) => conflict.columns(['workspace_id', 'id']).doNothing())
       .returningAll()
       .executeTakeFirst();
       if (row !== undefined && onCreated !== undefined) await insertOutboxEvent(trx, onCreated, conversation.createdAt);
@@ -147,7 +148,8 @@ export class SqlConversationStore implements ConversationStore {
     });
     if (inserted !== undefined) return { conversation: toRecord(inserted), created: true };
     const existing = await this.find(conversation.workspaceId, conversation.id);
-    return existing && { conversation: existing, created: false };
+    if (existing === undefined) throw new Error(`conversation ${conversation.id} vanished while it was being ensured`);
+    return { conversation: existing, created: false };
   }
 
   async appendMessage(message: NewMessage, title?: string, event?: NewOutboxEvent): Promise<AppendedMessage | undefined> {
@@ -197,6 +199,7 @@ export class SqlConversationStore implements ConversationStore {
           contact_id: changes.contactId,
           updated_at: at,
         })
+        .where('workspace_id', '=', workspaceId)
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();

@@ -29,12 +29,12 @@ export class SqlParticipantStore implements ParticipantStore {
     id: string,
     contactId: string | null,
     at: string,
-  ): Promise<VisitorRecord | undefined> {
+  ): Promise<VisitorRecord> {
     return this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('visitor')
         .values({ id, workspace_id: workspaceId, contact_id: contactId, created_at: at, updated_at: at })
-        .onConflict((conflict) => conflict.column('id').doNothing())
+        .onConflict((conflict) => conflict.columns(['workspace_id', 'id']).doNothing())
         .execute();
       if (contactId !== null) {
         await trx
@@ -49,8 +49,8 @@ export class SqlParticipantStore implements ParticipantStore {
         .selectAll()
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', id)
-        .executeTakeFirst();
-      return row && toVisitor(row);
+        .executeTakeFirstOrThrow();
+      return toVisitor(row);
     });
   }
 

@@ -14,6 +14,7 @@ import { SqlOutboxStore } from './outbox-store.js';
 import { SqlParticipantStore } from './participant-store.js';
 import { SqlMemberStore } from './member-store.js';
 import { SqlWebhookStore } from './webhook-store.js';
+import { SqlInstanceSecretStore } from './instance-secret-store.js';
 import { SqlDeliveryStore } from './delivery-store.js';
 
 /** The store over any SQL dialect Kysely speaks; dialect folders only open the connection. */
@@ -42,6 +43,7 @@ export function createSqlStore(connection: SqlConnection, { blobs, search }: Dia
     members: new SqlMemberStore(db),
     webhooks: new SqlWebhookStore(db),
     deliveries: new SqlDeliveryStore(db),
+    secrets: new SqlInstanceSecretStore(db),
     async migrate() {
       const migrator = new Migrator({
         db,

@@ -1,0 +1,52 @@
+import { LRUCache } from 'lru-cache';
+import type { Store } from '../store/store.js';
+
+/** The resources a caller without a key may reach, by the id in their route. */
+export type PublicResource = 'agent' | 'datastore';
+
+interface Audience {
+  workspaceId: string;
+  /** Web origins allowed to call; empty: any. */
+  allowedOrigins: readonly string[];
+}
+
+/** An agent's allowed origins may change; other processes see a change within this time. */
+const CACHE_MS = 5_000;
+
+/**
+ * What the HTTP edge needs to know about a public resource before the request reaches its use case:
+ * whose workspace it is (for that workspace's rate limits) and which web origins may call it (CORS).
+ * Cached per process for a few seconds, since every anonymous request asks.
+ */
+export class PublicAccess {
+  readonly #cache = new LRUCache<string, Audience>({ max: 10_000, ttl: CACHE_MS });
+
+  constructor(private readonly store: Store) {}
+
+  async workspaceOf(resource: PublicResource, id: string): Promise<string | undefined> {
+    return (await this.audience(resource, id))?.workspaceId;
+  }
+
+  /** Whether a page of `origin` may call the resource; unknown resources allow none. */
+  async allowsOrigin(resource: PublicResource, id: string, origin: string): Promise<boolean> {
+    const audience = await this.audience(resource, id);
+    return audience !== undefined && originAllowed(audience.allowedOrigins, origin);
+  }
+
+  private async audience(resource: PublicResource, id: string): Promise<Audience | undefined> {
+    const key = `${resource}:${id}`;
+    const cached = this.#cache.get(key);
+    if (cached !== undefined) return cached;
+    const reads = resource === 'agent' ? this.store.agents : this.store.datastores;
+    const workspaceId = await reads.ownerOf(id);
+    if (workspaceId === undefined) return undefined;
+    const agent = resource === 'agent' ? await this.store.agents.find(workspaceId, id) : undefined;
+    const audience = { workspaceId, allowedOrigins: agent?.allowedOrigins ?? [] };
+    this.#cache.set(key, audience);
+    return audience;
+  }
+}
+
+/** True when `origin` may call an agent that allows `allowedOrigins` (empty: any). */
+export const originAllowed = (allowedOrigins: readonly string[], origin: string): boolean =>
+  allowedOrigins.length === 0 || allowedOrigins.includes(origin);

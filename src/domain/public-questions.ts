@@ -1,0 +1,86 @@
+import type { AgentRecord } from '../store/store.js';
+import type { AgentQuestion } from './agent-answers.js';
+import type { Caller } from './callers.js';
+import { invalid, notFound, type FieldProblem } from './errors.js';
+
+/** Question fields that would change what the agent is: a caller without a key gets the agent as configured. */
+const OVERRIDES = [
+  'modelName',
+  'temperature',
+  'topP',
+  'maxTokens',
+  'presencePenalty',
+  'frequencyPenalty',
+  'systemPrompt',
+  'userPrompt',
+  'promptTemplate',
+  'promptType',
+  'channel',
+  'datasourceIds',
+  'customIds',
+] as const satisfies readonly (keyof AgentQuestion)[];
+
+/** Where each override arrives in the request body, for the error's `details[].field`. */
+const BODY_FIELD: Partial<Record<(typeof OVERRIDES)[number], string>> = {
+  datasourceIds: 'filters.datasource_ids',
+  customIds: 'filters.custom_ids',
+};
+
+/**
+ * Older widgets send some of the agent's own settings with every question; a value equal to the agent's
+ * changes nothing, so it is let through rather than breaking them.
+ */
+function isAgentsOwnValue(agent: AgentRecord, field: (typeof OVERRIDES)[number], value: unknown): boolean {
+  switch (field) {
+    case 'modelName':
+      return value === agent.modelName;
+    case 'temperature':
+      return value === agent.temperature;
+    case 'systemPrompt':
+      return value === (agent.systemPrompt ?? '');
+    case 'userPrompt':
+    case 'promptTemplate':
+      return value === agent.userPrompt;
+    default:
+      return false;
+  }
+}
+
+export interface PublicQuestionLimits {
+  /** Longest question a caller without a key may ask, in characters. */
+  maxQueryChars: number;
+}
+
+/**
+ * A question from a caller without a key, reduced to what such a caller may decide: the words of the
+ * question and which of *its own* conversations it continues. Overrides are refused (400, naming them);
+ * a conversation or visitor id is honoured only with the visitor token that grants it, and answers
+ * exactly like an unknown one otherwise, so nothing tells whether someone else's id exists.
+ */
+export function publicQuestion(agent: AgentRecord, caller: Caller, question: AgentQuestion, limits: PublicQuestionLimits): AgentQuestion {
+  const refused: FieldProblem[] = OVERRIDES.filter(
+    (field) => question[field] !== undefined && !isAgentsOwnValue(agent, field, question[field]),
+  ).map((field) => ({ field: `body.${BODY_FIELD[field] ?? field}`, message: 'can only be set with an API key' }));
+  if (refused.length > 0) {
+    throw invalid(`Without an API key the agent answers as configured: remove ${refused.map((p) => p.field).join(', ')}`, refused);
+  }
+  if (question.query.length > limits.maxQueryChars) {
+    throw invalid(`Questions are limited to ${limits.maxQueryChars} characters`, [
+      { field: 'body.query', message: `must have at most ${limits.maxQueryChars} characters` },
+    ]);
+  }
+
+  const grant = caller.kind === 'visitor' && caller.grant.workspaceId === agent.workspaceId ? caller.grant : undefined;
+  const { conversationId, visitorId } = question;
+  if (conversationId !== undefined && (grant?.agentId !== agent.id || grant.conversationId !== conversationId)) {
+    throw notFound('Conversation', conversationId);
+  }
+  if (visitorId !== undefined && grant?.visitorId !== visitorId) throw notFound('Visitor', visitorId);
+  return {
+    query: question.query,
+    conversationId,
+    // A token's visitor starts their next conversation as themselves.
+    visitorId: grant?.visitorId,
+    channel: 'website',
+  };
+}

@@ -1,0 +1,116 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import { ParleyError } from '../../domain/errors.js';
+import type { PublicAccess } from '../../domain/public-access.js';
+import type { RateLimits, RateLimitSettings } from '../../domain/rate-limits.js';
+
+type Dimension = 'key' | 'ip' | 'visitor';
+
+/** One counter a request goes through: its key in the store and the workspace's limit for it. */
+interface Check {
+  key: string;
+  max: number;
+}
+
+const WINDOW_MS = 60_000;
+
+const WHO: Readonly<Record<Dimension, string>> = {
+  key: 'this API key',
+  ip: 'your address',
+  visitor: 'this visitor',
+};
+
+const LIMIT_OF: Readonly<Record<Dimension, keyof RateLimits>> = {
+  key: 'keyPerMinute',
+  ip: 'ipPerMinute',
+  visitor: 'visitorPerMinute',
+};
+
+export interface RateLimitOptions {
+  settings: RateLimitSettings;
+  access: PublicAccess;
+  /** Shared counters for several processes; in memory (per process) when null. */
+  redisUrl: string | null;
+}
+
+/**
+ * Rate limits, per minute: every API key; on public routes every client IP and every visitor, counted
+ * per workspace (one busy site does not spend another's allowance) with the workspace's own limits.
+ * Each answer carries `RateLimit-Limit/Remaining/Reset` of its tightest counter; past a limit, 429
+ * `RATE_LIMIT` with `Retry-After`. Counters live in Redis when configured, so processes share them.
+ */
+export async function registerRateLimits(scope: FastifyInstance, options: RateLimitOptions): Promise<void> {
+  const redis =
+    options.redisUrl === null
+      ? undefined
+      : new Redis(options.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000, lazyConnect: false });
+  if (redis !== undefined) {
+    // Without Redis the limits are skipped (logged), rather than the API going down with it.
+    redis.on('error', (error: Error) => scope.log.warn({ err: error }, 'rate-limit store unreachable'));
+    scope.addHook('onClose', async () => {
+      redis.disconnect();
+    });
+  }
+  await scope.register(rateLimit, {
+    global: false,
+    timeWindow: WINDOW_MS,
+    redis,
+    nameSpace: 'parley-rate-limit:',
+    skipOnError: true,
+  });
+
+  const planned = new WeakMap<FastifyRequest, Partial<Record<Dimension, Check>>>();
+  const limiter = (dimension: Dimension) =>
+    scope.createRateLimit({
+      keyGenerator: (request) => planned.get(request)?.[dimension]?.key ?? 'unplanned',
+      max: async (request) => planned.get(request)?.[dimension]?.max ?? 1,
+    });
+  const limiters = { key: limiter('key'), ip: limiter('ip'), visitor: limiter('visitor') };
+
+  const plan = async (request: FastifyRequest): Promise<Partial<Record<Dimension, Check>>> => {
+    const { caller } = request;
+    if (caller.kind === 'key') {
+      const limits = await options.settings.forWorkspace(caller.workspaceId);
+      return { key: { key: `key:${caller.keyId}`, max: limits.keyPerMinute } };
+    }
+    const resource = request.routeOptions.config.publicResource;
+    const id = (request.params as { id?: unknown }).id;
+    if (resource === undefined || typeof id !== 'string') return {};
+    const workspaceId = await options.access.workspaceOf(resource, id);
+    const limits = workspaceId === undefined ? options.settings.defaults : await options.settings.forWorkspace(workspaceId);
+    const checks: Partial<Record<Dimension, Check>> = { ip: { key: `ip:${workspaceId ?? '-'}:${request.ip}`, max: limits.ipPerMinute } };
+    if (caller.kind === 'visitor') {
+      const { grant } = caller;
+      const visitorLimits = grant.workspaceId === workspaceId ? limits : await options.settings.forWorkspace(grant.workspaceId);
+      checks.visitor = { key: `visitor:${grant.workspaceId}:${grant.visitorId}`, max: visitorLimits.visitorPerMinute };
+    }
+    return checks;
+  };
+
+  scope.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    const checks = await plan(request);
+    planned.set(request, checks);
+    let tightest: { dimension: Dimension; max: number; remaining: number; resetSeconds: number; exceeded: boolean } | undefined;
+    for (const dimension of Object.keys(checks) as Dimension[]) {
+      const result = await limiters[dimension](request);
+      if (result.isAllowed) continue;
+      if (tightest === undefined || result.isExceeded || result.remaining < tightest.remaining) {
+        tightest = { dimension, max: result.max, remaining: result.remaining, resetSeconds: result.ttlInSeconds, exceeded: result.isExceeded };
+      }
+      if (result.isExceeded) break;
+    }
+    if (tightest === undefined) return;
+    reply.header('ratelimit-limit', tightest.max);
+    reply.header('ratelimit-remaining', Math.max(0, tightest.remaining));
+    reply.header('ratelimit-reset', tightest.resetSeconds);
+    if (!tightest.exceeded) return;
+    const retryAfter = Math.max(1, tightest.resetSeconds);
+    reply.header('retry-after', retryAfter);
+    throw new ParleyError(
+      'rate_limited',
+      'RATE_LIMIT',
+      `Too many requests from ${WHO[tightest.dimension]}: at most ${tightest.max} a minute (${LIMIT_OF[tightest.dimension]}); retry in ${retryAfter} s`,
+    );
+  });
+}
