@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { AgentAnswer, AgentAnswerService, ExchangeIds } from '../../domain/agent-answers.js';
 import { CHANNEL_INPUTS } from '../../domain/conversations.js';
 import { ParleyError } from '../../domain/errors.js';
+import { logFailure } from '../plugins/errors.js';
 import { IdParams, Nullable, StringEnum, errorResponses } from '../schemas.js';
 
 const penalty = (description: string) => Type.Optional(Type.Number({ minimum: -2, maximum: 2, description }));
@@ -95,7 +96,8 @@ class AnswerStream {
     if (!this.#started) {
       this.#started = true;
       this.reply.hijack();
-      this.reply.raw.writeHead(200, SSE_HEADERS);
+      // Hijacked, the reply skips the onSend hook that sets it; an [ERROR] frame asks for it.
+      this.reply.raw.writeHead(200, { ...SSE_HEADERS, 'x-request-id': this.reply.request.id });
     }
     if (!this.reply.raw.writableEnded) this.reply.raw.write(frame);
   }
@@ -120,7 +122,7 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
           'the first frame is sent as `data: [ERROR]<message>`.',
         params: IdParams,
         body: questionBody(modelNames),
-        response: { 200: Answer, ...errorResponses(402, 413, 415, 429) },
+        response: { 200: Answer, ...errorResponses(402, 413, 415, 429, 502, 503) },
       },
     },
     async (request, reply) => {
@@ -146,7 +148,7 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
       } catch (error) {
         // Before the first byte the usual status and JSON body still apply.
         if (!stream.started) throw error;
-        request.log.error({ err: error }, 'answer stream failed');
+        logFailure(request, error);
         stream.fail(ParleyError.isInstance(error) ? error.message : 'The answer could not be completed');
       }
       return reply;
