@@ -126,12 +126,12 @@ export class AgentAnswerService {
 
     const chunks = await callingModel(() =>
       this.retriever.retrieve({
-      scope: {
-        workspaceId: agent.workspaceId,
-        datastoreIds: agent.datastoreIds,
-        datasourceIds: question.datasourceIds,
-        customIds: question.customIds,
-      },
+        scope: {
+          workspaceId: agent.workspaceId,
+          datastoreIds: agent.datastoreIds,
+          datasourceIds: question.datasourceIds,
+          customIds: question.customIds,
+        },
         query: question.query,
         topK: PASSAGES,
         mode: 'hybrid',

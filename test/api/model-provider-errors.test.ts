@@ -224,21 +224,26 @@ describe.each(STORE_KINDS)('model provider failures on %s', (kind) => {
       expect(chat.requests.at(-1)!.body.max_tokens).toBe(512);
     });
 
-    it('maps a failing embeddings provider the same way when a question is embedded', async () => {
-      for (const [status, code] of [[401, 'MODEL_ERROR'], [503, 'MODEL_UNAVAILABLE'], [429, 'MODEL_RATE_LIMITED']] as const) {
-        // The SDK retries 5xx and 429 twice: every attempt fails (a 401 leaves the rest unused).
-        embeddings.replies.length = 0;
-        for (let i = 0; i < 3; i++) {
-          embeddings.replies.push({ kind: 'error', status, message: LEAK, headers: { 'retry-after-ms': '10' } });
+    it('maps a failing embeddings provider the same way when a question or a search is embedded', async () => {
+      const datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: { visibility: 'public' } })).body.id;
+      const cases = [
+        [401, 'MODEL_ERROR', 502],
+        [503, 'MODEL_UNAVAILABLE', 503],
+        [429, 'MODEL_RATE_LIMITED', 429],
+      ] as const;
+      for (const [status, code, ourStatus] of cases) {
+        for (const path of [`/agents/${agents.remote}/query`, `/datastores/${datastoreId}/query`]) {
+          // The SDK retries 5xx and 429 twice: every attempt fails (a 401 leaves the rest unused).
+          embeddings.replies.length = 0;
+          for (let i = 0; i < 3; i++) {
+            embeddings.replies.push({ kind: 'error', status, message: LEAK, headers: { 'retry-after-ms': '10' } });
+          }
+          const response = await parley.call('POST', path, { key: keyOf(), body: { query: `Embed me ${status} ${Math.random()}` } });
+          expect(response.status).toBe(ourStatus);
+          expect(response.body).toMatchObject({ error: code, message: MESSAGES[code] });
+          expectNoLeak(exposed(response.headers, response.body));
+          expectLogged(response.body.requestId, new RegExp(`HTTP ${status} .*${SECRET}`));
         }
-        const response = await parley.call('POST', `/agents/${agents.remote}/query`, {
-          key: keyOf(),
-          body: { query: `Embed me ${status} ${Math.random()}` },
-        });
-        expect(response.status).toBe({ MODEL_ERROR: 502, MODEL_UNAVAILABLE: 503, MODEL_RATE_LIMITED: 429 }[code]);
-        expect(response.body).toMatchObject({ error: code, message: MESSAGES[code] });
-        expectNoLeak(exposed(response.headers, response.body));
-        expectLogged(response.body.requestId, new RegExp(`HTTP ${status} .*${SECRET}`));
       }
     });
   });
