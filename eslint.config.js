@@ -26,9 +26,11 @@ function layering() {
     group: ['kysely', 'pg', 'better-sqlite3', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**'],
     message: 'SQL lives in src/store only',
   };
+  const domain = { group: ['**/domain/**'], message: 'domain/ sits above this layer: map to its errors where the domain calls in' };
   const restrict = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
   return [
     restrict(['src/domain/**'], [http, sql]),
+    restrict(['src/llm/**'], [http, sql, domain]),
     restrict(['src/store/**'], [http]),
     restrict(['src/http/**'], [sql]),
   ];

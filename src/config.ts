@@ -64,6 +64,10 @@ export interface ModelConfig {
   model?: string;
   baseURL?: string;
   apiKey?: string;
+  /** The largest `maxTokens` a question may ask for. */
+  maxOutputTokens?: number;
+  /** Seconds the provider may stay silent before the call fails. */
+  timeoutSeconds?: number;
 }
 
 export interface ModelsConfig {
@@ -292,7 +296,22 @@ function readModelEntries(env: Env): Record<string, ModelConfig> {
       throw new ConfigError(`PARLEY_MODELS.${name}.provider must be one of ${PROVIDERS.join(', ')}`);
     }
     const text = (key: string) => (typeof settings[key] === 'string' ? (settings[key] as string) : undefined);
-    entries[name] = { provider, model: text('model'), baseURL: text('baseURL'), apiKey: text('apiKey') };
+    const positive = (key: string, integer: boolean) => {
+      const value = settings[key];
+      if (value === undefined || value === null) return undefined;
+      if (typeof value !== 'number' || value <= 0 || (integer && !Number.isInteger(value))) {
+        throw new ConfigError(`PARLEY_MODELS.${name}.${key} must be a positive ${integer ? 'integer' : 'number'}`);
+      }
+      return value;
+    };
+    entries[name] = {
+      provider,
+      model: text('model'),
+      baseURL: text('baseURL'),
+      apiKey: text('apiKey'),
+      maxOutputTokens: positive('maxOutputTokens', true),
+      timeoutSeconds: positive('timeoutSeconds', false),
+    };
   }
   return entries;
 }

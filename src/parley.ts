@@ -4,10 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { INGEST_JOB } from './domain/datasources.js';
 import { createServices, type Services } from './domain/services.js';
-import { buildServer } from './http/server.js';
+import { buildServer, type LogStream } from './http/server.js';
 import type { JobRunner } from './jobs/job-runner.js';
 import { BUILT_IN_MODEL_NAMES, createModelRegistry } from './llm/chat/model-registry.js';
 import type { Embedder } from './llm/embeddings/embedder.js';
+import { ModelError } from './llm/model-error.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
@@ -65,12 +66,13 @@ export interface RunningServer {
   url: string;
 }
 
-export async function startServer(config: Config, core: Core): Promise<RunningServer> {
+export async function startServer(config: Config, core: Core, { logStream }: { logStream?: LogStream } = {}): Promise<RunningServer> {
   const app = await buildServer({
     services: core.services,
     store: core.store,
     modelNames: [...new Set([...BUILT_IN_MODEL_NAMES, ...config.extraModelNames])],
     logLevel: config.logLevel,
+    logStream,
     bodyLimitBytes: config.bodyLimitBytes,
     maxUploadBytes: config.ingestion.maxUploadBytes,
     tempDir: tempDirOf(config),
@@ -116,6 +118,10 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
     pollMs: 500,
     backoff,
     onError,
+    // The datasource shows our message; what the embeddings provider answered is for the operator.
+    onAttemptFailed: (_job, error) => {
+      if (ModelError.isInstance(error)) onError(error);
+    },
   });
   const eventWorkers = events.startEventWorkers(config, core.store, { backoff, onError });
   await core.services.datasources.reembedIfModelChanged(embedder.modelId);

@@ -21,6 +21,13 @@ describe('configuration', () => {
     expect(loadConfig({ PARLEY_QUERY_CACHE_SIZE: '0' }).embeddings.queryCacheSize).toBe(0);
   });
 
+  it('reads a model’s output bound and timeout from PARLEY_MODELS', () => {
+    const config = loadConfig({
+      PARLEY_MODELS: '{"m": {"provider": "openai-compatible", "model": "x", "baseURL": "http://h/v1", "maxOutputTokens": 2048, "timeoutSeconds": 1.5}}',
+    });
+    expect(config.models.models.m).toMatchObject({ maxOutputTokens: 2048, timeoutSeconds: 1.5 });
+  });
+
   it('switches to PostgreSQL for a postgres:// URL', () => {
     const config = loadConfig({ PARLEY_DATABASE_URL: 'postgres://u@db:5432/parley' });
     expect(config.store).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/parley' });
@@ -34,6 +41,9 @@ describe('configuration', () => {
     [{ PARLEY_BODY_LIMIT_MB: '0' }, /PARLEY_BODY_LIMIT_MB/],
     [{ PARLEY_MODELS: '["a"]' }, /PARLEY_MODELS/],
     [{ PARLEY_MODELS: '{nope' }, /PARLEY_MODELS/],
+    [{ PARLEY_MODELS: '{"m": {"provider": "local", "maxOutputTokens": 0}}' }, /PARLEY_MODELS\.m\.maxOutputTokens must be a positive integer/],
+    [{ PARLEY_MODELS: '{"m": {"provider": "local", "maxOutputTokens": 1.5}}' }, /PARLEY_MODELS\.m\.maxOutputTokens/],
+    [{ PARLEY_MODELS: '{"m": {"provider": "local", "timeoutSeconds": "30"}}' }, /PARLEY_MODELS\.m\.timeoutSeconds must be a positive number/],
     [{ PARLEY_PORT: '1' }, /Unknown configuration variable PARLEY_PORT/],
     [{ PARLEY_SMTP_URL: 'mail.example.com:25' }, /PARLEY_SMTP_URL/],
     [{ PARLEY_PUBLIC_URL: 'support.example.com' }, /PARLEY_PUBLIC_URL/],

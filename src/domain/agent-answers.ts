@@ -1,11 +1,12 @@
-import type { ModelRegistry } from '../llm/chat/model-registry.js';
+import type { ModelLimits, ModelRegistry } from '../llm/chat/model-registry.js';
 import { streamAnswer, type AnswerSettings, type AnswerUsage } from '../llm/chat/stream-answer.js';
 import { assemblePrompt } from '../llm/prompt/assemble-prompt.js';
 import type { RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
 import type { Store } from '../store/store.js';
 import { keyWorkspace, type Caller } from './callers.js';
 import type { ChannelInput, ConversationService } from './conversations.js';
-import { ParleyError } from './errors.js';
+import { ParleyError, invalid } from './errors.js';
+import { callingModel, fromModelFailure } from './model-errors.js';
 import { originAllowed } from './public-access.js';
 import { publicQuestion, type PublicQuestionLimits } from './public-questions.js';
 import { findUsable } from './scoped.js';
@@ -124,7 +125,9 @@ export class AgentAnswerService {
       throw new ParleyError('forbidden', 'FORBIDDEN', `This agent does not answer pages of ${options.origin}`);
     }
     const question = caller.kind === 'key' ? asked : publicQuestion(agent, caller, asked, this.publicLimits);
-    const model = this.models.resolveModel(question.modelName ?? agent.modelName);
+    const modelName = question.modelName ?? agent.modelName;
+    const limits = this.limitsOf(modelName, question.maxTokens);
+    const model = this.models.resolveModel(modelName);
     const { conversation, visitorId } = await this.conversations.ensureConversation(agent.workspaceId, {
       conversationId: question.conversationId,
       visitorId: question.visitorId,
@@ -146,17 +149,19 @@ export class AgentAnswerService {
     if (!human.conversation.isAiEnabled) return ids;
     await this.checkQuota(agent.workspaceId);
 
-    const chunks = await this.retriever.retrieve({
-      scope: {
-        workspaceId: agent.workspaceId,
-        datastoreIds: agent.datastoreIds,
-        datasourceIds: question.datasourceIds,
-        customIds: question.customIds,
-      },
-      query: question.query,
-      topK: PASSAGES,
-      mode: 'hybrid',
-    });
+    const chunks = await callingModel(() =>
+      this.retriever.retrieve({
+        scope: {
+          workspaceId: agent.workspaceId,
+          datastoreIds: agent.datastoreIds,
+          datasourceIds: question.datasourceIds,
+          customIds: question.customIds,
+        },
+        query: question.query,
+        topK: PASSAGES,
+        mode: 'hybrid',
+      }),
+    );
     const history = await this.conversations.messages(agent.workspaceId, conversation.id);
     const prompt = assemblePrompt({
       systemPrompt: question.systemPrompt ?? agent.systemPrompt,
@@ -166,18 +171,20 @@ export class AgentAnswerService {
       passages: chunks.map((chunk) => ({ text: chunk.text, source: chunk.source, pageNumber: chunk.pageNumber })),
       budgets: BUDGETS,
     });
-    const finished = await streamAnswer(
-      model,
-      prompt,
-      {
-        // The agent's saved temperature applies unless the question overrides it.
-        temperature: question.temperature ?? agent.temperature,
-        topP: question.topP,
-        presencePenalty: question.presencePenalty,
-        frequencyPenalty: question.frequencyPenalty,
-        maxTokens: question.maxTokens,
-      },
-      { signal: options.signal, onDelta: options.onDelta ?? (() => undefined) },
+    const finished = await callingModel(() =>
+      streamAnswer(
+        model,
+        prompt,
+        {
+          // The agent's saved temperature applies unless the question overrides it.
+          temperature: question.temperature ?? agent.temperature,
+          topP: question.topP,
+          presencePenalty: question.presencePenalty,
+          frequencyPenalty: question.frequencyPenalty,
+          maxTokens: question.maxTokens,
+        },
+        { signal: options.signal, onDelta: options.onDelta ?? (() => undefined), timeoutMs: limits.timeoutMs },
+      ),
     );
     const sources = sourcesOf(prompt.passageIndexes.map((index) => chunks[index]!));
     // A caller gone before the first word leaves no empty agent message behind.
@@ -190,6 +197,23 @@ export class AgentAnswerService {
       model: `${model.provider}:${model.modelId}`,
     });
     return { ...ids, messageId: answer.message.id, answer: finished.text, sources, usage: finished.usage };
+  }
+
+  /** The model's limits, refusing an unknown model and a `maxTokens` above what the model may write. */
+  private limitsOf(modelName: string, maxTokens: number | undefined): ModelLimits {
+    let limits: ModelLimits;
+    try {
+      limits = this.models.limitsOf(modelName);
+    } catch (error) {
+      throw fromModelFailure(error);
+    }
+    const bound = limits.maxOutputTokens;
+    if (maxTokens !== undefined && maxTokens > bound) {
+      throw invalid(`maxTokens may be at most ${bound} for model ${modelName}`, [
+        { field: 'body.maxTokens', message: `must be <= ${bound}` },
+      ]);
+    }
+    return limits;
   }
 
   private async checkQuota(workspaceId: string): Promise<void> {

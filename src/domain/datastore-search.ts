@@ -1,5 +1,6 @@
 import type { RetrievalMode, RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
 import type { Store } from '../store/store.js';
+import { callingModel } from './model-errors.js';
 import { findUsable } from './scoped.js';
 
 export interface DatastoreQuery {
@@ -23,17 +24,19 @@ export class DatastoreSearchService {
    */
   async query(workspaceId: string | null, datastoreId: string, input: DatastoreQuery): Promise<RetrievedChunk[]> {
     const datastore = await findUsable(this.store.datastores, 'Datastore', workspaceId, datastoreId);
-    return this.retriever.retrieve({
-      scope: {
-        workspaceId: datastore.workspaceId,
-        datastoreIds: [datastore.id],
-        datasourceIds: input.datasourceIds,
-        customIds: input.customIds,
-      },
-      query: input.query,
-      topK: input.topK,
-      mode: input.mode,
-      weights: { vector: datastore.vectorWeight, keyword: datastore.keywordWeight },
-    });
+    return callingModel(() =>
+      this.retriever.retrieve({
+        scope: {
+          workspaceId: datastore.workspaceId,
+          datastoreIds: [datastore.id],
+          datasourceIds: input.datasourceIds,
+          customIds: input.customIds,
+        },
+        query: input.query,
+        topK: input.topK,
+        mode: input.mode,
+        weights: { vector: datastore.vectorWeight, keyword: datastore.keywordWeight },
+      }),
+    );
   }
 }

@@ -9,12 +9,21 @@ export type ErrorKind =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
-  | 'unavailable';
+  | 'unavailable'
+  /** A service we depend on (a model provider) refused or failed, in a way a retry will not mend. */
+  | 'dependency_failed';
 
 /** One bad field of a request: where it is and what is wrong with it. */
 export interface FieldProblem {
   field: string;
   message: string;
+}
+
+/** What some errors add: when to try again, and the failure behind them (for the log, never the caller). */
+export interface ErrorExtras {
+  /** Sent as `Retry-After`. */
+  retryAfterSeconds?: number;
+  cause?: unknown;
 }
 
 const MARKER = Symbol.for('parley.error');
@@ -23,6 +32,7 @@ const MARKER = Symbol.for('parley.error');
 export class ParleyError extends Error {
   readonly [MARKER] = true;
   override readonly name = 'ParleyError';
+  readonly retryAfterSeconds?: number;
 
   constructor(
     readonly kind: ErrorKind,
@@ -30,8 +40,10 @@ export class ParleyError extends Error {
     message: string,
     readonly details?: readonly FieldProblem[],
     readonly retryable = false,
+    { retryAfterSeconds, cause }: ErrorExtras = {},
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   static isInstance(value: unknown): value is ParleyError {

@@ -44,9 +44,10 @@ const ERROR_DESCRIPTIONS = {
   409: 'Conflicts with the current state (CONFLICT)',
   413: 'Body too large (PAYLOAD_TOO_LARGE)',
   415: 'Unsupported content type (UNSUPPORTED_MEDIA_TYPE)',
-  429: 'Too many requests (RATE_LIMIT); see Retry-After',
+  429: 'Too many requests (RATE_LIMIT), or the model provider is rate limiting us (MODEL_RATE_LIMITED); see Retry-After',
   500: 'Internal error (INTERNAL)',
-  503: 'A dependency is unreachable (UNAVAILABLE)',
+  502: 'The model provider refused the request (MODEL_ERROR)',
+  503: 'A dependency is unreachable (UNAVAILABLE), the model provider included (MODEL_UNAVAILABLE)',
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;

@@ -30,12 +30,19 @@ export interface ServerDeps {
   store: Store;
   modelNames: readonly string[];
   logLevel: LogLevel;
+  /** Where log lines go (JSON, one per line); standard output when absent. */
+  logStream?: LogStream;
   bodyLimitBytes: number;
   maxUploadBytes: number;
   /** Where uploads are streamed before they join the blob store. */
   tempDir: string;
   /** Redis for rate-limit counters shared between processes; null keeps them in memory. */
   redisUrl: string | null;
+}
+
+/** The part of a writable stream the logger uses. */
+export interface LogStream {
+  write(line: string): void;
 }
 
 /** A route as registered: what the OpenAPI test compares the document against. */
@@ -64,7 +71,7 @@ function createValidators() {
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: deps.logLevel },
+    logger: { level: deps.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     bodyLimit: deps.bodyLimitBytes,
     genReqId: () => `req_${randomToken(9)}`,
     clientErrorHandler: answerUnparsableRequest,

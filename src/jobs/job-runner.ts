@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { JobRecord, JobStore } from '../store/store.js';
 import { retryDelayMs, type BackoffPolicy } from './backoff.js';
-import { PermanentJobError, SupersededError } from './job-errors.js';
+import { PermanentJobError, SupersededError, isPermanent } from './job-errors.js';
 import { sleep } from './sleep.js';
 
 export interface JobContext {
@@ -26,6 +26,11 @@ export interface JobRunnerOptions {
   backoff: BackoffPolicy;
   /** Called with errors of the runner itself (store unreachable), which it survives. */
   onError?: (error: unknown) => void;
+  /**
+   * Called with each failed attempt's error as thrown: the reason stored for users is its message, while
+   * the error may hold more for operators (a model provider's answer).
+   */
+  onAttemptFailed?: (job: JobRecord, error: unknown) => void;
 }
 
 const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -123,8 +128,9 @@ export class JobRunner {
     }
     // The lease went to another worker, which now owns the outcome.
     if (signal.aborted) return;
+    this.options.onAttemptFailed?.(job, error);
     const reason = describeError(error);
-    if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
+    if (isPermanent(error) || job.attempts >= job.maxAttempts) {
       await this.jobs.fail(job.id, this.owner, reason);
       await handler.failed?.(job, reason);
       return;

@@ -248,6 +248,12 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     const fromShop = await askPublic({ query: 'hi' }, { origin }, shop.id);
     expect(fromShop.status).toBe(200);
     expect(fromShop.headers.get('access-control-allow-origin')).toBe(origin);
+    // A streamed answer carries the CORS and rate-limit headers too, though it is written past Fastify's reply.
+    const streamed = await askPublic({ query: 'hi', streaming: true }, { origin }, shop.id);
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(streamed.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(streamed.headers.get('ratelimit-limit')).toBe('60');
+    expect(streamed.headers.get('x-content-type-options')).toBe('nosniff');
     const fromEvil = await askPublic({ query: 'hi' }, { origin: 'https://evil.example' }, shop.id);
     expect(fromEvil.status).toBe(403);
     expect(fromEvil.headers.get('access-control-allow-origin')).toBeNull();

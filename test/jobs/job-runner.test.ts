@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { PermanentJobError } from '../../src/jobs/job-errors.js';
 import { JobRunner, type JobHandler, type JobRunnerOptions } from '../../src/jobs/job-runner.js';
+import { ModelError } from '../../src/llm/model-error.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { JobRecord, Store } from '../../src/store/store.js';
 import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
@@ -83,6 +84,26 @@ describe.each(STORE_KINDS)('durable job queue on %s', (kind) => {
     expect(await store.jobs.find(broken)).toMatchObject({ status: 'failed', attempts: 1, lastError: 'corrupt input' });
     expect(await store.jobs.find(hopeless)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'still down' });
     expect(failures.sort()).toEqual(['corrupt input', 'still down']);
+  });
+
+  it('reads whether an error is retryable: a refused model request fails at once, an unavailable one is retried', async () => {
+    const attempts: unknown[] = [];
+    const refusal = new ModelError('refused', 'The embeddings provider refused the request', 401, 'HTTP 401: bad key');
+    const outage = new ModelError('unavailable', 'The embeddings provider is unavailable', 503, 'HTTP 503: down');
+    const handlers: Record<string, JobHandler> = {
+      refused: { run: async () => Promise.reject(refusal) },
+      outage: { run: async (job) => (job.attempts < 2 ? Promise.reject(outage) : undefined) },
+    };
+    const runner = new JobRunner(store.jobs, handlers, { ...OPTIONS, onAttemptFailed: (_job, error) => attempts.push(error) });
+    const refused = await enqueue('refused');
+    const recovered = await enqueue('outage');
+    runner.start();
+    await until(async () => (await store.jobs.find(recovered))?.status === 'done' && (await store.jobs.find(refused))?.status === 'failed');
+    await runner.stop();
+    expect(await store.jobs.find(refused)).toMatchObject({ status: 'failed', attempts: 1, lastError: refusal.message });
+    expect(await store.jobs.find(recovered)).toMatchObject({ status: 'done', attempts: 2, lastError: outage.message });
+    expect(attempts).toHaveLength(2);
+    expect(attempts).toEqual(expect.arrayContaining([outage, refusal]));
   });
 
   it('takes over a job whose worker died (its lease ran out)', async () => {

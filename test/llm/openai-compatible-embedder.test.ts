@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmbedder } from '../../src/llm/embeddings/create-embedder.js';
 import { LocalEmbedder } from '../../src/llm/embeddings/local-embedder.js';
-import { EmbeddingRequestError, OpenAICompatibleEmbedder } from '../../src/llm/embeddings/openai-compatible-embedder.js';
+import { OpenAICompatibleEmbedder } from '../../src/llm/embeddings/openai-compatible-embedder.js';
+import { ModelError } from '../../src/llm/model-error.js';
 import { DIMENSIONS, FakeEmbeddingsServer, fakeVector, unit } from '../support/fake-embeddings-server.js';
 
 const API_KEY = 'sk-test-0123456789abcdef';
@@ -87,29 +88,46 @@ describe('OpenAICompatibleEmbedder against a loopback OpenAI embeddings server',
     expect(server.requests).toHaveLength(2);
   });
 
-  it('fails clearly on 401 without retrying or leaking the key', async () => {
+  it('fails on 401 without retrying, keeping the provider’s answer for the log and the key nowhere', async () => {
     server.replies.push({ kind: 'error', status: 401, message: `Incorrect API key provided: ${API_KEY}` });
     const error = await embedder()
       .embedQuery('secret')
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(EmbeddingRequestError);
-    expect(error).toMatchObject({ status: 401, kind: 'unavailable', retryable: false });
-    expect((error as Error).message).toMatch(/HTTP 401: Incorrect API key provided/);
-    expect((error as Error).message).toContain(baseURL);
+    expect(ModelError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ failure: 'refused', retryable: false, providerStatus: 401 });
+    expect((error as ModelError).message).toBe('The embeddings provider refused the request; the server log has its answer');
+    expect((error as ModelError).providerMessage).toMatch(/^HTTP 401 from .*\/embeddings: Incorrect API key provided: \[redacted\]/);
+    expect((error as ModelError).providerMessage).toContain(baseURL);
     expect(JSON.stringify(error)).not.toContain(API_KEY);
     expect(String((error as Error).stack)).not.toContain(API_KEY);
     expect(server.requests).toHaveLength(1);
   });
 
-  it('reports persistent rate limiting as retryable after the retries are spent', async () => {
+  it.each([
+    [400, 'refused', false],
+    [403, 'refused', false],
+    [404, 'refused', false],
+    [422, 'refused', false],
+    [502, 'unavailable', true],
+    [503, 'unavailable', true],
+  ])('maps HTTP %i to %s', async (status, failure, retryable) => {
+    server.replies.push({ kind: 'error', status, message: 'provider says no' });
+    const error = await embedder({ maxRetries: 0 })
+      .embedQuery('x')
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ failure, retryable, providerStatus: status });
+    expect((error as Error).message).not.toContain('provider says no');
+  });
+
+  it('reports persistent rate limiting as retryable after the retries are spent, with the provider’s Retry-After', async () => {
     for (let i = 0; i < 3; i++) {
       server.replies.push({ kind: 'error', status: 429, message: 'Rate limit reached', headers: { 'retry-after-ms': '5' } });
     }
     const error = await embedder({ maxRetries: 2 })
       .embedQuery('busy')
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 429, kind: 'rate_limited', code: 'EMBEDDINGS_RATE_LIMITED', retryable: true });
-    expect((error as Error).message).toMatch(/HTTP 429: Rate limit reached/);
+    expect(error).toMatchObject({ failure: 'rate_limited', retryable: true, providerStatus: 429, retryAfterSeconds: 1 });
+    expect((error as ModelError).providerMessage).toMatch(/HTTP 429 .*Rate limit reached/);
     expect(server.requests).toHaveLength(3);
   });
 
@@ -120,8 +138,18 @@ describe('OpenAICompatibleEmbedder against a loopback OpenAI embeddings server',
     const error = await new OpenAICompatibleEmbedder({ baseURL: url, model: 'm', maxRetries: 0 })
       .embedQuery('anyone?')
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ kind: 'unavailable', retryable: true, status: undefined });
-    expect((error as Error).message).toMatch(/unreachable/);
+    expect(error).toMatchObject({ failure: 'unavailable', retryable: true, providerStatus: undefined });
+    expect((error as ModelError).providerMessage).toMatch(/^no response from .*ECONNREFUSED/);
+  });
+
+  it('gives up on a server that does not answer in time', async () => {
+    server.replies.push({ kind: 'hang' });
+    const started = performance.now();
+    const error = await embedder({ timeoutMs: 200, maxRetries: 0 })
+      .embedQuery('slow')
+      .catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(error).toMatchObject({ failure: 'unavailable', retryable: true, message: 'The embeddings provider did not answer in time' });
   });
 
   it('aborts a request in flight', async () => {

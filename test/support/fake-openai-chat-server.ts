@@ -26,17 +26,32 @@ export interface RecordedChatRequest {
   body: ChatCompletionRequestBody;
 }
 
+/** How a streamed answer breaks off after its deltas: the connection drops, goes quiet, or carries an error. */
+export type StreamCut = 'drop' | 'hang' | { error: { message: string; type: string; code?: string } };
+
 /**
  * What the server does with the next request. Unscripted requests get {@link FakeOpenAIChatServer.defaultReply}.
  * - `answer`: the text as `deltas` (SSE chunks when the request streams, one JSON body otherwise);
- *   `delayMs` between chunks, `finishReason` defaults to "stop".
- * - `error`: an OpenAI-style error body with `status`.
+ *   `delayMs` between chunks, `finishReason` defaults to "stop"; `cut` breaks the stream off after the deltas
+ *   (and a pause).
+ * - `error`: an OpenAI-style error body with `status` and extra `headers` (e.g. Retry-After).
  * - `hang`: headers are sent, then nothing; the client must abort.
+ * - `silent`: not even headers; the client must abort.
+ * - `reset`: the connection is closed without a response.
  */
 export type ChatReply =
-  | { kind: 'answer'; deltas: string[]; delayMs?: number; finishReason?: string; usage?: { prompt_tokens: number; completion_tokens: number } }
-  | { kind: 'error'; status: number; message: string }
-  | { kind: 'hang' };
+  | {
+      kind: 'answer';
+      deltas: string[];
+      delayMs?: number;
+      finishReason?: string;
+      usage?: { prompt_tokens: number; completion_tokens: number };
+      cut?: StreamCut;
+    }
+  | { kind: 'error'; status: number; message: string; headers?: Record<string, string> }
+  | { kind: 'hang' }
+  | { kind: 'silent' }
+  | { kind: 'reset' };
 
 /**
  * Speaks OpenAI's `POST /v1/chat/completions`, streaming (`stream: true`: SSE `data: {chunk}` frames, then
@@ -72,7 +87,11 @@ export class FakeOpenAIChatServer {
       return json(res, 404, { error: { message: `no route ${request.method} ${request.url}`, type: 'invalid_request_error' } });
     }
     const reply = this.replies.shift() ?? this.defaultReply;
-    if (reply.kind === 'error') return json(res, reply.status, { error: { message: reply.message, type: 'invalid_request_error' } });
+    if (reply.kind === 'error') {
+      return json(res, reply.status, { error: { message: reply.message, type: 'invalid_request_error' } }, reply.headers);
+    }
+    if (reply.kind === 'silent') return;
+    if (reply.kind === 'reset') return void res.socket?.destroy();
     if (reply.kind === 'hang') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.flushHeaders();
@@ -116,6 +135,14 @@ export class FakeOpenAIChatServer {
       }
       send(chunk({ content }, null));
     }
+    // The client reads the deltas before the stream breaks, as it would over a real network.
+    if (reply.cut !== undefined) await new Promise((resolve) => setTimeout(resolve, reply.delayMs ?? 20));
+    if (reply.cut === 'drop') return void res.socket?.destroy();
+    if (reply.cut === 'hang') return;
+    if (reply.cut !== undefined) {
+      send({ error: reply.cut.error });
+      return void res.end();
+    }
     send(chunk({}, finishReason));
     if (request.body.stream_options?.include_usage) send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: usageBody });
     send('[DONE]');
@@ -123,7 +150,7 @@ export class FakeOpenAIChatServer {
   }
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }

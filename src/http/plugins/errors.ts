@@ -14,6 +14,7 @@ const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  dependency_failed: 502,
   unavailable: 503,
 };
 
@@ -77,9 +78,21 @@ function describe(error: FastifyError | ParleyError): ErrorReply {
   return { status, code, message: error.message };
 }
 
+/**
+ * Logs a failure whose text the caller is not shown: ours, or a dependency's, whose own answer (a model
+ * provider's status and text) rides on the error's cause.
+ */
+export function logFailure(request: FastifyRequest, error: unknown): void {
+  const cause = ParleyError.isInstance(error) ? error.cause : undefined;
+  if (cause !== undefined) request.log.error({ err: cause, code: (error as ParleyError).code }, 'a dependency failed');
+  else request.log.error({ err: error }, 'request failed');
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: FastifyError | ParleyError): FastifyReply {
   const { status, code, message, details } = describe(error);
-  if (status === 500) request.log.error({ err: error }, 'request failed');
+  const parley = ParleyError.isInstance(error) ? error : undefined;
+  if (status === 500 || parley?.cause !== undefined) logFailure(request, error);
+  if (parley?.retryAfterSeconds !== undefined) reply.header('retry-after', String(parley.retryAfterSeconds));
   if (status === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
   return reply
     .status(status)

@@ -6,6 +6,7 @@ import { CHANNEL_INPUTS } from '../../domain/conversations.js';
 import { ParleyError } from '../../domain/errors.js';
 import type { VisitorTokens } from '../../domain/visitor-tokens.js';
 import { withBodyToken } from '../plugins/auth.js';
+import { logFailure } from '../plugins/errors.js';
 import { ClientId, IdParams, Nullable, StringEnum, errorResponses } from '../schemas.js';
 
 const penalty = (description: string) => Type.Optional(Type.Number({ minimum: -2, maximum: 2, description }));
@@ -106,8 +107,13 @@ class AnswerStream {
   private write(frame: string): void {
     if (!this.#started) {
       this.#started = true;
+      // Hijacked, the reply skips onSend (which sets x-request-id, asked for by an [ERROR] frame) and drops the
+      // headers hooks already set (CORS, rate limits, security): they go out with the stream's own.
+      const earlier = Object.entries(this.reply.getHeaders()).filter(
+        (entry): entry is [string, string | number | string[]] => entry[1] !== undefined,
+      );
       this.reply.hijack();
-      this.reply.raw.writeHead(200, SSE_HEADERS);
+      this.reply.raw.writeHead(200, { ...Object.fromEntries(earlier), ...SSE_HEADERS, 'x-request-id': this.reply.request.id });
     }
     if (!this.reply.raw.writableEnded) this.reply.raw.write(frame);
   }
@@ -139,7 +145,7 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
           'the first frame is sent as `data: [ERROR]<message>`.',
         params: IdParams,
         body: questionBody(modelNames),
-        response: { 200: Answer, ...errorResponses(402, 413, 415, 429) },
+        response: { 200: Answer, ...errorResponses(402, 413, 415, 429, 502, 503) },
       },
     },
     async (request, reply) => {
@@ -169,7 +175,7 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
       } catch (error) {
         // Before the first byte the usual status and JSON body still apply.
         if (!stream.started) throw error;
-        request.log.error({ err: error }, 'answer stream failed');
+        logFailure(request, error);
         stream.fail(ParleyError.isInstance(error) ? error.message : 'The answer could not be completed');
       }
       return reply;

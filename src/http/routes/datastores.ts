@@ -110,7 +110,7 @@ export const datastoreRoutes: FastifyPluginAsyncTypebox<{ datastores: DatastoreS
         description: 'Public datastores can be searched without a key; private ones need a key of their workspace.',
         params: IdParams,
         body: QueryBody,
-        response: { 200: Type.Array(SearchHit), ...errorResponses(413, 415) },
+        response: { 200: Type.Array(SearchHit), ...errorResponses(413, 415, 429, 502, 503) },
       },
     },
     async (request) => {

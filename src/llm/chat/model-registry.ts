@@ -2,7 +2,6 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { ParleyError } from '../../domain/errors.js';
 import { LocalAnswerer } from './local-answerer.js';
 
 export type ModelProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'local';
@@ -16,6 +15,16 @@ export interface ModelSettings {
   baseURL?: string | null;
   /** Defaults to `openai.apiKey` (`openai`) or `anthropicApiKey` (`anthropic`). */
   apiKey?: string | null;
+  /** The most tokens a question may ask the model to write; defaults per provider ({@link DEFAULT_MAX_OUTPUT_TOKENS}). */
+  maxOutputTokens?: number | null;
+  /** Seconds the provider may stay silent (before its first token or between two); default 60. */
+  timeoutSeconds?: number | null;
+}
+
+/** What may be asked of one model and how long it may take. */
+export interface ModelLimits {
+  maxOutputTokens: number;
+  timeoutMs: number;
 }
 
 export interface ModelRegistryOptions {
@@ -31,6 +40,8 @@ export interface ModelRegistryOptions {
 export interface ModelRegistry {
   /** The model behind `modelName`; throws {@link UnknownModelError} for a name not in {@link modelNames}. */
   resolveModel(modelName: string): LanguageModelV3;
+  /** The configured limits of `modelName`; throws {@link UnknownModelError} like {@link resolveModel}. */
+  limitsOf(modelName: string): ModelLimits;
   /** Every name that resolves: the built-in ones first, then configured ones in their order. */
   modelNames(): string[];
 }
@@ -54,17 +65,32 @@ export const ANTHROPIC_DEFAULT_MODELS: Readonly<Record<BuiltInModelName, string>
   llm_c: 'claude-opus-4-5',
 });
 
+/**
+ * The output bound when the configuration names none: what every model a provider offers by default can
+ * write, and a modest cap for servers whose models are unknown (small local models have small contexts).
+ */
+export const DEFAULT_MAX_OUTPUT_TOKENS: Readonly<Record<ModelProviderKind, number>> = Object.freeze({
+  openai: 16_384,
+  anthropic: 8_192,
+  'openai-compatible': 4_096,
+  local: 4_096,
+});
+
+const DEFAULT_TIMEOUT_SECONDS = 60;
+
 // Explicit, so the SDKs never fall back to OPENAI_BASE_URL / ANTHROPIC_BASE_URL from the environment.
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
 
 /** A `modelName` that no built-in or configured model answers to; the request is at fault. */
-export class UnknownModelError extends ParleyError {
+export class UnknownModelError extends Error {
+  override readonly name = 'UnknownModelError';
+
   constructor(
     readonly modelName: string,
     readonly knownNames: readonly string[],
   ) {
-    super('invalid', 'UNKNOWN_MODEL', `Unknown model "${modelName}"; available models: ${knownNames.join(', ')}`);
+    super(`Unknown model "${modelName}"; available models: ${knownNames.join(', ')}`);
   }
 }
 
@@ -91,19 +117,28 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   const settings = new Map<string, ModelSettings>(BUILT_IN_MODEL_NAMES.map((name) => [name, { provider: defaultProvider }]));
   for (const [name, entry] of Object.entries(options.models ?? {})) settings.set(name, entry);
 
-  const models = new Map<string, LanguageModelV3>();
+  const models = new Map<string, { model: LanguageModelV3; limits: ModelLimits }>();
   for (const [name, entry] of settings) {
-    models.set(name, buildModel(name, entry, { local, openai, anthropicApiKey }));
+    models.set(name, { model: buildModel(name, entry, { local, openai, anthropicApiKey }), limits: limitsOf(entry) });
   }
   const names = [...models.keys()];
+  const find = (modelName: string) => {
+    const found = models.get(modelName);
+    if (!found) throw new UnknownModelError(modelName, names);
+    return found;
+  };
 
   return {
-    resolveModel(modelName) {
-      const model = models.get(modelName);
-      if (!model) throw new UnknownModelError(modelName, names);
-      return model;
-    },
+    resolveModel: (modelName) => find(modelName).model,
+    limitsOf: (modelName) => find(modelName).limits,
     modelNames: () => [...names],
+  };
+}
+
+function limitsOf(entry: ModelSettings): ModelLimits {
+  return {
+    maxOutputTokens: entry.maxOutputTokens || DEFAULT_MAX_OUTPUT_TOKENS[entry.provider],
+    timeoutMs: (entry.timeoutSeconds || DEFAULT_TIMEOUT_SECONDS) * 1000,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { streamText } from 'ai';
 import { countTokens } from '../../text/count-tokens.js';
+import { ModelError, toModelError } from '../model-error.js';
 import type { AssembledPrompt } from '../prompt/assemble-prompt.js';
 
 /** Sampling settings of one answer; absent means the model's default. */
@@ -26,17 +27,37 @@ export interface FinishedAnswer {
   finish: 'complete' | 'aborted';
 }
 
+export interface StreamOptions {
+  /** The caller went away: the answer stops and resolves with what arrived. */
+  signal: AbortSignal;
+  onDelta: (delta: string) => void;
+  /** How long the provider may stay silent, before its first delta or between two, before the call fails. */
+  timeoutMs: number;
+}
+
+const SUBJECT = 'The model provider';
+
 /**
  * Runs the model on an assembled prompt, handing each text delta to `onDelta` as it arrives. Provider
- * errors reject; an abort resolves with the partial answer so it can still be stored.
+ * failures reject with a {@link ModelError}; an abort resolves with the partial answer so it can still be
+ * stored.
  */
 export async function streamAnswer(
   model: LanguageModelV3,
   prompt: AssembledPrompt,
   settings: AnswerSettings,
-  { signal, onDelta }: { signal: AbortSignal; onDelta: (delta: string) => void },
+  { signal, onDelta, timeoutMs }: StreamOptions,
 ): Promise<FinishedAnswer> {
+  // Our own timer rather than the SDK's `timeout.chunkMs`, which starts only once a response has arrived:
+  // a provider that accepts the connection and never answers must fail too.
+  const silence = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const restartTimer = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => silence.abort(new DOMException(`silent for ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  };
   let failure: unknown;
+  restartTimer();
   const result = streamText({
     model,
     system: prompt.system || undefined,
@@ -46,8 +67,10 @@ export async function streamAnswer(
     presencePenalty: settings.presencePenalty,
     frequencyPenalty: settings.frequencyPenalty,
     maxOutputTokens: settings.maxTokens,
-    maxRetries: 1,
-    abortSignal: signal,
+    // A person is waiting: a failure is reported at once, with whether and when to try again, rather than
+    // retried here (the SDK would wait out a provider's Retry-After of up to a minute).
+    maxRetries: 0,
+    abortSignal: AbortSignal.any([signal, silence.signal]),
     onError: ({ error }) => {
       failure = error;
     },
@@ -55,14 +78,21 @@ export async function streamAnswer(
   let text = '';
   try {
     for await (const delta of result.textStream) {
+      restartTimer();
       text += delta;
       onDelta(delta);
     }
   } catch (error) {
-    if (!signal.aborted) throw error;
+    failure ??= error;
+  } finally {
+    clearTimeout(timer);
   }
   if (signal.aborted) return { text, usage: estimateUsage(prompt, text), finish: 'aborted' };
-  if (failure !== undefined) throw failure;
+  if (silence.signal.aborted) throw toModelError(silence.signal.reason, { subject: SUBJECT });
+  if (failure !== undefined) throw toModelError(failure, { subject: SUBJECT });
+  if ((await result.finishReason) === 'content-filter') {
+    throw new ModelError('refused', `${SUBJECT} stopped the answer with its content filter`, undefined, 'finish reason content-filter');
+  }
   const usage = await result.usage;
   return {
     text,

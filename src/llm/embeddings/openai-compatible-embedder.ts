@@ -1,6 +1,6 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, RetryError, embedMany, wrapEmbeddingModel } from 'ai';
-import { ParleyError } from '../../domain/errors.js';
+import { embedMany, wrapEmbeddingModel } from 'ai';
+import { ModelError, toModelError } from '../model-error.js';
 import type { Embedder } from './embedder.js';
 import { toUnitVector } from './unit-vector.js';
 
@@ -23,25 +23,15 @@ export interface OpenAICompatibleEmbedderOptions {
   maxParallelCalls?: number;
   /** Retries per request on network errors, 408, 409, 429 and 5xx, with backoff honouring Retry-After. Default 2. */
   maxRetries?: number;
+  /** Milliseconds one request may take, answer included, before it fails as unavailable. Default 60,000. */
+  timeoutMs?: number;
 }
 
-/** An embeddings request failed: `status` is the HTTP status, when there was a response. */
-export class EmbeddingRequestError extends ParleyError {
-  constructor(
-    message: string,
-    readonly status: number | undefined,
-    retryable: boolean,
-  ) {
-    const kind = status === 429 ? 'rate_limited' : 'unavailable';
-    super(kind, status === 429 ? 'EMBEDDINGS_RATE_LIMITED' : 'EMBEDDINGS_FAILED', message, undefined, retryable);
-  }
-}
-
-const MAX_DETAIL_CHARS = 300;
+const SUBJECT = 'The embeddings provider';
 
 /**
  * Any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, vLLM, Ollama, llama.cpp server) through the
- * AI SDK, which batches, runs requests in parallel and retries.
+ * AI SDK, which batches, runs requests in parallel and retries. Failures are {@link ModelError}s.
  */
 export class OpenAICompatibleEmbedder implements Embedder {
   readonly modelId: string;
@@ -71,7 +61,7 @@ export class OpenAICompatibleEmbedder implements Embedder {
       name: 'openai-compatible',
       baseURL: options.baseURL,
       apiKey: this.#apiKey,
-      fetch: normalisingFetch(globalThis.fetch),
+      fetch: normalisingFetch(globalThis.fetch, options.timeoutMs ?? 60_000),
     });
     this.#model = wrapEmbeddingModel({
       model: provider.embeddingModel(options.model),
@@ -136,45 +126,28 @@ export class OpenAICompatibleEmbedder implements Embedder {
     return toUnitVector(embedding);
   }
 
-  #invalid(problem: string): EmbeddingRequestError {
-    return new EmbeddingRequestError(`Embeddings from ${this.#endpoint} are unusable: ${problem}`, undefined, false);
+  #invalid(problem: string): ModelError {
+    return new ModelError('refused', `${SUBJECT} answered with unusable vectors: ${problem}`, undefined, `${this.#endpoint}: ${problem}`);
   }
 
-  /** One clear error per failure: status and server message, never the API key. Aborts pass through as they are. */
+  /** Aborts pass through as they are; every other failure is a {@link ModelError} that never holds the key. */
   #describe(error: unknown, signal?: AbortSignal): unknown {
     if (signal?.aborted) return signal.reason;
-    const cause = RetryError.isInstance(error) ? error.lastError : error;
-    const detail = this.#redact(cause instanceof Error ? cause.message : String(cause));
-    if (APICallError.isInstance(cause)) {
-      const status = cause.statusCode;
-      if (status === undefined) {
-        return new EmbeddingRequestError(`Embeddings endpoint ${this.#endpoint} is unreachable: ${detail}`, undefined, true);
-      }
-      return new EmbeddingRequestError(
-        `Embeddings request to ${this.#endpoint} failed with HTTP ${status}: ${detail}`,
-        status,
-        cause.isRetryable,
-      );
-    }
-    // Schema or JSON failures of a 2xx response, and anything unexpected.
-    return new EmbeddingRequestError(`Embeddings request to ${this.#endpoint} failed: ${detail}`, undefined, false);
-  }
-
-  #redact(text: string): string {
-    let safe = text.replace(/Bearer\s+\S+/gi, 'Bearer [redacted]');
-    if (this.#apiKey) safe = safe.split(this.#apiKey).join('[redacted]');
-    return safe.length > MAX_DETAIL_CHARS ? `${safe.slice(0, MAX_DETAIL_CHARS)}…` : safe;
+    return toModelError(error, { subject: SUBJECT, secret: this.#apiKey });
   }
 }
 
 /**
- * Rewrites a successful response into what the SDK's parser expects: `data` sorted by `index` (the SDK
- * reads vectors in array order and ignores `index`) and base64 vectors (servers that ignore
+ * Gives each request `timeoutMs` (a server that never answers would otherwise hold an ingestion job for
+ * good) and rewrites a successful response into what the SDK's parser expects: `data` sorted by `index`
+ * (the SDK reads vectors in array order and ignores `index`) and base64 vectors (servers that ignore
  * `encoding_format: 'float'`) decoded to numbers.
  */
-function normalisingFetch(base: typeof fetch): typeof fetch {
+function normalisingFetch(base: typeof fetch, timeoutMs: number): typeof fetch {
   return async (input, init) => {
-    const response = await base(input, init);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const response = await base(input, { ...init, signal });
     if (!response.ok) return response;
     const text = await response.text();
     let body: unknown;

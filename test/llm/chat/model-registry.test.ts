@@ -1,10 +1,10 @@
 import { generateText, streamText } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ParleyError } from '../../../src/domain/errors.js';
 import { LocalAnswerer } from '../../../src/llm/chat/local-answerer.js';
 import {
   ANTHROPIC_DEFAULT_MODELS,
   BUILT_IN_MODEL_NAMES,
+  DEFAULT_MAX_OUTPUT_TOKENS,
   ModelSettingsError,
   OPENAI_DEFAULT_MODELS,
   UnknownModelError,
@@ -110,7 +110,7 @@ describe('createModelRegistry: configured models (PARLEY_MODELS)', () => {
 });
 
 describe('createModelRegistry: unknown names', () => {
-  it('throws an invalid-request error naming the model and the ones available', () => {
+  it('throws an error naming the model and the ones available', () => {
     const registry = createModelRegistry({ models: { mine: { provider: 'local' } } });
     let error: unknown;
     try {
@@ -119,11 +119,28 @@ describe('createModelRegistry: unknown names', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(UnknownModelError);
-    expect(ParleyError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ kind: 'invalid', code: 'UNKNOWN_MODEL', modelName: 'gpt_4' });
+    expect(error).toMatchObject({ modelName: 'gpt_4' });
     expect((error as Error).message).toBe('Unknown model "gpt_4"; available models: llm_a, llm_b, llm_b_mini, llm_c, mine');
     expect(() => registry.resolveModel('__proto__')).toThrow(UnknownModelError);
     expect(() => registry.resolveModel('')).toThrow(UnknownModelError);
+    expect(() => registry.limitsOf('gpt_4')).toThrow(UnknownModelError);
+  });
+});
+
+describe('createModelRegistry: limits', () => {
+  it('bounds output per provider unless configured, and gives each model a silence timeout', () => {
+    const registry = createModelRegistry({
+      openai: { apiKey: 'sk-test' },
+      models: {
+        small: { provider: 'openai-compatible', baseURL: 'http://127.0.0.1:1/v1', model: 'm', maxOutputTokens: 512, timeoutSeconds: 2.5 },
+        served: { provider: 'openai-compatible', baseURL: 'http://127.0.0.1:1/v1', model: 'm' },
+        offline: { provider: 'local' },
+      },
+    });
+    expect(registry.limitsOf('llm_a')).toEqual({ maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS.openai, timeoutMs: 60_000 });
+    expect(registry.limitsOf('small')).toEqual({ maxOutputTokens: 512, timeoutMs: 2_500 });
+    expect(registry.limitsOf('served').maxOutputTokens).toBe(4_096);
+    expect(registry.limitsOf('offline').maxOutputTokens).toBe(DEFAULT_MAX_OUTPUT_TOKENS.local);
   });
 });
 
