@@ -45,6 +45,9 @@ const CreateBody = Type.Unsafe<CreateBody>({
   description: 'multipart/form-data with `file` (type `file`), or JSON with type `text` or `web_page`',
 });
 
+/** Past any datasource's chunk count, and well inside the 64-bit integers SQL OFFSET takes. */
+const MAX_CHUNK_OFFSET = 1_000_000_000;
+
 const Datasource = Type.Object({
   id: Type.String(),
   type: StringEnum(['file', 'text', 'web_page']),
@@ -164,7 +167,7 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
         summary: 'The datasource’s chunks as indexed, in document order',
         params: IdParams,
         querystring: Type.Object({
-          offset: Type.Integer({ minimum: 0, default: 0 }),
+          offset: Type.Integer({ minimum: 0, maximum: MAX_CHUNK_OFFSET, default: 0 }),
           limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
         }),
         response: { 200: Type.Array(Chunk), ...errorResponses() },
