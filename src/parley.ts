@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { INGEST_JOB } from './domain/datasources.js';
 import { createServices, type Services } from './domain/services.js';
-import { buildServer } from './http/server.js';
+import { buildServer, type ServerDeps } from './http/server.js';
 import type { JobRunner } from './jobs/job-runner.js';
 import { BUILT_IN_MODEL_NAMES, createModelRegistry } from './llm/chat/model-registry.js';
 import type { Embedder } from './llm/embeddings/embedder.js';
@@ -63,8 +63,9 @@ export interface RunningServer {
   url: string;
 }
 
-export async function startServer(config: Config, core: Core): Promise<RunningServer> {
+export async function startServer(config: Config, core: Core, options: Pick<ServerDeps, 'logStream'> = {}): Promise<RunningServer> {
   const app = await buildServer({
+    ...options,
     services: core.services,
     store: core.store,
     modelNames: [...new Set([...BUILT_IN_MODEL_NAMES, ...config.extraModelNames])],

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyLoggerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
@@ -20,6 +20,7 @@ import { memberRoutes } from './routes/members.js';
 import { messageRoutes } from './routes/messages.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { workspaceRoutes } from './routes/workspace.js';
+import { REQUEST_LOG_OPTIONS } from './request-log.js';
 import { ErrorBody } from './schemas.js';
 
 export interface ServerDeps {
@@ -31,6 +32,8 @@ export interface ServerDeps {
   maxUploadBytes: number;
   /** Where uploads are streamed before they join the blob store. */
   tempDir: string;
+  /** Where log lines go; standard output unless given (tests read them). */
+  logStream?: FastifyLoggerOptions['stream'];
 }
 
 /** A route as registered: what the OpenAPI test compares the document against. */
@@ -59,7 +62,7 @@ function createValidators() {
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: deps.logLevel },
+    logger: { level: deps.logLevel, stream: deps.logStream, ...REQUEST_LOG_OPTIONS },
     bodyLimit: deps.bodyLimitBytes,
     genReqId: () => `req_${randomToken(9)}`,
     clientErrorHandler: answerUnparsableRequest,

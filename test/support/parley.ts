@@ -42,6 +42,8 @@ export interface TestParleyOptions {
   scratch?: ScratchStore;
   /** Run the background workers in-process too, as `parley start` does. */
   workers?: boolean;
+  /** Receives the server's log lines (set PARLEY_LOG_LEVEL in `env` to have some). */
+  logStream?: { write(line: string): void };
 }
 
 /** Starts Parley on loopback; the API always, the job workers when asked. */
@@ -56,7 +58,7 @@ export async function startTestParley(kind: StoreKind, options: TestParleyOption
   });
   const core = await openCore(config);
   const workers = options.workers ? await startWorkers(config, core, (error) => console.error(error)) : undefined;
-  const { app, url } = await startServer(config, core);
+  const { app, url } = await startServer(config, core, { logStream: options.logStream });
 
   const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...options.headers };
