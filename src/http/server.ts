@@ -9,6 +9,7 @@ import type { Store } from '../store/store.js';
 import { registerBearerAuth } from './plugins/auth.js';
 import { answerUnparsableRequest, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { agentQueryRoutes } from './routes/agent-query.js';
 import { agentRoutes } from './routes/agents.js';
 import { conversationRoutes } from './routes/conversations.js';
@@ -92,6 +93,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  await registerSecurityHeaders(app);
   await registerOpenApi(app);
   await app.register(healthRoutes, { store: deps.store });
 
