@@ -47,8 +47,8 @@ export async function registerFileUploads(app: FastifyInstance, options: FileUpl
     // The plugin's own limits (parts, fields) and refusals (a `__proto__` field) are already 4xx.
     if (status === 400 || status === 413) return error;
     return invalid(
-      'The multipart/form-data body is malformed or incomplete: it needs a boundary in the Content-Type, ' +
-        'parts with a Content-Disposition header, and the closing delimiter',
+      'The multipart/form-data body cannot be read: it needs a boundary in its Content-Type, a Content-Disposition ' +
+        'header on each part, fields as plain text, and the closing delimiter',
     );
   }
 
