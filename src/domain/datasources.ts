@@ -6,6 +6,7 @@ import type { DocumentKind } from '../rag/ingest/document.js';
 import { MIME_TYPES } from '../rag/ingest/mime-types.js';
 import { sniffDocumentKind } from '../rag/ingest/parse/sniff-kind.js';
 import type { ChunkRecord, DatasourceRecord, DatasourceType, NewJob, Store } from '../store/store.js';
+import { datasourceName } from './datasource-name.js';
 import { ParleyError, invalid } from './errors.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
@@ -55,15 +56,16 @@ export class DatasourceService {
 
   async createFromFile(workspaceId: string, input: Common & { fileName?: string; upload: UploadedFile }): Promise<DatasourceRecord> {
     await this.requireDatastore(workspaceId, input.datastoreId);
-    const kind = await sniffDocumentKind(input.upload.path, input.upload.fileName);
+    const uploadedName = datasourceName(input.upload.fileName);
+    const kind = await sniffDocumentKind(input.upload.path, uploadedName);
     if (kind === undefined) {
       throw new ParleyError(
         'unsupported_media_type',
         'UNSUPPORTED_MEDIA_TYPE',
-        `${input.upload.fileName || 'This file'} is not a document Parley can read; supported: ${SUPPORTED}`,
+        `${uploadedName} is not a document Parley can read; supported: ${SUPPORTED}`,
       );
     }
-    const name = input.fileName || input.upload.fileName || 'Untitled file';
+    const name = datasourceName(input.fileName, uploadedName);
     return this.create(workspaceId, 'file', name, input, { file_name: name, kind }, kind, input.upload);
   }
 
@@ -74,7 +76,7 @@ export class DatasourceService {
     const file = path.join(this.options.tempDir, `text-${newId()}`);
     await fs.writeFile(file, input.text, 'utf8');
     const kind = (await sniffDocumentKind(file, 'text.md')) ?? 'txt';
-    const name = input.name ?? firstWords(input.text);
+    const name = datasourceName(input.name, firstWords(input.text));
     const upload = { path: file, fileName: name, size: Buffer.byteLength(input.text) };
     return this.create(workspaceId, 'text', name, input, { kind }, kind, upload);
   }
@@ -82,7 +84,8 @@ export class DatasourceService {
   async createFromWebPage(workspaceId: string, input: Common & { name?: string; url: string }): Promise<DatasourceRecord> {
     await this.requireDatastore(workspaceId, input.datastoreId);
     this.checkUrl(input.url);
-    return this.create(workspaceId, 'web_page', input.name ?? input.url, input, { source_url: input.url }, undefined, undefined);
+    const name = datasourceName(input.name, input.url);
+    return this.create(workspaceId, 'web_page', name, input, { source_url: input.url }, undefined, undefined);
   }
 
   get(workspaceId: string, id: string): Promise<DatasourceRecord> {

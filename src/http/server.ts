@@ -12,6 +12,7 @@ import { PublicRoutes } from './plugins/public-routes.js';
 import { registerRateLimits } from './plugins/rate-limits.js';
 import { answerUnparsableRequest, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { agentQueryRoutes } from './routes/agent-query.js';
 import { agentRoutes } from './routes/agents.js';
 import { conversationRoutes } from './routes/conversations.js';
@@ -23,6 +24,7 @@ import { memberRoutes } from './routes/members.js';
 import { messageRoutes } from './routes/messages.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { workspaceRoutes } from './routes/workspace.js';
+import { REQUEST_LOG_OPTIONS } from './request-log.js';
 import { ErrorBody } from './schemas.js';
 
 export interface ServerDeps {
@@ -71,7 +73,7 @@ function createValidators() {
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: deps.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
+    logger: { level: deps.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}), ...REQUEST_LOG_OPTIONS },
     bodyLimit: deps.bodyLimitBytes,
     genReqId: () => `req_${randomToken(9)}`,
     clientErrorHandler: answerUnparsableRequest,
@@ -104,6 +106,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  await registerSecurityHeaders(app);
   await registerCors(app, publicRoutes, deps.services.publicAccess);
   await registerOpenApi(app);
   await app.register(healthRoutes, { store: deps.store });

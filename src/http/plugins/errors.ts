@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomToken } from '../../domain/ids.js';
 import { ParleyError, invalid, type ErrorKind, type FieldProblem } from '../../domain/errors.js';
+import { MAX_JSON_DEPTH, isNestedTooDeep } from '../json-depth.js';
 
 /** The one place where an error becomes a status code and the JSON body clients read. */
 const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {
@@ -102,10 +103,15 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: F
 
 /**
  * JSON bodies: an empty body is no body (clients send `Content-Type: application/json` with nothing on
- * GET and DELETE), and malformed JSON is a clear 400.
+ * GET and DELETE), and malformed or too deeply nested JSON is a clear 400.
  */
 function parseJsonBody(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) {
   if (body.trim() === '') return done(null, undefined);
+  if (isNestedTooDeep(body)) {
+    return done(invalid(`The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`, [
+      { field: 'body', message: `must not nest more than ${MAX_JSON_DEPTH} levels deep` },
+    ]));
+  }
   try {
     done(null, JSON.parse(body));
   } catch (error) {

@@ -1,16 +1,10 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
-import { createWriteStream } from 'node:fs';
-import multipart, { type MultipartFile } from '@fastify/multipart';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import type { DatasourceService, UploadedFile } from '../../domain/datasources.js';
-import { ParleyError, invalid } from '../../domain/errors.js';
+import type { DatasourceService } from '../../domain/datasources.js';
+import { invalid } from '../../domain/errors.js';
 import type { DatasourceRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
+import { registerFileUploads } from '../plugins/file-upload.js';
 import { IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 200 });
@@ -50,6 +44,9 @@ const CreateBody = Type.Unsafe<CreateBody>({
   oneOf: [FileBody, TextBody, WebPageBody],
   description: 'multipart/form-data with `file` (type `file`), or JSON with type `text` or `web_page`',
 });
+
+/** Past any datasource's chunk count, and well inside the 64-bit integers SQL OFFSET takes. */
+const MAX_CHUNK_OFFSET = 1_000_000_000;
 
 const Datasource = Type.Object({
   id: Type.String(),
@@ -111,43 +108,20 @@ export interface DatasourceRoutesOptions {
 
 export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions> = async (app, options) => {
   const { datasources, maxUploadBytes, tempDir } = options;
-  const uploads = new WeakMap<FastifyRequest, UploadedFile>();
+  const uploadOf = await registerFileUploads(app, { maxUploadBytes, tempDir });
   const tags = ['datasources'];
 
-  await fs.mkdir(tempDir, { recursive: true });
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fileSize: maxUploadBytes, files: 1, fields: 20, fieldSize: 1024 * 1024, parts: 25 },
-    // Streams the upload to disk as it arrives: memory stays flat whatever the file size.
-    async onFile(this: FastifyRequest, part: MultipartFile) {
-      const file = path.join(tempDir, `upload-${randomUUID()}`);
-      uploads.set(this, { path: file, fileName: part.filename, size: 0 });
-      await pipeline(part.file, createWriteStream(file));
-      uploads.set(this, { path: file, fileName: part.filename, size: part.file.bytesRead });
-      (part as MultipartFile & { value: unknown }).value = part.filename || 'upload';
-    },
-  });
-  app.addHook('onRequest', async (request) => {
-    // Refuse what is announced too large before reading any of it.
-    if (Number(request.headers['content-length'] ?? 0) > maxUploadBytes + 1024 * 1024) {
-      throw new ParleyError('payload_too_large', 'PAYLOAD_TOO_LARGE', `Uploads are limited to ${Math.round(maxUploadBytes / 1048576)} MB`);
-    }
-  });
   app.addHook('preValidation', async (request) => {
     // Older clients leave `type` out of multipart uploads: a file is what they mean.
     if (request.isMultipart() && typeof request.body === 'object' && request.body !== null && !('type' in request.body)) {
       (request.body as Record<string, unknown>).type = 'file';
     }
   });
-  app.addHook('onResponse', async (request) => {
-    const upload = uploads.get(request);
-    if (upload !== undefined) await fs.rm(upload.path, { force: true });
-  });
 
   app.post(
     '/datasources',
     {
-      bodyLimit: maxUploadBytes,
+      // No route bodyLimit: JSON bodies keep the server's; a multipart body is streamed, held by the upload limits.
       schema: {
         tags,
         summary: 'Add a datasource: upload a file, or send text or a web page URL; processed in the background',
@@ -167,7 +141,7 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
         const { datastoreId, name, config } = body;
         return toDatasource(await datasources.createFromWebPage(workspaceId, { datastoreId, name, url: config.source_url, customId }));
       }
-      const upload = uploads.get(request);
+      const upload = uploadOf(request);
       if (upload === undefined) {
         throw invalid('A file datasource is uploaded as multipart/form-data with a `file` part', [
           { field: 'body.file', message: 'must be an uploaded file' },
@@ -193,7 +167,7 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
         summary: 'The datasource’s chunks as indexed, in document order',
         params: IdParams,
         querystring: Type.Object({
-          offset: Type.Integer({ minimum: 0, default: 0 }),
+          offset: Type.Integer({ minimum: 0, maximum: MAX_CHUNK_OFFSET, default: 0 }),
           limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
         }),
         response: { 200: Type.Array(Chunk), ...errorResponses() },

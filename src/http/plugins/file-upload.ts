@@ -1,0 +1,91 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { UploadedFile } from '../../domain/datasources.js';
+import { ParleyError, invalid } from '../../domain/errors.js';
+
+export interface FileUploadOptions {
+  maxUploadBytes: number;
+  /** Where uploads are streamed before they join the blob store. */
+  tempDir: string;
+}
+
+/** The file a request uploaded, once its multipart body has been read. */
+export type UploadOf = (request: FastifyRequest) => UploadedFile | undefined;
+
+/** Node's own I/O failures name the system call; the client's bytes never cause one. */
+const isSystemError = (error: unknown): boolean => typeof error === 'object' && error !== null && 'syscall' in error;
+
+/**
+ * Multipart uploads of one file for the routes of `app`: fields become the body, the file is streamed to
+ * disk (memory stays flat whatever its size) and removed once the response is sent. A body the parser
+ * cannot read is the client's mistake and answers 400, never the parser's own words.
+ */
+export async function registerFileUploads(app: FastifyInstance, options: FileUploadOptions): Promise<UploadOf> {
+  const { maxUploadBytes, tempDir } = options;
+  const uploads = new WeakMap<FastifyRequest, UploadedFile>();
+  const limitMb = Math.round(maxUploadBytes / 1048576);
+  const tooLarge = () => new ParleyError('payload_too_large', 'PAYLOAD_TOO_LARGE', `Uploads are limited to ${limitMb} MB`);
+
+  await fs.mkdir(tempDir, { recursive: true });
+  await app.register(multipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 20, fieldSize: 1024 * 1024, parts: 25 } });
+  const { FilesLimitError, RequestFileTooLargeError } = app.multipartErrors;
+
+  /** What the client hears when reading its body failed. */
+  function clientError(error: unknown): unknown {
+    if (ParleyError.isInstance(error) || isSystemError(error)) return error;
+    // The parser stops at the second file part; one upload is one datasource.
+    if (error instanceof FilesLimitError) {
+      return invalid('Send one file per request', [{ field: 'body.file', message: 'must be a single file part' }]);
+    }
+    if (error instanceof RequestFileTooLargeError) return tooLarge();
+    const status = (error as { statusCode?: unknown }).statusCode;
+    // The plugin's own limits (parts, fields) and refusals (a `__proto__` field) are already 4xx.
+    if (status === 400 || status === 413) return error;
+    return invalid(
+      'The multipart/form-data body cannot be read: it needs a boundary in its Content-Type, a Content-Disposition ' +
+        'header on each part, fields as plain text, and the closing delimiter',
+    );
+  }
+
+  async function readParts(request: FastifyRequest): Promise<Record<string, unknown>> {
+    const body: Record<string, unknown> = {};
+    for await (const part of request.parts()) {
+      if (Object.hasOwn(body, part.fieldname)) throw invalid(`Send ${part.fieldname} once`, [{ field: `body.${part.fieldname}`, message: 'must appear once' }]);
+      if (part.type === 'field') {
+        body[part.fieldname] = part.value;
+        continue;
+      }
+      const file = path.join(tempDir, `upload-${randomUUID()}`);
+      // Known before the first byte lands, so onResponse removes a half-written file too.
+      uploads.set(request, { path: file, fileName: part.filename, size: 0 });
+      await pipeline(part.file, createWriteStream(file));
+      uploads.set(request, { path: file, fileName: part.filename, size: part.file.bytesRead });
+      body[part.fieldname] = part.filename;
+    }
+    return body;
+  }
+
+  app.addHook('onRequest', async (request) => {
+    // Refuse what is announced too large before reading any of it.
+    if (Number(request.headers['content-length'] ?? 0) > maxUploadBytes + 1024 * 1024) throw tooLarge();
+  });
+  app.addHook('preValidation', async (request) => {
+    if (!request.isMultipart()) return;
+    try {
+      request.body = await readParts(request);
+    } catch (error) {
+      throw clientError(error);
+    }
+  });
+  app.addHook('onResponse', async (request) => {
+    const upload = uploads.get(request);
+    if (upload !== undefined) await fs.rm(upload.path, { force: true });
+  });
+
+  return (request) => uploads.get(request);
+}

@@ -1,0 +1,60 @@
+import type { FastifyRequest } from 'fastify';
+
+export const REDACTED = '[REDACTED]';
+
+/**
+ * Query parameters that carry credentials (compared in lower case). Keys belong in the Authorization
+ * header and are refused elsewhere, but a client that tries still sends its secret in the URL, and
+ * the URL is what the request log line records.
+ */
+const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set(['api_key', 'apikey', 'key', 'token', 'access_token', 'visitor_token']);
+
+/** How a query parameter's name reads once decoded; an undecodable name is taken as written. */
+function decodedName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replaceAll('+', ' ')).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/**
+ * `url` with the value of every credential-carrying query parameter replaced by `[REDACTED]`; the rest
+ * is kept as sent (not re-encoded), so the line still shows what the client asked for.
+ */
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return url;
+  const fragmentStart = url.indexOf('#', queryStart);
+  const queryEnd = fragmentStart === -1 ? url.length : fragmentStart;
+  const pairs = url.slice(queryStart + 1, queryEnd).split('&');
+  const redacted = pairs.map((pair) => {
+    const equals = pair.indexOf('=');
+    const name = equals === -1 ? pair : pair.slice(0, equals);
+    return SECRET_QUERY_PARAMETERS.has(decodedName(name)) ? `${name}=${REDACTED}` : pair;
+  });
+  return `${url.slice(0, queryStart + 1)}${redacted.join('&')}${url.slice(queryEnd)}`;
+}
+
+/** Fastify's request fields, with the URL redacted; headers are never among them. */
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket.remotePort,
+  };
+}
+
+/**
+ * What the logger is told so no credential reaches a log line: the request serializer above, and
+ * should anything log headers, their Authorization and cookies censored wherever they sit.
+ */
+export const REQUEST_LOG_OPTIONS = {
+  serializers: { req: serializeRequest },
+  redact: {
+    paths: ['headers.authorization', 'headers.cookie', 'headers["set-cookie"]', '*.headers.authorization', '*.headers.cookie', '*.headers["set-cookie"]'],
+    censor: REDACTED,
+  },
+};

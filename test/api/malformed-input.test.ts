@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestParley, type ApiResponse, type TestParley, type Workspace } from '../support/parley.js';
+import { STORE_KINDS } from '../support/stores.js';
+import { seedConversation } from './conversations-seed.js';
+
+const BOUNDARY = 'parley-sweep';
+const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
+const field = (name: string, value: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+
+const filePart = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\n`;
+
+/** The multipart bodies of the malformed-input sweep that answered 500, and their near relatives. */
+const BROKEN_MULTIPART: ReadonlyArray<[what: string, contentType: string, body: string]> = [
+  ['no boundary', 'multipart/form-data', field('datastoreId', 'x') + `--${BOUNDARY}--\r\n`],
+  ['an empty boundary', 'multipart/form-data; boundary=', field('datastoreId', 'x')],
+  ['an unterminated quoted boundary', 'multipart/form-data; boundary="parley', field('datastoreId', 'x')],
+  ['a body cut mid-part', MULTIPART, `${field('type', 'file')}${filePart}hal`],
+  ['a body cut in the part headers', MULTIPART, `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"`],
+  ['no closing delimiter', MULTIPART, field('type', 'file') + field('datastoreId', 'x')],
+  ['a part without headers', MULTIPART, `--${BOUNDARY}\r\n\r\n`],
+  ['a part without headers, cut short', MULTIPART, `--${BOUNDARY}\r\n\r\nbare value`],
+  ['a field declared JSON that is not', MULTIPART, `--${BOUNDARY}\r\nContent-Disposition: form-data; name="datastoreId"\r\nContent-Type: application/json\r\n\r\n{bad\r\n--${BOUNDARY}--\r\n`],
+];
+
+/** Nested objects, arrays, or both in turn, `depth` levels deep, written without recursion. */
+function nested(depth: number, shape: 'object' | 'array' | 'mixed'): string {
+  const opens: string[] = [];
+  const closes: string[] = [];
+  for (let level = 0; level < depth; level++) {
+    const array = shape === 'array' || (shape === 'mixed' && level % 2 === 1);
+    opens.push(array ? '[' : '{"a":');
+    closes.push(array ? ']' : '}');
+  }
+  return opens.join('') + '1' + closes.reverse().join('');
+}
+
+/** What every refused request must look like: a 4xx JSON error naming no internals. */
+function expectClientError(response: ApiResponse<any>, status = 400) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(response.body).toMatchObject({ error: expect.any(String), message: expect.any(String), requestId: expect.any(String) });
+  expect(JSON.stringify(response.body)).not.toMatch(/busboy|sqlite|datatype|RangeError|stack|node_modules|\.js\b/i);
+}
+
+describe.each(STORE_KINDS)('malformed input on %s', (kind) => {
+  let parley: TestParley;
+  let ws: Workspace;
+  let datasourceId: string;
+  let conversationId: string;
+
+  beforeAll(async () => {
+    parley = await startTestParley(kind);
+    ws = await parley.newWorkspace();
+    const datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: { name: 'sweep' } })).body.id;
+    datasourceId = (
+      await parley.call('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text: 'Opening hours are nine to six.' } })
+    ).body.id;
+    conversationId = (await seedConversation(parley, ws.id)).id;
+  });
+  afterAll(() => parley.close());
+
+  it.each(BROKEN_MULTIPART)('answers 400 for multipart with %s', async (_what, contentType, raw) => {
+    const response = await parley.call('POST', '/datasources', { key: ws.key, raw, headers: { 'content-type': contentType } });
+    expectClientError(response);
+    expect(response.body.error).toBe('INVALID_REQUEST');
+  });
+
+  it.each(['1e309', '99999999999999999999', 'Infinity', '-1', '1.5', 'NaN', ''])('answers 400 naming the field for offset=%s', async (offset) => {
+    const response = await parley.call('GET', `/datasources/${datasourceId}/chunks?offset=${offset}`, { key: ws.key });
+    expectClientError(response);
+    expect(response.body.details).toEqual([expect.objectContaining({ field: 'querystring.offset' })]);
+  });
+
+  it.each(['1e309', '99999999999999999999', 'Infinity', '0', '1.5'])('answers 400 naming the field for limit=%s', async (limit) => {
+    for (const path of [`/datasources/${datasourceId}/chunks`, '/user-conversations']) {
+      const response = await parley.call('GET', `${path}?limit=${limit}`, { key: ws.key });
+      expectClientError(response);
+      expect(response.body.details).toEqual([expect.objectContaining({ field: 'querystring.limit' })]);
+    }
+  });
+
+  // `Infinity` and `1e309` pass Ajv's `integer` once coerced from text: only a maximum refuses them.
+  it('bounds every numeric query parameter of every route on both sides', async () => {
+    const document = (await parley.call('GET', '/openapi.json')).body;
+    const numeric: string[] = [];
+    for (const [path, operations] of Object.entries<Record<string, any>>(document.paths)) {
+      for (const operation of Object.values(operations)) {
+        for (const parameter of operation.parameters ?? []) {
+          if (parameter.in !== 'query' || !['integer', 'number'].includes(parameter.schema.type)) continue;
+          numeric.push(`${path} ${parameter.name}`);
+          expect(parameter.schema, `${path} ${parameter.name}`).toMatchObject({ minimum: expect.any(Number), maximum: expect.any(Number) });
+        }
+      }
+    }
+    expect(numeric).toEqual(expect.arrayContaining(['/datasources/{id}/chunks offset', '/user-conversations limit']));
+  });
+
+  it('still pages chunks with in-range integers', async () => {
+    const response = await parley.call('GET', `/datasources/${datasourceId}/chunks?offset=0&limit=500`, { key: ws.key });
+    expect(response.status).toBe(200);
+  });
+
+  it.each([
+    [5_000, 'object'],
+    [5_000, 'array'],
+    [5_000, 'mixed'],
+    [100_000, 'object'],
+    [100_000, 'mixed'],
+  ] as const)('answers 400 quickly for metadata nested %i deep (%s)', async (depth, shape) => {
+    const started = Date.now();
+    const response = await parley.call('PATCH', `/conversations/${conversationId}`, {
+      key: ws.key,
+      raw: `{"metadata": ${nested(depth, shape)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expectClientError(response);
+    expect(response.body.error).toBe('INVALID_REQUEST');
+    expect(response.body.message).toMatch(/64 levels/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('keeps JSON nested up to the limit, brackets inside strings not counted', async () => {
+    const metadata = JSON.parse(nested(62, 'mixed'));
+    const response = await parley.call('PATCH', `/conversations/${conversationId}`, {
+      key: ws.key,
+      body: { metadata: { deep: metadata, text: '[[[[{{{{'.repeat(20) } },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.metadata.deep).toEqual(metadata);
+  });
+});

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { STORE_KINDS } from '../support/stores.js';
+import { until } from '../support/until.js';
+
+/** Each credential-carrying query parameter, spelt as a client might, with a value to look for in the log. */
+const SECRET_PARAMETERS = ['api_key', 'API_KEY', 'apikey', 'key', 'Token', 'access_token', 'visitor_token', 'api%5Fkey'].map(
+  (name, index) => [name, `leaked-secret-${index}-${Math.random().toString(36).slice(2)}`] as const,
+);
+
+describe.each(STORE_KINDS)('request log on %s', (kind) => {
+  let parley: TestParley;
+  let ws: Workspace;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    parley = await startTestParley(kind, { env: { PARLEY_LOG_LEVEL: 'info' }, logStream: { write: (line) => lines.push(line) } });
+    ws = await parley.newWorkspace();
+  });
+  afterAll(() => parley.close());
+
+  /** The log lines of one request, once its completion has been logged. */
+  async function linesOf(requestId: string): Promise<string[]> {
+    return until(
+      () => lines.filter((line) => line.includes(requestId)),
+      (mine) => mine.some((line) => line.includes('request completed')),
+    );
+  }
+
+  it.each(SECRET_PARAMETERS)('logs ?%s= as [REDACTED], keeping the other parameters', async (name, secret) => {
+    const response = await parley.call('GET', `/agents?limit=5&${name}=${secret}&q=visible`, { key: null });
+    expect(response.status).toBe(401);
+    const logged = await linesOf(response.body.requestId);
+    expect(logged.join('\n')).not.toContain(secret);
+    const incoming = JSON.parse(logged.find((line) => line.includes('incoming request'))!);
+    expect(incoming.req.url).toBe(`/agents?limit=5&${name}=[REDACTED]&q=visible`);
+  });
+
+  it('never logs the Authorization header or cookies', async () => {
+    const response = await parley.call('GET', '/agents?api_key', {
+      key: ws.key,
+      headers: { cookie: 'session=cookie-secret-value' },
+    });
+    expect(response.status).toBe(200);
+    const logged = (await linesOf(response.headers.get('x-request-id')!)).join('\n');
+    expect(logged).not.toContain(ws.key);
+    expect(logged).not.toContain('cookie-secret-value');
+    expect(logged).toContain('"url":"/agents?api_key=[REDACTED]"');
+  });
+
+  it('censors headers should anything log them', () => {
+    const headers = { authorization: `Bearer ${ws.key}`, cookie: 'session=abc-cookie', accept: 'application/json' };
+    parley.app.log.info({ headers }, 'top-level headers');
+    parley.app.log.info({ request: { headers } }, 'nested headers');
+    const [top, nested] = lines.slice(-2).map((line) => {
+      expect(line).not.toContain(ws.key);
+      expect(line).not.toContain('abc-cookie');
+      return JSON.parse(line);
+    });
+    const censored = { authorization: '[REDACTED]', cookie: '[REDACTED]', accept: 'application/json' };
+    expect(top.headers).toEqual(censored);
+    expect(nested.request.headers).toEqual(censored);
+  });
+});
