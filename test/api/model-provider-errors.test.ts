@@ -213,17 +213,6 @@ describe.each(STORE_KINDS)('model provider failures on %s', (kind) => {
       expectLogged(requestId!, logged);
     });
 
-    it('refuses a maxTokens above the model’s configured bound', async () => {
-      const before = chat.requests.length;
-      const refused = await parley.call('POST', `/agents/${agents.remote}/query`, { key: keyOf(), body: { query: 'Hi', maxTokens: 513 } });
-      expect(refused.status).toBe(400);
-      expect(refused.body).toMatchObject({ error: 'INVALID_REQUEST', details: [{ field: 'body.maxTokens', message: 'must be <= 512' }] });
-      expect(chat.requests.length).toBe(before);
-      const allowed = await parley.call('POST', `/agents/${agents.remote}/query`, { key: keyOf(), body: { query: 'Hi', maxTokens: 512 } });
-      expect(allowed.status).toBe(200);
-      expect(chat.requests.at(-1)!.body.max_tokens).toBe(512);
-    });
-
     it('maps a failing embeddings provider the same way when a question or a search is embedded', async () => {
       const datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: { visibility: 'public' } })).body.id;
       const cases = [
@@ -246,6 +235,18 @@ describe.each(STORE_KINDS)('model provider failures on %s', (kind) => {
         }
       }
     });
+  });
+
+  // Without a key maxTokens is refused outright (an override), so the bound matters to callers with one.
+  it('refuses a maxTokens above the model’s configured bound', async () => {
+    const before = chat.requests.length;
+    const refused = await parley.call('POST', `/agents/${agents.remote}/query`, { key: ws.key, body: { query: 'Hi', maxTokens: 513 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: 'INVALID_REQUEST', details: [{ field: 'body.maxTokens', message: 'must be <= 512' }] });
+    expect(chat.requests.length).toBe(before);
+    const allowed = await parley.call('POST', `/agents/${agents.remote}/query`, { key: ws.key, body: { query: 'Hi', maxTokens: 512 } });
+    expect(allowed.status).toBe(200);
+    expect(chat.requests.at(-1)!.body.max_tokens).toBe(512);
   });
 
   describe('ingestion', () => {
