@@ -24,7 +24,7 @@ export interface AgentQueryResult {
   goals: Goal[];
 }
 
-const QUERIES = path.resolve(import.meta.dirname, '../../shared/fixtures/covid-qa/queries-dev.jsonl');
+const QUERIES = path.resolve(import.meta.dirname, '../eval/covid-qa/queries-dev.jsonl');
 
 const readQuestions = (count: number): string[] =>
   fs

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** The COVID-QA fixture shared by the benches: 98 articles and the dev queries. */
-export const COVID_QA_DIR = path.resolve(import.meta.dirname, '../../shared/fixtures/covid-qa');
+export const COVID_QA_DIR = path.resolve(import.meta.dirname, '../eval/covid-qa');
 
 export interface Article {
   id: string;

@@ -4,11 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { LocalEmbedder } from '../src/llm/embeddings/local-embedder.js';
+import { COVID_QA_DIR } from './covid-qa-fixture.js';
 
-const FIXTURES = '/work/shared/fixtures/covid-qa';
-const corpusFile = process.argv[2] ?? `${FIXTURES}/corpus.jsonl`;
-const queriesFile = process.argv[3] ?? `${FIXTURES}/queries-dev.jsonl`;
+const corpusFile = process.argv[2] ?? path.join(COVID_QA_DIR, 'corpus.jsonl');
+const queriesFile = process.argv[3] ?? path.join(COVID_QA_DIR, 'queries-dev.jsonl');
 const PASSAGES = 200;
 const PASSAGE_WORDS = 300;
 

@@ -16,7 +16,7 @@ import { ParleyClient, type RetrievalMode } from './parley-client.js';
 import { METRIC_NOTES, detailsOf, formatTable, hybridFailures, type Results, type RunConfig } from './report.js';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..');
-const FIXTURES = path.resolve(import.meta.dirname, '../../shared/fixtures/covid-qa');
+const FIXTURES = path.resolve(import.meta.dirname, 'covid-qa');
 const ALL_MODES: readonly RetrievalMode[] = ['vector', 'keyword', 'hybrid'];
 /** Settings taken from the environment as they are, so a run can use a remote embedder, say. */
 const PASSED_THROUGH = [

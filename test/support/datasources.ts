@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { TestParley } from './parley.js';
 
-export const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/docs');
+export { DOCS_DIR as FIXTURES } from './fixtures.js';
 
 export interface UploadOptions {
   key: string;

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/text/count-tokens.js';
+import { COVID_QA_CORPUS } from '../support/fixtures.js';
 
-const corpusFile = path.resolve(import.meta.dirname, '../../../shared/fixtures/covid-qa/corpus.jsonl');
+const corpusFile = COVID_QA_CORPUS;
 
 /** The reference: js-tiktoken encoding the whole text at once, special tokens as plain text. */
 const reference = new Tiktoken(cl100k);
