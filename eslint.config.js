@@ -14,6 +14,8 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // Tool configuration files that must be CommonJS.
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   // Tests read JSON bodies whose shape the assertions check.
   { files: ['test/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   ...layering(),

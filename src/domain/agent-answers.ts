@@ -1,10 +1,11 @@
 import type { ModelLimits, ModelRegistry } from '../llm/chat/model-registry.js';
-import { streamAnswer, type AnswerSettings, type AnswerUsage } from '../llm/chat/stream-answer.js';
+import { streamAnswer, type AnswerUsage } from '../llm/chat/stream-answer.js';
 import { assemblePrompt } from '../llm/prompt/assemble-prompt.js';
 import type { RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
 import type { Store } from '../store/store.js';
 import { keyWorkspace, type Caller } from './callers.js';
-import type { ChannelInput, ConversationService } from './conversations.js';
+import type { AgentQuestion } from './agent-question.js';
+import type { ConversationService } from './conversations.js';
 import { ParleyError, invalid } from './errors.js';
 import { callingModel, fromModelFailure } from './model-errors.js';
 import { originAllowed } from './public-access.js';
@@ -16,22 +17,6 @@ import type { VisitorTokens } from './visitor-tokens.js';
 const PASSAGES = 8;
 const BUDGETS = { historyTokens: 2_000, contextTokens: 3_000 };
 
-export interface AgentQuestion extends AnswerSettings {
-  query: string;
-  conversationId?: string;
-  visitorId?: string;
-  channel?: ChannelInput;
-  /** Replaces the agent's model for this question. */
-  modelName?: string;
-  systemPrompt?: string;
-  /** Template with {query} and {context}; `promptTemplate` is its deprecated name. */
-  userPrompt?: string;
-  promptTemplate?: string;
-  /** Deprecated and ignored. */
-  promptType?: string;
-  datasourceIds?: string[];
-  customIds?: string[];
-}
 
 /** One source of an answer: the best chunk of one datasource (compat-notes). */
 export interface AnswerSource {

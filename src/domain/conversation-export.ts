@@ -1,5 +1,5 @@
 import type { ContactRecord, MessageFrom, MessageRecord } from '../store/store.js';
-import type { ConversationView } from './conversations.js';
+import type { ConversationView } from './conversation-view.js';
 import { escapeHtml } from '../text/escape-html.js';
 
 export interface TranscriptMessage {

@@ -1,9 +1,7 @@
 import type {
-  AgentRecord,
   AppendedMessage,
   ContactFields,
   ContactRecord,
-  ConversationFilter,
   ConversationRecord,
   ConversationStatus,
   MessageEval,
@@ -13,9 +11,11 @@ import type {
   NewConversation,
   NewMessage,
   Store,
-  VisitorRecord,
 } from '../store/store.js';
+import { normalizeChannel, type ChannelInput } from './channels.js';
 import { decodeCursor, encodeCursor } from './conversation-cursor.js';
+import { conversationFilter, LIST_LIMIT, type ConversationListPage, type ConversationListQuery } from './conversation-list.js';
+import type { ConversationDetails, ConversationView, ListedMessages } from './conversation-view.js';
 import {
   conversationCreatedEvent,
   conversationStatusEvent,
@@ -23,84 +23,23 @@ import {
   messageCreatedEvent,
 } from '../events/conversation-events.js';
 import { renderTranscriptHtml, toTranscript, type ConversationTranscript } from './conversation-export.js';
-import { forbidden, invalid, notFound } from './errors.js';
+import { forbidden, notFound } from './errors.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
-
-export const CHANNELS = [
-  'dashboard',
-  'website',
-  'api',
-  'mail',
-  'form',
-  'messenger_a',
-  'messenger_b',
-  'team_chat',
-  'helpdesk',
-  'automation',
-] as const;
-
-export type Channel = (typeof CHANNELS)[number];
-
-/** What clients may send: the channels plus `email`, an older spelling of `mail`. */
-export const CHANNEL_INPUTS = [...CHANNELS, 'email'] as const;
-
-export type ChannelInput = (typeof CHANNEL_INPUTS)[number];
-
-export const normalizeChannel = (channel: ChannelInput): Channel => (channel === 'email' ? 'mail' : channel);
 
 export const CONVERSATION_STATUSES = ['UNRESOLVED', 'RESOLVED', 'HUMAN_REQUESTED'] as const satisfies readonly ConversationStatus[];
 
 /** The system message left in a conversation when a person takes it over from the agent. */
 export const AI_SWITCHED_OFF_NOTICE = 'The agent was switched off for this conversation; a person will answer.';
 
-export const LIST_LIMIT = { default: 20, max: 100 } as const;
-
 /** Longest title taken from a first message. */
 const TITLE_LENGTH = 100;
-
-/** A conversation with what its records point at. */
-export interface ConversationView {
-  conversation: ConversationRecord;
-  agent: AgentRecord | null;
-  contact: ContactRecord | null;
-  /** Oldest first: all of them, the latest only or none, as asked. */
-  messages: MessageRecord[];
-}
-
-/** The detail record: the view plus every visitor who wrote in it, with their contacts. */
-export interface ConversationDetails extends ConversationView {
-  visitors: { visitor: VisitorRecord; contact: ContactRecord | null }[];
-}
 
 export interface ConversationPatch {
   isAiEnabled?: boolean;
   status?: ConversationStatus;
   /** Merged into the stored metadata. */
   metadata?: Record<string, unknown>;
-}
-
-/** Which messages a list view carries. */
-export type ListedMessages = 'latest' | 'all' | 'none';
-
-export interface ConversationListQuery {
-  agentId?: string;
-  channel?: ChannelInput;
-  channelExternalId?: string;
-  search?: string;
-  /** ISO 8601 date or date-time; a bare date means the whole day (UTC). */
-  startDate?: string;
-  endDate?: string;
-  messages?: ListedMessages;
-  limit?: number;
-  /** From a previous page's `nextCursor`. */
-  cursor?: string;
-}
-
-export interface ConversationListPage {
-  items: ConversationView[];
-  /** Where the next page starts; null on the last page. */
-  nextCursor: string | null;
 }
 
 export type ConversationExport =
@@ -134,18 +73,6 @@ export interface NewMessageInput {
   usage?: MessageUsage | null;
   model?: string | null;
   visitorId?: string | null;
-}
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A date bound as ISO 8601 UTC; a bare date stands for its first (start) or last (end) millisecond. */
-function dateBound(value: string, field: 'startDate' | 'endDate'): string {
-  const time = Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
-  if (Number.isNaN(time)) {
-    throw invalid(`${field} is not a date`, [{ field: `querystring.${field}`, message: 'must be an ISO 8601 date or date-time' }]);
-  }
-  const endOfDay = field === 'endDate' && DATE_ONLY.test(value) ? 86_400_000 - 1 : 0;
-  return new Date(time + endOfDay).toISOString();
 }
 
 /** A title from the first words of a message: its first line, shortened. */
@@ -248,14 +175,7 @@ export class ConversationService {
   async list(workspaceId: string, query: ConversationListQuery): Promise<ConversationListPage> {
     const limit = Math.min(Math.max(1, query.limit ?? LIST_LIMIT.default), LIST_LIMIT.max);
     if (query.agentId !== undefined) await findInWorkspace(this.store.agents, 'Agent', workspaceId, query.agentId);
-    const filter: ConversationFilter = {
-      agentId: query.agentId,
-      channel: query.channel === undefined ? undefined : normalizeChannel(query.channel),
-      channelExternalId: query.channelExternalId,
-      search: query.search?.trim() || undefined,
-      createdFrom: query.startDate === undefined ? undefined : dateBound(query.startDate, 'startDate'),
-      createdTo: query.endDate === undefined ? undefined : dateBound(query.endDate, 'endDate'),
-    };
+    const filter = conversationFilter(query);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     // One row more than asked tells whether another page follows.
     const rows = await this.store.conversations.list(workspaceId, filter, { limit: limit + 1, after });

@@ -1,5 +1,5 @@
 import type { AgentRecord } from '../store/store.js';
-import type { AgentQuestion } from './agent-answers.js';
+import type { AgentQuestion } from './agent-question.js';
 import type { Caller } from './callers.js';
 import { invalid, notFound, type FieldProblem } from './errors.js';
 

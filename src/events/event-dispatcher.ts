@@ -1,4 +1,4 @@
-import { sleep } from '../jobs/sleep.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { NewDelivery, OutboxEventRecord, Store } from '../store/store.js';
 import type { ConversationEventPayload } from './conversation-events.js';
 import { deliveryIdFor, deliveryJob } from './delivery-plan.js';
@@ -87,7 +87,8 @@ export class EventDispatcher {
       await this.prune().catch(this.options.onError);
       if (handed === this.options.batchSize) continue;
       if (this.#idle.signal.aborted) this.#idle = new AbortController();
-      await sleep(this.options.pollMs, AbortSignal.any([this.#idle.signal, this.#stopping.signal]));
+      // A wake-up or a stop ends the wait early: the abort is the signal, not a failure.
+        await delay(this.options.pollMs, undefined, { signal: AbortSignal.any([this.#idle.signal, this.#stopping.signal]) }).catch(() => undefined);
     }
   }
 

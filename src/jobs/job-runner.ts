@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import os from 'node:os';
 import type { JobRecord, JobStore } from '../store/store.js';
 import { retryDelayMs, type BackoffPolicy } from './backoff.js';
 import { PermanentJobError, SupersededError, isPermanent } from './job-errors.js';
-import { sleep } from './sleep.js';
 
 export interface JobContext {
   /** Aborted when the runner stops or the lease is lost to another worker. */
@@ -84,7 +84,8 @@ export class JobRunner {
       }
       if (job === undefined) {
         if (this.#idle.signal.aborted) this.#idle = new AbortController();
-        await sleep(this.options.pollMs, AbortSignal.any([this.#idle.signal, this.#stopping.signal]));
+        // A wake-up or a stop ends the wait early: the abort is the signal, not a failure.
+        await delay(this.options.pollMs, undefined, { signal: AbortSignal.any([this.#idle.signal, this.#stopping.signal]) }).catch(() => undefined);
         continue;
       }
       await this.execute(job).catch((error: unknown) => this.options.onError?.(error));

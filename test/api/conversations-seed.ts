@@ -1,4 +1,5 @@
-import type { ChannelInput, NewMessageInput } from '../../src/domain/conversations.js';
+import type { ChannelInput } from '../../src/domain/channels.js';
+import type { NewMessageInput } from '../../src/domain/conversations.js';
 import type { ContactFields } from '../../src/store/store.js';
 import type { TestParley } from '../support/parley.js';
 

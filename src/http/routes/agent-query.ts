@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { AgentAnswer, AgentAnswerService, ExchangeIds } from '../../domain/agent-answers.js';
-import { CHANNEL_INPUTS } from '../../domain/conversations.js';
+import { CHANNEL_INPUTS } from '../../domain/channels.js';
 import { ParleyError } from '../../domain/errors.js';
 import type { VisitorTokens } from '../../domain/visitor-tokens.js';
 import { withBodyToken } from '../plugins/auth.js';

@@ -1,12 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  CHANNEL_INPUTS,
-  CONVERSATION_STATUSES,
-  type ConversationDetails,
-  type ConversationService,
-  type ConversationView,
-} from '../../domain/conversations.js';
+import { CHANNEL_INPUTS } from '../../domain/channels.js';
+import type { ConversationDetails, ConversationView } from '../../domain/conversation-view.js';
+import { CONVERSATION_STATUSES, type ConversationService } from '../../domain/conversations.js';
 import { contactName } from '../../domain/conversation-export.js';
 import type { AgentRecord, ConversationRecord, MessageRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
