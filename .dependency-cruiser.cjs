@@ -1,7 +1,7 @@
 /**
  * The layers of src/ (docs/architecture.md): each folder names the folders it may import from; anything else,
  * and any import cycle, fails `npm run lint`. The entry points (main.ts, parley.ts, event-workers.ts) wire
- * everything together and may import anything; config.ts is read by every layer.
+ * everything together and may import anything; config.ts and errors.ts (the error catalogue) sit below every layer.
  */
 const MAY_IMPORT = {
   http: ['domain', 'store', 'events', 'text'],
@@ -18,10 +18,10 @@ const MAY_IMPORT = {
 
 const layerRules = Object.entries(MAY_IMPORT).map(([layer, below]) => ({
   name: `${layer}-imports-only-below`,
-  comment: `src/${layer}/ may import only from ${[layer, ...below, 'config.ts'].join(', ')} (docs/architecture.md)`,
+  comment: `src/${layer}/ may import only from ${[layer, ...below, 'config.ts', 'errors.ts'].join(', ')} (docs/architecture.md)`,
   severity: 'error',
   from: { path: `^src/${layer}/` },
-  to: { path: '^src/', pathNot: `^src/(${[layer, ...below].join('|')})/|^src/config\\.ts$` },
+  to: { path: '^src/', pathNot: `^src/(${[layer, ...below].join('|')})/|^src/(config|errors)\\.ts$` },
 }));
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { ParleyError } from './domain/errors.js';
+import { ParleyError } from './errors.js';
 import { ModelSettingsError } from './llm/chat/model-registry.js';
 import { DEFAULT_WORKSPACE_NAME } from './domain/workspaces.js';
 import { openCore, startServer, startWorkers, type Core, type RunningWorkers } from './parley.js';

@@ -6,7 +6,7 @@ import type { Store } from '../store/store.js';
 import { keyWorkspace, type Caller } from './callers.js';
 import type { AgentQuestion } from './agent-question.js';
 import type { ConversationService } from './conversations.js';
-import { ParleyError, invalid } from './errors.js';
+import { ParleyError, invalid } from '../errors.js';
 import { callingModel, fromModelFailure } from './model-errors.js';
 import { originAllowed } from './public-access.js';
 import { publicQuestion, type PublicQuestionLimits } from './public-questions.js';
@@ -107,7 +107,7 @@ export class AgentAnswerService {
   async ask(caller: Caller, agentId: string, asked: AgentQuestion, options: AnswerOptions): Promise<AgentAnswer | ExchangeIds> {
     const agent = await findUsable(this.store.agents, 'Agent', keyWorkspace(caller), agentId);
     if (caller.kind !== 'key' && options.origin !== undefined && !originAllowed(agent.allowedOrigins, options.origin)) {
-      throw new ParleyError('forbidden', 'FORBIDDEN', `This agent does not answer pages of ${options.origin}`);
+      throw new ParleyError('FORBIDDEN', `This agent does not answer pages of ${options.origin}`);
     }
     const question = caller.kind === 'key' ? asked : publicQuestion(agent, caller, asked, this.publicLimits);
     const modelName = question.modelName ?? agent.modelName;
@@ -195,7 +195,7 @@ export class AgentAnswerService {
     const bound = limits.maxOutputTokens;
     if (maxTokens !== undefined && maxTokens > bound) {
       throw invalid(`maxTokens may be at most ${bound} for model ${modelName}`, [
-        { field: 'body.maxTokens', message: `must be <= ${bound}` },
+        { field: 'maxTokens', message: `must be <= ${bound}` },
       ]);
     }
     return limits;
@@ -208,7 +208,7 @@ export class AgentAnswerService {
     monthStart.setUTCHours(0, 0, 0, 0);
     const used = await this.store.messages.countAgentAnswersSince(workspaceId, monthStart.toISOString());
     if (used >= this.quota.limit) {
-      throw new ParleyError('usage_limit', 'USAGE_LIMIT', `The workspace has used its ${this.quota.limit} agent answers this month`);
+      throw new ParleyError('USAGE_LIMIT', `The workspace has used its ${this.quota.limit} agent answers this month`);
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { AgentRecord, Changes, Store, Visibility } from '../store/store.js';
-import { invalid } from './errors.js';
+import { invalid } from '../errors.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 
@@ -110,7 +110,7 @@ function toOrigin(value: string): string {
   const bare = url !== undefined && (url.protocol === 'https:' || url.protocol === 'http:') && value.replace(/\/$/, '').toLowerCase() === url.origin;
   if (url === undefined || !bare) {
     throw invalid(`${value} is not a web origin`, [
-      { field: 'body.allowedOrigins', message: 'each entry must be an origin such as https://www.example.com (no path)' },
+      { field: 'allowedOrigins', message: 'each entry must be an origin such as https://www.example.com (no path)' },
     ]);
   }
   return url.origin;

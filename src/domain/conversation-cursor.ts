@@ -1,5 +1,5 @@
 import type { ConversationKey } from '../store/store.js';
-import { invalid } from './errors.js';
+import { invalid } from '../errors.js';
 
 /** The opaque cursor of the conversation list: the last row's (updatedAt, id), as base64url JSON. */
 export const encodeCursor = (key: ConversationKey): string =>
@@ -15,5 +15,5 @@ export function decodeCursor(cursor: string): ConversationKey {
   } catch {
     // Not JSON: refused below like any other cursor this API did not give out.
   }
-  throw invalid('The cursor is not one this API gave out', [{ field: 'querystring.cursor', message: 'is not a valid cursor' }]);
+  throw invalid('The cursor is not one this API gave out', [{ field: 'cursor', message: 'is not a valid cursor' }]);
 }

@@ -1,7 +1,7 @@
 import type { ConversationFilter } from '../store/store.js';
 import { normalizeChannel, type ChannelInput } from './channels.js';
 import type { ConversationView, ListedMessages } from './conversation-view.js';
-import { invalid } from './errors.js';
+import { invalid } from '../errors.js';
 
 export const LIST_LIMIT = { default: 20, max: 100 } as const;
 
@@ -31,7 +31,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 function dateBound(value: string, field: 'startDate' | 'endDate'): string {
   const time = Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
   if (Number.isNaN(time)) {
-    throw invalid(`${field} is not a date`, [{ field: `querystring.${field}`, message: 'must be an ISO 8601 date or date-time' }]);
+    throw invalid(`${field} is not a date`, [{ field, message: 'must be an ISO 8601 date or date-time' }]);
   }
   const endOfDay = field === 'endDate' && DATE_ONLY.test(value) ? 86_400_000 - 1 : 0;
   return new Date(time + endOfDay).toISOString();

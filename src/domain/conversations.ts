@@ -23,7 +23,7 @@ import {
   messageCreatedEvent,
 } from '../events/conversation-events.js';
 import { renderTranscriptHtml, toTranscript, type ConversationTranscript } from './conversation-export.js';
-import { forbidden, notFound } from './errors.js';
+import { forbidden, notFound } from '../errors.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 

@@ -7,7 +7,7 @@ import { MIME_TYPES } from '../rag/ingest/mime-types.js';
 import { sniffDocumentKind } from '../rag/ingest/parse/sniff-kind.js';
 import type { ChunkRecord, DatasourceRecord, DatasourceType, NewJob, Store } from '../store/store.js';
 import { datasourceName } from './datasource-name.js';
-import { ParleyError, invalid } from './errors.js';
+import { ParleyError, invalid } from '../errors.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 
@@ -60,7 +60,6 @@ export class DatasourceService {
     const kind = await sniffDocumentKind(input.upload.path, uploadedName);
     if (kind === undefined) {
       throw new ParleyError(
-        'unsupported_media_type',
         'UNSUPPORTED_MEDIA_TYPE',
         `${uploadedName} is not a document Parley can read; supported: ${SUPPORTED}`,
       );
@@ -71,7 +70,7 @@ export class DatasourceService {
 
   async createFromText(workspaceId: string, input: Common & { name?: string; text: string }): Promise<DatasourceRecord> {
     await this.requireDatastore(workspaceId, input.datastoreId);
-    if (input.text.trim() === '') throw invalid('The text is empty', [{ field: 'body.text', message: 'must not be blank' }]);
+    if (input.text.trim() === '') throw invalid('The text is empty', [{ field: 'text', message: 'must not be blank' }]);
     await fs.mkdir(this.options.tempDir, { recursive: true });
     const file = path.join(this.options.tempDir, `text-${newId()}`);
     await fs.writeFile(file, input.text, 'utf8');
@@ -199,16 +198,16 @@ export class DatasourceService {
     try {
       url = new URL(raw);
     } catch {
-      throw invalid('config.source_url is not a URL', [{ field: 'body.config.source_url', message: 'must be an http(s) URL' }]);
+      throw invalid('config.source_url is not a URL', [{ field: 'url', message: 'must be an http(s) URL' }]);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw invalid('Only http and https pages can be added', [{ field: 'body.config.source_url', message: 'must be an http(s) URL' }]);
+      throw invalid('Only http and https pages can be added', [{ field: 'url', message: 'must be an http(s) URL' }]);
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const literalPrivate = net.isIP(host) !== 0 && !isPublicAddress(host);
     if (!this.options.allowPrivateUrls && (literalPrivate || host === 'localhost')) {
       throw invalid(`${host} is a private or loopback address, which Parley does not fetch`, [
-        { field: 'body.config.source_url', message: 'must be a public address' },
+        { field: 'url', message: 'must be a public address' },
       ]);
     }
   }

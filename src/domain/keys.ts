@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ApiKeyRecord, Store } from '../store/store.js';
-import { conflict, notFound, unauthorized } from './errors.js';
+import { conflict, notFound, unauthorized } from '../errors.js';
 import { newId, now, randomToken } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 

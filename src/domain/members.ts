@@ -1,5 +1,5 @@
 import type { MemberRecord, MemberRole, Store } from '../store/store.js';
-import { conflict, notFound } from './errors.js';
+import { conflict, notFound } from '../errors.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 

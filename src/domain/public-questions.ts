@@ -1,7 +1,7 @@
 import type { AgentRecord } from '../store/store.js';
 import type { AgentQuestion } from './agent-question.js';
 import type { Caller } from './callers.js';
-import { invalid, notFound, type FieldProblem } from './errors.js';
+import { invalid, notFound, type FieldProblem } from '../errors.js';
 
 /** Question fields that would change what the agent is: a caller without a key gets the agent as configured. */
 const OVERRIDES = [
@@ -19,12 +19,6 @@ const OVERRIDES = [
   'datasourceIds',
   'customIds',
 ] as const satisfies readonly (keyof AgentQuestion)[];
-
-/** Where each override arrives in the request body, for the error's `details[].field`. */
-const BODY_FIELD: Partial<Record<(typeof OVERRIDES)[number], string>> = {
-  datasourceIds: 'filters.datasource_ids',
-  customIds: 'filters.custom_ids',
-};
 
 /**
  * Older widgets send some of the agent's own settings with every question; a value equal to the agent's
@@ -60,13 +54,13 @@ export interface PublicQuestionLimits {
 export function publicQuestion(agent: AgentRecord, caller: Caller, question: AgentQuestion, limits: PublicQuestionLimits): AgentQuestion {
   const refused: FieldProblem[] = OVERRIDES.filter(
     (field) => question[field] !== undefined && !isAgentsOwnValue(agent, field, question[field]),
-  ).map((field) => ({ field: `body.${BODY_FIELD[field] ?? field}`, message: 'can only be set with an API key' }));
+  ).map((field) => ({ field, message: 'can only be set with an API key' }));
   if (refused.length > 0) {
     throw invalid(`Without an API key the agent answers as configured: remove ${refused.map((p) => p.field).join(', ')}`, refused);
   }
   if (question.query.length > limits.maxQueryChars) {
     throw invalid(`Questions are limited to ${limits.maxQueryChars} characters`, [
-      { field: 'body.query', message: `must have at most ${limits.maxQueryChars} characters` },
+      { field: 'query', message: `must have at most ${limits.maxQueryChars} characters` },
     ]);
   }
 

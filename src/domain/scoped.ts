@@ -1,5 +1,5 @@
 import type { ScopedReads, Visibility } from '../store/store.js';
-import { forbidden, notFound, unauthorized } from './errors.js';
+import { forbidden, notFound, unauthorized } from '../errors.js';
 
 /**
  * Loads a workspace-owned resource or says precisely why not: 403 when it is another workspace's,

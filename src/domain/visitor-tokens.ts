@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { InstanceSecretStore } from '../store/store.js';
 import type { VisitorGrant } from './callers.js';
-import { unauthorized } from './errors.js';
+import { unauthorized } from '../errors.js';
 import { now } from './ids.js';
 
 const ISSUER = 'parley';

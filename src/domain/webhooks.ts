@@ -3,7 +3,7 @@ import { EVENT_TYPES } from '../events/event-types.js';
 import { BlockedUrlError } from '../net/address-policy.js';
 import { assertPublicDestination } from '../net/guarded-request.js';
 import type { DeliveryRecord, Store, WebhookChanges, WebhookEndpointRecord } from '../store/store.js';
-import { invalid, notFound } from './errors.js';
+import { invalid, notFound } from '../errors.js';
 import { newId, now, randomToken } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 
@@ -112,7 +112,7 @@ export class WebhookService {
     const unknown = events.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
     if (unknown.length > 0) {
       throw invalid(`Unknown event type ${unknown.join(', ')}; known: ${EVENT_TYPES.join(', ')}`, [
-        { field: 'body.events', message: `must contain only ${EVENT_TYPES.join(', ')}` },
+        { field: 'events', message: `must contain only ${EVENT_TYPES.join(', ')}` },
       ]);
     }
     return [...new Set(events)];
@@ -123,13 +123,13 @@ export class WebhookService {
     try {
       parsed = new URL(url);
     } catch {
-      throw invalid(`${url} is not a URL`, [{ field: 'body.url', message: 'must be an absolute http(s) URL' }]);
+      throw invalid(`${url} is not a URL`, [{ field: 'url', message: 'must be an absolute http(s) URL' }]);
     }
     try {
       await assertPublicDestination(parsed, this.options.allowPrivateUrls);
     } catch (error) {
       if (!(error instanceof BlockedUrlError)) throw error;
-      throw invalid(`Webhook URL refused: ${error.message}`, [{ field: 'body.url', message: error.message }]);
+      throw invalid(`Webhook URL refused: ${error.message}`, [{ field: 'url', message: error.message }]);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ParleyError } from '../../src/domain/errors.js';
+import { ParleyError } from '../../src/errors.js';
 import type { ConversationService } from '../../src/domain/conversations.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
@@ -19,11 +19,11 @@ describe.each(STORE_KINDS)('recording exchanges through the conversation service
   });
   afterAll(() => parley.close());
 
-  const kindOf = async (promise: Promise<unknown>) => {
+  const codeOf = async (promise: Promise<unknown>) => {
     try {
       await promise;
     } catch (error) {
-      if (ParleyError.isInstance(error)) return error.kind;
+      if (ParleyError.isInstance(error)) return error.code;
       throw error;
     }
     return 'resolved';
@@ -64,7 +64,7 @@ describe.each(STORE_KINDS)('recording exchanges through the conversation service
       channel: 'website',
     });
     expect(ours).toMatchObject({ created: true, visitorId: theirs.visitorId, conversation: { workspaceId: ws.id, agentId, channel: 'website' } });
-    expect(await kindOf(conversations.ensureConversation(ws.id, { agentId: 'no-such-agent', channel: 'api' }))).toBe('not_found');
+    expect(await codeOf(conversations.ensureConversation(ws.id, { agentId: 'no-such-agent', channel: 'api' }))).toBe('NOT_FOUND');
     // Their conversation is untouched.
     expect(await parley.core.store.conversations.find(other.id, theirs.conversation.id)).toEqual(theirs.conversation);
   });
@@ -142,10 +142,10 @@ describe.each(STORE_KINDS)('recording exchanges through the conversation service
   });
 
   it('refuses a message for an unknown conversation (NOT_FOUND) or another workspace’s (FORBIDDEN)', async () => {
-    expect(await kindOf(conversations.addMessage(ws.id, 'no-such-conversation', { from: 'human', text: 'hi' }))).toBe('not_found');
+    expect(await codeOf(conversations.addMessage(ws.id, 'no-such-conversation', { from: 'human', text: 'hi' }))).toBe('NOT_FOUND');
     const other = await parley.newWorkspace();
     const theirs = await conversations.ensureConversation(other.id, { agentId: null, channel: 'api' });
-    expect(await kindOf(conversations.addMessage(ws.id, theirs.conversation.id, { from: 'human', text: 'hi' }))).toBe('forbidden');
+    expect(await codeOf(conversations.addMessage(ws.id, theirs.conversation.id, { from: 'human', text: 'hi' }))).toBe('FORBIDDEN');
     expect(await conversations.messages(other.id, theirs.conversation.id)).toEqual([]);
   });
 });

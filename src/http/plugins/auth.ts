@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../../domain/callers.js';
-import { unauthorized } from '../../domain/errors.js';
+import { unauthorized } from '../../errors.js';
 import type { KeyService } from '../../domain/keys.js';
 import { looksLikeVisitorToken, type VisitorTokens } from '../../domain/visitor-tokens.js';
 

@@ -1,37 +1,34 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomToken } from '../../domain/ids.js';
-import { ParleyError, invalid, type ErrorKind, type FieldProblem } from '../../domain/errors.js';
+import { ERRORS, ParleyError, invalid, type ErrorCode, type FieldProblem } from '../../errors.js';
 import { MAX_JSON_DEPTH, isNestedTooDeep } from '../json-depth.js';
 
-/** The one place where an error becomes a status code and the JSON body clients read. */
-const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {
-  invalid: 400,
-  unauthorized: 401,
-  usage_limit: 402,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  dependency_failed: 502,
-  unavailable: 503,
-};
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Where a use case's field names were sent, when not at the top level of the body or query string
+     * (`{url: 'body.config.source_url'}`): the domain names its own fields, this route says where they were.
+     */
+    fieldPaths?: Readonly<Record<string, string>>;
+  }
+}
 
-const CODE_BY_STATUS: Readonly<Record<number, string>> = {
-  400: 'INVALID_REQUEST',
-  401: 'UNAUTHORIZED',
-  402: 'USAGE_LIMIT',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  406: 'NOT_ACCEPTABLE',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'RATE_LIMIT',
-  503: 'UNAVAILABLE',
+/**
+ * Fastify's and its plugins' own client errors that can reach the handler, by their code: the only foreign
+ * errors whose status is believed. Any other error that is not a ParleyError is ours: 500, logged.
+ */
+const FOREIGN_CLIENT_ERRORS: Readonly<Record<string, ErrorCode>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_REQUEST',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_REQUEST',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_REQUEST',
+  FST_ERR_BAD_URL: 'INVALID_REQUEST',
+  FST_ERR_MAX_PARAM_LENGTH: 'INVALID_REQUEST',
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: 'INVALID_REQUEST',
+  FST_ERR_ROUTE_MISSING_CONTENT: 'INVALID_REQUEST',
+  FST_ERR_NOT_FOUND: 'NOT_FOUND',
 };
 
 type ValidationError = NonNullable<FastifyError['validation']>[number];
@@ -56,27 +53,45 @@ function toFieldProblem(context: string | undefined, error: ValidationError): Fi
 
 interface ErrorReply {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
   details?: readonly FieldProblem[];
 }
 
-function describe(error: FastifyError | ParleyError): ErrorReply {
+/**
+ * Where the request sent a field a use case named: the route's own mapping, else the part of the request
+ * (body, query string, path) that has it at its top level; Fastify's own `body.x` paths pass unchanged.
+ */
+function locate(request: FastifyRequest, field: string): string {
+  const mapped = request.routeOptions.config.fieldPaths?.[field];
+  if (mapped !== undefined) return mapped;
+  const top = field.split('.')[0] ?? field;
+  const parts = [
+    ['body', request.body],
+    ['querystring', request.query],
+    ['params', request.params],
+  ] as const;
+  for (const [name, part] of parts) {
+    if (top === name) return field;
+    if (typeof part === 'object' && part !== null && Object.hasOwn(part, top)) return `${name}.${field}`;
+  }
+  return field;
+}
+
+function describe(request: FastifyRequest, error: FastifyError | ParleyError): ErrorReply {
   if (ParleyError.isInstance(error)) {
-    return { status: STATUS_BY_KIND[error.kind], code: error.code, message: error.message, details: error.details };
+    const details = error.details?.map((problem) => ({ ...problem, field: locate(request, problem.field) }));
+    return { status: error.status, code: error.code, message: error.message, details };
   }
   if (error.validation !== undefined) {
     const details = error.validation.map((problem) => toFieldProblem(error.validationContext, problem));
     const fields = details.map((detail) => detail.field).join(', ');
     return { status: 400, code: 'INVALID_REQUEST', message: `Invalid request: check ${fields}`, details };
   }
-  const status = error.statusCode ?? 500;
-  const code = CODE_BY_STATUS[status];
-  // Anything not known to be the client's fault is ours, and its text may leak internals.
-  if (status >= 500 || code === undefined) {
-    return { status: 500, code: 'INTERNAL', message: 'Something went wrong on our side; quote the requestId if you report it' };
-  }
-  return { status, code, message: error.message };
+  const known = FOREIGN_CLIENT_ERRORS[error.code];
+  // Fastify's own client errors say what is wrong in plain words; anything else may leak internals.
+  if (known !== undefined) return { status: ERRORS[known].status, code: known, message: error.message };
+  return { status: 500, code: 'INTERNAL', message: ERRORS.INTERNAL.message };
 }
 
 /**
@@ -90,7 +105,7 @@ export function logFailure(request: FastifyRequest, error: unknown): void {
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: FastifyError | ParleyError): FastifyReply {
-  const { status, code, message, details } = describe(error);
+  const { status, code, message, details } = describe(request, error);
   const parley = ParleyError.isInstance(error) ? error : undefined;
   if (status === 500 || parley?.cause !== undefined) logFailure(request, error);
   if (parley?.retryAfterSeconds !== undefined) reply.header('retry-after', String(parley.retryAfterSeconds));
@@ -127,7 +142,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     sendError(
       request,
       reply,
-      new ParleyError('not_found', 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`),
+      new ParleyError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`),
     ),
   );
 }

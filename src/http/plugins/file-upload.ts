@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UploadedFile } from '../../domain/datasources.js';
-import { ParleyError, invalid } from '../../domain/errors.js';
+import { ParleyError, invalid } from '../../errors.js';
 
 export interface FileUploadOptions {
   maxUploadBytes: number;
@@ -29,7 +29,7 @@ export async function registerFileUploads(app: FastifyInstance, options: FileUpl
   const { maxUploadBytes, tempDir } = options;
   const uploads = new WeakMap<FastifyRequest, UploadedFile>();
   const limitMb = Math.round(maxUploadBytes / 1048576);
-  const tooLarge = () => new ParleyError('payload_too_large', 'PAYLOAD_TOO_LARGE', `Uploads are limited to ${limitMb} MB`);
+  const tooLarge = () => new ParleyError('PAYLOAD_TOO_LARGE', `Uploads are limited to ${limitMb} MB`);
 
   await fs.mkdir(tempDir, { recursive: true });
   await app.register(multipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 20, fieldSize: 1024 * 1024, parts: 25 } });
@@ -44,8 +44,8 @@ export async function registerFileUploads(app: FastifyInstance, options: FileUpl
     }
     if (error instanceof RequestFileTooLargeError) return tooLarge();
     const status = (error as { statusCode?: unknown }).statusCode;
-    // The plugin's own limits (parts, fields) and refusals (a `__proto__` field) are already 4xx.
-    if (status === 400 || status === 413) return error;
+    // The plugin's own limits (parts, fields) are 413 and its refusals (a `__proto__` field) 400: said in our words.
+    if (status === 413) return new ParleyError('PAYLOAD_TOO_LARGE', 'The multipart body has too many parts or fields, or a field too long');
     return invalid(
       'The multipart/form-data body cannot be read: it needs a boundary in its Content-Type, a Content-Disposition ' +
         'header on each part, fields as plain text, and the closing delimiter',

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
-import { ParleyError } from '../../domain/errors.js';
+import { ParleyError } from '../../errors.js';
 import type { PublicAccess } from '../../domain/public-access.js';
 import type { RateLimits, RateLimitSettings } from '../../domain/rate-limits.js';
 
@@ -108,7 +108,6 @@ export async function registerRateLimits(scope: FastifyInstance, options: RateLi
     const retryAfter = Math.max(1, tightest.resetSeconds);
     reply.header('retry-after', retryAfter);
     throw new ParleyError(
-      'rate_limited',
       'RATE_LIMIT',
       `Too many requests from ${WHO[tightest.dimension]}: at most ${tightest.max} a minute (${LIMIT_OF[tightest.dimension]}); retry in ${retryAfter} s`,
     );

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { AgentAnswer, AgentAnswerService, ExchangeIds } from '../../domain/agent-answers.js';
 import { CHANNEL_INPUTS } from '../../domain/channels.js';
-import { ParleyError } from '../../domain/errors.js';
+import { ParleyError } from '../../errors.js';
 import type { VisitorTokens } from '../../domain/visitor-tokens.js';
 import { withBodyToken } from '../plugins/auth.js';
 import { logFailure } from '../plugins/errors.js';
@@ -135,7 +135,11 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
   app.post(
     '/agents/:id/query',
     {
-      config: { auth: 'optional', publicResource: 'agent' },
+      config: {
+        auth: 'optional',
+        publicResource: 'agent',
+        fieldPaths: { datasourceIds: 'body.filters.datasource_ids', customIds: 'body.filters.custom_ids' },
+      },
       schema: {
         tags: ['agents'],
         summary: 'Ask the agent a question, optionally inside a conversation; streamed as server-sent events on request',

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DatasourceService } from '../../domain/datasources.js';
-import { invalid } from '../../domain/errors.js';
+import { invalid } from '../../errors.js';
 import type { DatasourceRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { registerFileUploads } from '../plugins/file-upload.js';
@@ -122,6 +122,7 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
     '/datasources',
     {
       // No route bodyLimit: JSON bodies keep the server's; a multipart body is streamed, held by the upload limits.
+      config: { fieldPaths: { url: 'body.config.source_url' } },
       schema: {
         tags,
         summary: 'Add a datasource: upload a file, or send text or a web page URL; processed in the background',

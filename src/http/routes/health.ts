@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Store } from '../../store/store.js';
-import { ParleyError } from '../../domain/errors.js';
+import { ParleyError } from '../../errors.js';
 import { errorResponse } from '../schemas.js';
 
 const Health = Type.Object({ status: Type.String() });
@@ -29,7 +29,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ store: Store }> = async (
       try {
         await store.ping();
       } catch {
-        throw new ParleyError('unavailable', 'UNAVAILABLE', 'The store cannot be reached', undefined, true);
+        throw new ParleyError('UNAVAILABLE', 'The store cannot be reached');
       }
       return { status: 'ready' };
     },
