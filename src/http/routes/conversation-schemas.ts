@@ -1,0 +1,201 @@
+import { Type } from '@sinclair/typebox';
+import { CHANNEL_INPUTS } from '../../domain/channels.js';
+import { CONVERSATION_STATUSES } from '../../domain/conversations.js';
+import { Nullable, StringEnum, Timestamp } from '../schemas.js';
+import { Message } from './messages.js';
+
+/** The conversation routes' request and response shapes (the OpenAPI document is generated from them). */
+export const Id = Type.String({ minLength: 1, maxLength: 200 });
+
+export const Status = StringEnum(CONVERSATION_STATUSES, {
+  description: 'UNRESOLVED (open), RESOLVED, or HUMAN_REQUESTED (waiting for a person)',
+});
+
+export const Channel = StringEnum(CHANNEL_INPUTS, { description: 'Where the conversation takes place; `email` is read as `mail`' });
+
+export const JsonObject = (description: string) => Type.Object({}, { additionalProperties: true, description });
+
+export const Metadata = Type.Object(
+  { isFormSubmitted: Type.Boolean({ description: 'Whether the visitor submitted the agent’s form; false unless set' }) },
+  { additionalProperties: true, description: 'Free-form data attached to the conversation' },
+);
+
+export const AgentRef = Type.Object({ id: Type.String(), name: Type.String(), iconUrl: Nullable(Type.String()) });
+
+/** The detail record (spec §2 Conversation). */
+export const Conversation = Type.Object({
+  id: Type.String(),
+  title: Type.String({ description: 'The first words of the first message; empty until someone writes' }),
+  status: Status,
+  channel: Type.String(),
+  isAiEnabled: Type.Boolean({ description: 'False once a person took over: the agent no longer answers' }),
+  metadata: Metadata,
+  createdAt: Timestamp('When the conversation started'),
+  updatedAt: Timestamp('Last message or change'),
+  agent: Nullable(AgentRef),
+  messages: Type.Array(Message, { description: 'All messages, oldest first' }),
+  participants: Type.Array(
+    Type.Object({ id: Type.String(), type: StringEnum(['user', 'visitor', 'contact']) }),
+    { description: 'Everyone taking part: workspace members (user), visitors and contacts' },
+  ),
+  participantsUsers: Type.Array(Type.Object({ id: Type.String(), name: Nullable(Type.String()) })),
+  participantsVisitors: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      contact: Nullable(
+        Type.Object({ id: Type.String(), firstName: Nullable(Type.String()), lastName: Nullable(Type.String()) }),
+      ),
+    }),
+  ),
+  participantsContacts: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      firstName: Nullable(Type.String()),
+      lastName: Nullable(Type.String()),
+      email: Nullable(Type.String()),
+    }),
+  ),
+});
+
+export const PatchParams = Type.Object({ conversationId: Id });
+
+export const PatchBody = Type.Object(
+  {
+    isAiEnabled: Type.Optional(Type.Boolean({ description: 'false switches the agent off: a person answers from now on' })),
+    status: Type.Optional(Status),
+    metadata: Type.Optional(JsonObject('Merged into the stored metadata (top-level keys replaced)')),
+  },
+  { description: 'What to change; fields left out stay as they are' },
+);
+
+/** The PATCH answer, shaped as the spec shows it. */
+export const PatchedConversation = Type.Object({
+  id: Type.String(),
+  status: Status,
+  isAiEnabled: Type.Boolean(),
+  channel: Type.String(),
+  agent: Nullable(AgentRef),
+  lead: Nullable(
+    Type.Object(
+      { id: Type.String(), email: Nullable(Type.String()), phoneNumber: Nullable(Type.String()) },
+      { description: 'The contact of the conversation' },
+    ),
+  ),
+  metadata: Metadata,
+  messages: Type.Array(
+    Type.Composite([Message, Type.Object({ conversationId: Type.String() })]),
+    { description: 'All messages, oldest first, including the notice left when the agent was switched off' },
+  ),
+  workspace: Type.Object({
+    id: Type.String(),
+    organization: Type.Object({
+      memberships: Type.Array(Type.Object({ user: Type.Object({ email: Type.String() }) }), {
+        description: 'Members to notify; none until workspaces have members',
+      }),
+    }),
+  }),
+  createdAt: Timestamp('When the conversation started'),
+  updatedAt: Timestamp('This change'),
+});
+
+export const UpdateStatusQuery = Type.Object({
+  channel: Type.Optional(Channel),
+  agentId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only conversations with this agent' })),
+});
+
+export const DateBound = (description: string) =>
+  Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], { description });
+
+export const ListQuery = Type.Object({
+  agentId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only conversations with this agent' })),
+  channel: Type.Optional(Channel),
+  channelExternalId: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'The channel’s own id' })),
+  search: Type.Optional(
+    Type.String({ maxLength: 500, description: 'Case-insensitive text in the title, the contact’s name, e-mail or phone, or any message' }),
+  ),
+  startDate: Type.Optional(DateBound('Conversations created from then on (a date means from its start, UTC)')),
+  endDate: Type.Optional(DateBound('Conversations created up to then (a date means to its end, UTC)')),
+  fullConversation: Type.Boolean({ default: false, description: 'true: every message; false: the latest one only' }),
+  simplified: Type.Boolean({ default: false, description: 'Only id, title, status, channel, agent {id, name} and updatedAt' }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Conversations per page' }),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 500, description: 'From the X-Next-Cursor header of the previous page' }),
+  ),
+});
+
+export const ListedMessage = Type.Object({
+  id: Type.String(),
+  text: Type.String(),
+  from: Message.properties.from,
+  createdAt: Timestamp('When it was written'),
+  read: Type.Boolean(),
+  attachments: Message.properties.attachments,
+});
+
+/** A list record (spec §2 Conversation list record). */
+export const ListedConversation = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  status: Status,
+  channel: Type.String(),
+  channelExternalId: Nullable(Type.String()),
+  agent: Nullable(
+    Type.Object({ id: Type.String(), name: Type.String(), iconUrl: Nullable(Type.String()), handle: Nullable(Type.String()) }),
+  ),
+  contactInfo: Nullable(
+    Type.Object({ phoneNumber: Nullable(Type.String()), name: Nullable(Type.String()), email: Nullable(Type.String()) }),
+  ),
+  messages: Type.Array(ListedMessage, { description: 'The latest message, or all of them with fullConversation=true' }),
+  createdAt: Timestamp('When the conversation started'),
+  updatedAt: Timestamp('Last message or change'),
+});
+
+export const SimplifiedConversation = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    status: Status,
+    channel: Type.String(),
+    agent: Nullable(Type.Object({ id: Type.String(), name: Type.String() })),
+    updatedAt: Timestamp('Last message or change'),
+  },
+  { description: 'With simplified=true' },
+);
+
+export const ExportQuery = Type.Object({
+  format: Type.Optional(StringEnum(['json', 'html'], { description: 'json (the default) or html' })),
+});
+
+export const TranscriptMessage = Type.Object({
+  id: Type.String(),
+  from: Message.properties.from,
+  text: Type.String(),
+  timestamp: Timestamp('When it was written'),
+  formattedTimestamp: Type.String({ description: 'For people, in UTC, e.g. "25 Nov 2026, 14:03 UTC"' }),
+  senderName: Type.String({ description: 'The agent’s name, the contact’s name or "Visitor", or "System"' }),
+  attachments: Message.properties.attachments,
+});
+
+export const Transcript = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  contactName: Nullable(Type.String()),
+  phoneNumber: Nullable(Type.String()),
+  channel: Type.String(),
+  agentName: Nullable(Type.String()),
+  createdAt: Timestamp('When the conversation started'),
+  messages: Type.Array(TranscriptMessage),
+});
+
+export const UpdateStatusBody = Type.Object({ status: Status });
+
+export const UpdateStatusResult = Type.Object({
+  count: Type.Integer({ description: 'How many conversations matched and now have the status' }),
+  message: Type.String(),
+});
+
+export const ConversationList = Type.Array(Type.Union([ListedConversation, SimplifiedConversation]), {
+  description: 'List records; simplified ones with simplified=true',
+});
+
+export const TranscriptPage = Type.String({ description: 'A standalone HTML page' });
