@@ -1,6 +1,7 @@
-import { loadConfig, type Config } from '../src/config.js';
-import { openCore, startServer, startWorkers, type Core, type RunningServer, type RunningWorkers } from '../src/parley.js';
-import { createScratchStore, type ScratchStore, type StoreKind } from '../test/support/stores.js';
+import type { Config } from '../src/config.js';
+import type { Core } from '../src/parley.js';
+import { startTestParley } from '../test/support/parley.js';
+import type { StoreKind } from '../test/support/stores.js';
 
 /** An HTTP answer whose body is still to be checked by the caller. */
 export interface BenchResponse {
@@ -10,7 +11,7 @@ export interface BenchResponse {
 
 /**
  * Parley as `parley start` runs it (API and job workers in one process) on a scratch store, called over
- * loopback like a client would. The store is dropped on close.
+ * loopback like a client would, with a key of its own workspace: the tests' harness, as the bench uses it.
  */
 export interface InProcessParley {
   readonly url: string;
@@ -31,49 +32,30 @@ export interface StartOptions {
 }
 
 export async function startInProcessParley(options: StartOptions): Promise<InProcessParley> {
-  const scratch: ScratchStore = await createScratchStore(options.store);
-  const config = loadConfig({
-    ...scratch.env,
-    PORT: '0',
-    PARLEY_LOG_LEVEL: 'silent',
-    PARLEY_EMBEDDINGS_THREADS: String(options.embedderThreads),
-    // Every mode asks the same queries: cached query vectors would time the cache, not the engine.
-    PARLEY_QUERY_CACHE_SIZE: '0',
-    ...options.env,
+  const parley = await startTestParley(options.store, {
+    workers: true,
+    env: {
+      PARLEY_EMBEDDINGS_THREADS: String(options.embedderThreads),
+      // Every mode asks the same queries: cached query vectors would time the cache, not the engine.
+      PARLEY_QUERY_CACHE_SIZE: '0',
+      ...options.env,
+    },
   });
-  let core: Core | undefined;
-  let workers: RunningWorkers | undefined;
-  let server: RunningServer | undefined;
-  const close = async () => {
-    await server?.app.close();
-    await workers?.stop();
-    await core?.close();
-    await scratch.drop();
-  };
   try {
-    core = await openCore(config);
-    workers = await startWorkers(config, core, (error) => console.error('[bench] job error:', error));
-    server = await startServer(config, core);
-    const { workspace } = await core.services.workspaces.findOrCreate('bench');
-    const { secret } = await core.services.keys.issue(workspace.id);
-    const url = server.url;
+    const { key } = await parley.newWorkspace('bench');
     return {
-      url,
-      config,
-      core,
-      key: secret,
-      async call(method, path, body) {
-        const headers: Record<string, string> = { authorization: `Bearer ${secret}` };
-        if (body !== undefined) headers['content-type'] = 'application/json';
-        const response = await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-        const text = await response.text();
-        const isJson = response.headers.get('content-type')?.includes('json') ?? false;
-        return { status: response.status, body: isJson && text !== '' ? (JSON.parse(text) as unknown) : text };
+      url: parley.url,
+      config: parley.config,
+      core: parley.core,
+      key,
+      call: async (method, path, body) => {
+        const { status, body: answer } = await parley.call<unknown>(method, path, { key, body });
+        return { status, body: answer };
       },
-      close,
+      close: () => parley.close(),
     };
   } catch (error) {
-    await close();
+    await parley.close();
     throw error;
   }
 }

@@ -1,6 +1,6 @@
-import { loadConfig, type Config } from '../src/config.js';
-import { openCore, startServer, startWorkers } from '../src/parley.js';
-import { createScratchStore, type StoreKind } from '../test/support/stores.js';
+import type { Config } from '../src/config.js';
+import { startTestParley } from '../test/support/parley.js';
+import type { StoreKind } from '../test/support/stores.js';
 
 /** The workspace the evaluation works in; found again when a kept data directory is reused. */
 const WORKSPACE_NAME = 'parley-eval';
@@ -13,7 +13,7 @@ export interface EvalParleyOptions {
   env: Record<string, string>;
 }
 
-/** Parley running in this process as `parley start` runs it (API and ingestion workers), with a key. */
+/** Parley running in this process as `parley start` runs it (API and ingestion workers), with a key: the tests' harness. */
 export interface EvalParley {
   url: string;
   key: string;
@@ -22,28 +22,13 @@ export interface EvalParley {
 }
 
 export async function startEvalParley(options: EvalParleyOptions): Promise<EvalParley> {
-  const scratch =
-    options.keepDir === undefined
-      ? await createScratchStore(options.store)
-      : { env: { PARLEY_DATA_DIR: options.keepDir }, drop: async () => undefined };
-  // Undone last-first on close, or as far as start got when it fails half-way.
-  const undo: (() => Promise<void>)[] = [() => scratch.drop()];
-  const close = async () => {
-    for (const step of undo.splice(0).reverse()) await step();
-  };
+  const parley = await startTestParley(options.store, { workers: true, keepDir: options.keepDir, env: options.env });
   try {
-    const config = loadConfig({ ...options.env, ...scratch.env, PORT: '0', PARLEY_LOG_LEVEL: 'silent' });
-    const core = await openCore(config);
-    undo.push(() => core.close());
-    const workers = await startWorkers(config, core, (error) => console.error('[worker]', error));
-    undo.push(() => workers.stop());
-    const { app, url } = await startServer(config, core);
-    undo.push(() => app.close());
-    const { workspace } = await core.services.workspaces.findOrCreate(WORKSPACE_NAME);
-    const { secret } = await core.services.keys.issue(workspace.id, 'eval');
-    return { url, key: secret, config, close };
+    const { workspace } = await parley.core.services.workspaces.findOrCreate(WORKSPACE_NAME);
+    const { secret } = await parley.core.services.keys.issue(workspace.id, 'eval');
+    return { url: parley.url, key: secret, config: parley.config, close: () => parley.close() };
   } catch (error) {
-    await close();
+    await parley.close();
     throw error;
   }
 }

@@ -1,4 +1,5 @@
-import { loadConfig } from '../../src/config.js';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../src/config.js';
 import { openCore, startServer, startWorkers, type Core } from '../../src/parley.js';
 import type { FastifyInstance } from 'fastify';
 import type { LogStream } from '../../src/http/server.js';
@@ -29,6 +30,7 @@ export interface TestParley {
   url: string;
   app: FastifyInstance;
   core: Core;
+  config: Config;
   scratch: ScratchStore;
   newWorkspace(name?: string): Promise<Workspace>;
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
@@ -41,57 +43,87 @@ export interface TestParleyOptions {
   env?: Record<string, string>;
   /** A store to share (with a child process in CLI tests); a new scratch store otherwise. */
   scratch?: ScratchStore;
+  /** A SQLite data directory to use and keep (eval's `--keep`); implies the embedded store. */
+  keepDir?: string;
   /** Run the background workers in-process too, as `parley start` does. */
   workers?: boolean;
   /** Receives the server's log lines (set PARLEY_LOG_LEVEL in `env`: tests log nothing by default). */
   logStream?: LogStream;
 }
 
-/** Starts Parley on loopback; the API always, the job workers when asked. */
+/**
+ * The one in-process Parley of tests, `npm run bench` and `npm run eval`: the API on loopback, the job
+ * workers when asked, over a scratch store (dropped on close) unless one is handed in. A start that fails
+ * half-way undoes what it had done, so no server, worker pool or database is left behind.
+ */
 export async function startTestParley(kind: StoreKind, options: TestParleyOptions = {}): Promise<TestParley> {
-  const scratch = options.scratch ?? (await createScratchStore(kind));
-  const config = loadConfig({
-    ...scratch.env,
-    PORT: '0',
-    PARLEY_LOG_LEVEL: 'silent',
-    PARLEY_ALLOW_PRIVATE_URLS: '1',
-    ...options.env,
-  });
-  const core = await openCore(config);
-  const workers = options.workers ? await startWorkers(config, core, (error) => console.error(error)) : undefined;
-  const { app, url } = await startServer(config, core, { logStream: options.logStream });
-
-  const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> => {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.key) headers.authorization = `Bearer ${options.key}`;
-    let body: string | Uint8Array | undefined = options.raw;
-    if (body === undefined && options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['content-type'] ??= 'application/json';
+  const scratch: ScratchStore =
+    options.scratch ??
+    (options.keepDir === undefined ? await createScratchStore(kind) : keptDataDir(options.keepDir));
+  // Undone last-first on close, or as far as the start got when it fails.
+  const undo: (() => Promise<void>)[] = [];
+  // A store handed in belongs to the caller, who may start Parley on it again.
+  if (options.scratch === undefined) undo.push(() => scratch.drop());
+  const close = async () => {
+    for (const step of undo.splice(0).reverse()) await step();
+  };
+  try {
+    const config = loadConfig({
+      ...scratch.env,
+      PORT: '0',
+      PARLEY_LOG_LEVEL: 'silent',
+      PARLEY_ALLOW_PRIVATE_URLS: '1',
+      ...options.env,
+    });
+    const core = await openCore(config);
+    undo.push(() => core.close());
+    if (options.workers) {
+      const workers = await startWorkers(config, core, (error) => console.error('[parley worker]', error));
+      undo.push(() => workers.stop());
     }
-    const response = await fetch(url + path, { method, headers, body });
-    const text = await response.text();
-    const isJson = response.headers.get('content-type')?.includes('json') ?? false;
-    return { status: response.status, headers: response.headers, body: (isJson && text ? JSON.parse(text) : text) as T };
-  };
+    const { app, url } = await startServer(config, core, { logStream: options.logStream });
+    undo.push(() => app.close());
+    return {
+      url,
+      app,
+      core,
+      config,
+      scratch,
+      call: (method, path, callOptions) => callParley(url, method, path, callOptions),
+      async newWorkspace(name = `workspace ${++workspaceCounter} ${Math.random().toString(36).slice(2, 8)}`) {
+        const { workspace } = await core.services.workspaces.findOrCreate(name);
+        const { secret } = await core.services.keys.issue(workspace.id);
+        return { id: workspace.id, key: secret };
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
 
+/** A kept SQLite data directory in the shape of a scratch store that is never dropped. */
+function keptDataDir(dataDir: string): ScratchStore {
   return {
-    url,
-    app,
-    core,
-    scratch,
-    call,
-    async newWorkspace(name = `workspace ${++workspaceCounter} ${Math.random().toString(36).slice(2, 8)}`) {
-      const { workspace } = await core.services.workspaces.findOrCreate(name);
-      const { secret } = await core.services.keys.issue(workspace.id);
-      return { id: workspace.id, key: secret };
-    },
-    async close() {
-      await app.close();
-      await workers?.stop();
-      await core.close();
-      // A store handed in belongs to the caller, who may start Parley on it again.
-      if (options.scratch === undefined) await scratch.drop();
-    },
+    config: { kind: 'sqlite', file: path.join(dataDir, 'parley.sqlite') },
+    dataDir,
+    env: { PARLEY_DATA_DIR: dataDir },
+    drop: async () => undefined,
   };
+}
+
+/** One HTTP call as a client makes it: JSON in and out, the key as a bearer credential. */
+async function callParley<T>(url: string, method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | Uint8Array | undefined = options.raw;
+  if (body === undefined && options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(url + path, { method, headers, body });
+  const text = await response.text();
+  const isJson = response.headers.get('content-type')?.includes('json') ?? false;
+  return { status: response.status, headers: response.headers, body: (isJson && text ? JSON.parse(text) : text) as T };
 }
