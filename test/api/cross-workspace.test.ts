@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { describe, expect } from 'vitest';
+import { parleyTest as it } from '../support/parley-test.js';
+import type { TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { ROUTE_TABLE, authenticatedRoutes, seedWorkspace, type Seed } from './route-table.js';
 
@@ -10,14 +11,13 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
   /** A visitor token of workspace B's public agent: it continues one conversation and is no key anywhere. */
   let visitorToken: string;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  it.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     seed = await seedWorkspace(parley);
     b = await parley.newWorkspace();
     const bAgent = (await parley.call('POST', '/agents', { key: b.key, body: { visibility: 'public' } })).body.id;
     visitorToken = (await parley.call('POST', `/agents/${bAgent}/query`, { key: null, body: { query: 'hello' } })).body.visitorToken;
   });
-  afterAll(() => parley.close());
 
   it('has a table entry for every authenticated route the server registers', () => {
     const missing = authenticatedRoutes(parley).filter((route) => !(route in ROUTE_TABLE));

@@ -1,7 +1,8 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { parleyTest as it } from '../support/parley-test.js';
 import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
-import { startTestParley, type ApiResponse, type TestParley, type Workspace } from '../support/parley.js';
+import type { ApiResponse, TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
 
@@ -20,9 +21,9 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
   let publicAgent: string;
   let privateAgent: string;
 
-  beforeAll(async () => {
+  it.beforeAll(async ({ startParley }) => {
     const baseURL = await upstream.start();
-    parley = await startTestParley(kind, {
+    parley = await startParley(kind, {
       env: { PARLEY_MODELS: JSON.stringify({ remote: { provider: 'openai-compatible', model: 'fake-chat', baseURL } }) },
     });
     ws = await parley.newWorkspace();
@@ -30,10 +31,7 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     publicAgent = await create({ name: 'Help desk', visibility: 'public', temperature: 0.3, systemPrompt: 'Be kind.' });
     privateAgent = await create({ name: 'Staff', visibility: 'private' });
   }, 120_000);
-  afterAll(async () => {
-    await parley.close();
-    await upstream.stop();
-  });
+  afterAll(() => upstream.stop());
 
   const askPublic = (body: object, headers: Record<string, string> = {}, agent = publicAgent) =>
     parley.call('POST', `/agents/${agent}/query`, { key: null, body, headers });
@@ -324,9 +322,9 @@ describe.each(STORE_KINDS)('what a stranger can cost, on %s', (kind) => {
   let ws: Workspace;
   let agent: string;
 
-  beforeAll(async () => {
+  it.beforeAll(async ({ startParley }) => {
     const baseURL = await upstream.start();
-    parley = await startTestParley(kind, {
+    parley = await startParley(kind, {
       env: {
         PARLEY_MODELS: JSON.stringify({ remote: { provider: 'openai-compatible', model: 'fake-chat', baseURL } }),
         PARLEY_QUOTA_QUERIES: '10',
@@ -335,10 +333,7 @@ describe.each(STORE_KINDS)('what a stranger can cost, on %s', (kind) => {
     ws = await parley.newWorkspace();
     agent = (await parley.call('POST', '/agents', { key: ws.key, body: { modelName: 'remote', visibility: 'public' } })).body.id;
   }, 120_000);
-  afterAll(async () => {
-    await parley.close();
-    await upstream.stop();
-  });
+  afterAll(() => upstream.stop());
 
   it('counts anonymous answers against the monthly quota', async () => {
     for (let i = 0; i < 10; i++) expect((await parley.call('POST', `/agents/${agent}/query`, { key: null, body: { query: `q${i}` } })).status).toBe(200);
@@ -404,15 +399,11 @@ describe.each(STORE_KINDS)('rate-limit counters shared through Redis, on %s', (k
   let a: TestParley;
   let b: TestParley;
 
-  beforeAll(async () => {
+  it.beforeAll(async ({ startParley }) => {
     const env = { PARLEY_REDIS_URL: 'redis://127.0.0.1:6379' };
-    a = await startTestParley(kind, { env });
-    b = await startTestParley(kind, { env, scratch: a.scratch });
+    a = await startParley(kind, { env });
+    b = await startParley(kind, { env, scratch: a.scratch });
   }, 120_000);
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
 
   it('two server processes on one store share each address’s allowance', async () => {
     const ws = await a.newWorkspace();

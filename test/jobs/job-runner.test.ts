@@ -9,14 +9,6 @@ import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/s
 
 const OPTIONS: JobRunnerOptions = { concurrency: 2, leaseMs: 1_000, pollMs: 20, backoff: { baseMs: 20, maxMs: 100 } };
 
-const until = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
-
 describe.each(STORE_KINDS)('durable job queue on %s', (kind) => {
   let scratch: ScratchStore;
   let store: Store;
@@ -51,7 +43,7 @@ describe.each(STORE_KINDS)('durable job queue on %s', (kind) => {
     const runner = new JobRunner(store.jobs, { flaky: handler }, OPTIONS);
     const id = await enqueue('flaky');
     runner.start();
-    await until(async () => (await store.jobs.find(id))?.status === 'done');
+    await expect.poll(async () => (await store.jobs.find(id))?.status, { interval: 20, timeout: 10_000 }).toBe('done');
     await runner.stop();
     expect(calls).toHaveLength(3);
     expect(retried).toEqual(['flaky 1', 'flaky 2']);
@@ -79,7 +71,7 @@ describe.each(STORE_KINDS)('durable job queue on %s', (kind) => {
     const broken = await enqueue('broken');
     const hopeless = await enqueue('hopeless', 3);
     runner.start();
-    await until(async () => (await store.jobs.find(hopeless))?.status === 'failed');
+    await expect.poll(async () => (await store.jobs.find(hopeless))?.status, { interval: 20, timeout: 10_000 }).toBe('failed');
     await runner.stop();
     expect(await store.jobs.find(broken)).toMatchObject({ status: 'failed', attempts: 1, lastError: 'corrupt input' });
     expect(await store.jobs.find(hopeless)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'still down' });
@@ -98,7 +90,7 @@ describe.each(STORE_KINDS)('durable job queue on %s', (kind) => {
     const refused = await enqueue('refused');
     const recovered = await enqueue('outage');
     runner.start();
-    await until(async () => (await store.jobs.find(recovered))?.status === 'done' && (await store.jobs.find(refused))?.status === 'failed');
+    await expect.poll(async () => (await store.jobs.find(recovered))?.status === 'done' && (await store.jobs.find(refused))?.status === 'failed', { interval: 20, timeout: 10_000 }).toBe(true);
     await runner.stop();
     expect(await store.jobs.find(refused)).toMatchObject({ status: 'failed', attempts: 1, lastError: refusal.message });
     expect(await store.jobs.find(recovered)).toMatchObject({ status: 'done', attempts: 2, lastError: outage.message });
@@ -114,7 +106,7 @@ describe.each(STORE_KINDS)('durable job queue on %s', (kind) => {
     const ran: JobRecord[] = [];
     const runner = new JobRunner(store.jobs, { orphan: { run: async (job) => void ran.push(job) } }, OPTIONS);
     runner.start();
-    await until(async () => (await store.jobs.find(id))?.status === 'done');
+    await expect.poll(async () => (await store.jobs.find(id))?.status, { interval: 20, timeout: 10_000 }).toBe('done');
     await runner.stop();
     expect(ran).toHaveLength(1);
     expect(ran[0]!.attempts).toBe(2);
@@ -135,7 +127,7 @@ describe.each(STORE_KINDS)('durable job queue on %s', (kind) => {
     const id = await enqueue('long');
     const runner = new JobRunner(store.jobs, { long: handler }, OPTIONS);
     runner.start();
-    await until(async () => started);
+    await expect.poll(async () => started, { interval: 20, timeout: 10_000 }).toBe(true);
     await runner.stop();
     expect(await store.jobs.find(id)).toMatchObject({ status: 'queued', attempts: 0, leaseOwner: null });
   });
@@ -148,7 +140,7 @@ describe.each(STORE_KINDS)('durable job queue on %s', (kind) => {
       { ...OPTIONS, leaseMs: 300 },
     );
     runner.start();
-    await until(async () => (await store.jobs.find(id))?.status === 'done');
+    await expect.poll(async () => (await store.jobs.find(id))?.status, { interval: 20, timeout: 10_000 }).toBe('done');
     await runner.stop();
     expect((await store.jobs.find(id))?.attempts).toBe(1);
   });

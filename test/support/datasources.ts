@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { vi } from 'vitest';
 import type { TestParley } from './parley.js';
 
 export { DOCS_DIR as FIXTURES } from './fixtures.js';
@@ -43,14 +44,16 @@ export async function waitForDatasource(
   id: string,
   { timeoutMs = 60_000, until = SETTLED }: { timeoutMs?: number; until?: Set<string> } = {},
 ): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { status, body } = await parley.call('GET', `/datasources/${id}`, { key });
-    if (status !== 200) throw new Error(`GET /datasources/${id} answered ${status}: ${JSON.stringify(body)}`);
-    if (until.has(body.status)) return body;
-    if (Date.now() > deadline) throw new Error(`datasource ${id} still ${body.status} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return vi.waitFor(
+    async () => {
+      const { status, body } = await parley.call('GET', `/datasources/${id}`, { key });
+      // A datasource that cannot be read will not become readable: stop polling at once.
+      if (status !== 200) throw Object.assign(new Error(`GET /datasources/${id} answered ${status}`), { body });
+      if (!until.has(body.status)) throw new Error(`datasource ${id} still ${body.status} after ${timeoutMs} ms`);
+      return body;
+    },
+    { timeout: timeoutMs, interval: 100 },
+  );
 }
 
 /** Every chunk text of a datasource, through the API. */
