@@ -1,5 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 
 /** Where Parley keeps its records: the embedded SQLite file or a PostgreSQL server. */
 export type StoreConfig =
@@ -52,6 +54,8 @@ export interface EventsConfig {
   readonly publicUrl: string;
   /** Bound on one webhook request, connection to last byte. */
   readonly webhookTimeoutMs: number;
+  /** Bound on one SMTP conversation (connection, greeting, each command). */
+  readonly smtpTimeoutMs: number;
   /** Attempts per delivery; with the job backoff, the default keeps retrying for about a day. */
   readonly deliveryMaxAttempts: number;
   /** Deliveries one process sends at a time, apart from the ingestion jobs. */
@@ -59,16 +63,7 @@ export interface EventsConfig {
 }
 
 /** One configured model: which provider serves a Parley model name, and as which of its models. */
-export interface ModelConfig {
-  provider: 'openai' | 'openai-compatible' | 'anthropic' | 'local';
-  model?: string;
-  baseURL?: string;
-  apiKey?: string;
-  /** The largest `maxTokens` a question may ask for. */
-  maxOutputTokens?: number;
-  /** Seconds the provider may stay silent before the call fails. */
-  timeoutSeconds?: number;
-}
+export type ModelConfig = Static<typeof ModelEntry>;
 
 export interface ModelsConfig {
   /** From PARLEY_MODELS: per-name settings, overriding the defaults. */
@@ -115,243 +110,198 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const satisfies readonly LogLevel[];
 
-/** Every variable Parley reads; any other `PARLEY_*` variable is a typo and stops the start. */
-const KNOWN_PARLEY_VARIABLES = new Set([
-  'PARLEY_DATA_DIR',
-  'PARLEY_DATABASE_URL',
-  'PARLEY_LOG_LEVEL',
-  'PARLEY_BODY_LIMIT_MB',
-  'PARLEY_MODELS',
-  'PARLEY_OPENAI_BASE_URL',
-  'PARLEY_OPENAI_API_KEY',
-  'PARLEY_ANTHROPIC_API_KEY',
-  'PARLEY_QUOTA_QUERIES',
-  'PARLEY_MAX_UPLOAD_MB',
-  'PARLEY_QUOTA_CHARS',
-  'PARLEY_ALLOW_PRIVATE_URLS',
-  'PARLEY_CHUNK_TOKENS',
-  'PARLEY_CHUNK_OVERLAP_TOKENS',
-  'PARLEY_WORKER_CONCURRENCY',
-  'PARLEY_JOB_LEASE_SECONDS',
-  'PARLEY_JOB_MAX_ATTEMPTS',
-  'PARLEY_JOB_RETRY_BASE_SECONDS',
-  'PARLEY_JOB_RETRY_MAX_SECONDS',
-  'PARLEY_EMBEDDINGS_URL',
-  'PARLEY_EMBEDDINGS_MODEL',
-  'PARLEY_EMBEDDINGS_API_KEY',
-  'PARLEY_EMBEDDINGS_THREADS',
-  'PARLEY_QUERY_CACHE_SIZE',
-  'PARLEY_SMTP_URL',
-  'PARLEY_MAIL_FROM',
-  'PARLEY_PUBLIC_URL',
-  'PARLEY_WEBHOOK_TIMEOUT_SECONDS',
-  'PARLEY_DELIVERY_MAX_ATTEMPTS',
-  'PARLEY_DELIVERY_CONCURRENCY',
-  'PARLEY_RATE_LIMIT_KEY_PER_MINUTE',
-  'PARLEY_RATE_LIMIT_IP_PER_MINUTE',
-  'PARLEY_RATE_LIMIT_VISITOR_PER_MINUTE',
-  'PARLEY_REDIS_URL',
-  'PARLEY_PUBLIC_QUERY_MAX_CHARS',
-]);
+const oneOf = <const T extends string>(values: readonly T[], options: { default?: T; description: string }) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+const url = (schemes: string, description: string) => Type.String({ pattern: `^(${schemes})://`, description });
+const atLeast = (minimum: number, fallback: number, description: string) => Type.Integer({ minimum, default: fallback, description });
+const positive = (fallback: number, description: string) => Type.Number({ exclusiveMinimum: 0, default: fallback, description });
+const flag = (description: string) => oneOf(['0', '1', 'false', 'true'], { default: '0', description });
 
+/** How one entry of PARLEY_MODELS is written. */
+export const ModelEntry = Type.Object(
+  {
+    provider: oneOf(['openai', 'openai-compatible', 'anthropic', 'local'], { description: 'Who serves the model' }),
+    model: Type.Optional(Type.String({ description: 'The provider’s model id' })),
+    baseURL: Type.Optional(Type.String({ description: 'The API root (…/v1)' })),
+    apiKey: Type.Optional(Type.String()),
+    maxOutputTokens: Type.Optional(Type.Integer({ minimum: 1, description: 'The largest maxTokens a question may ask for' })),
+    timeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Seconds the provider may stay silent' })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Every environment variable Parley reads, with its type, bounds and default: the one place they are
+ * declared (as Fastify's env-schema does). Values arrive as text and are coerced; an empty value is unset.
+ * Any other `PARLEY_*` variable is a typo and stops the start.
+ */
+export const ENVIRONMENT = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'HTTP port (0 picks a free one)' }),
+  HOST: Type.String({ default: '127.0.0.1', description: 'Interface to listen on' }),
+  PARLEY_DATA_DIR: Type.String({ default: 'data', description: 'Embedded store and uploaded files' }),
+  PARLEY_DATABASE_URL: Type.Optional(url('postgres|postgresql', 'A PostgreSQL URL switches to PostgreSQL')),
+  PARLEY_LOG_LEVEL: Type.Optional(oneOf(LOG_LEVELS, { description: 'Log level (LOG_LEVEL is read too)' })),
+  PARLEY_BODY_LIMIT_MB: positive(1, 'Largest JSON body'),
+  PARLEY_MODELS: Type.Optional(Type.String({ description: 'JSON: per model name, its provider' })),
+  PARLEY_OPENAI_BASE_URL: Type.Optional(Type.String()),
+  PARLEY_OPENAI_API_KEY: Type.Optional(Type.String()),
+  PARLEY_ANTHROPIC_API_KEY: Type.Optional(Type.String()),
+  PARLEY_QUOTA_QUERIES: Type.Optional(Type.Integer({ minimum: 0, description: 'Agent answers per workspace per month' })),
+  PARLEY_MAX_UPLOAD_MB: positive(50, 'Largest upload or fetched web page'),
+  PARLEY_QUOTA_CHARS: Type.Optional(Type.Integer({ minimum: 0, description: 'Characters of indexed text per workspace' })),
+  PARLEY_ALLOW_PRIVATE_URLS: flag('Let web pages and webhooks reach private addresses'),
+  PARLEY_CHUNK_TOKENS: atLeast(32, 400, 'Chunk size in tokens'),
+  PARLEY_CHUNK_OVERLAP_TOKENS: atLeast(0, 60, 'Chunk overlap in tokens (less than half the chunk)'),
+  PARLEY_WORKER_CONCURRENCY: atLeast(1, 2, 'Jobs one process runs at a time'),
+  PARLEY_JOB_LEASE_SECONDS: positive(30, 'A job whose worker stops heartbeating this long is taken over'),
+  PARLEY_JOB_MAX_ATTEMPTS: atLeast(1, 5, 'Attempts before a job fails for good'),
+  PARLEY_JOB_RETRY_BASE_SECONDS: positive(5, 'First backoff between attempts'),
+  PARLEY_JOB_RETRY_MAX_SECONDS: positive(86_400, 'Longest backoff between attempts'),
+  PARLEY_EMBEDDINGS_URL: Type.Optional(url('https?', 'An OpenAI-compatible embeddings endpoint')),
+  PARLEY_EMBEDDINGS_MODEL: Type.Optional(Type.String()),
+  PARLEY_EMBEDDINGS_API_KEY: Type.Optional(Type.String()),
+  PARLEY_EMBEDDINGS_THREADS: Type.Optional(Type.Integer({ minimum: 1, description: 'Worker threads of the built-in model (default: cores)' })),
+  PARLEY_QUERY_CACHE_SIZE: atLeast(0, 1000, 'Query vectors kept per process; 0 turns the cache off'),
+  PARLEY_SMTP_URL: Type.Optional(url('smtps?', 'SMTP server for notification e-mail')),
+  PARLEY_SMTP_TIMEOUT_SECONDS: positive(30, 'Bound on each step of an SMTP conversation'),
+  PARLEY_MAIL_FROM: Type.String({ default: 'Parley <parley@localhost>' }),
+  PARLEY_PUBLIC_URL: Type.Optional(url('https?', 'The address people reach Parley at')),
+  PARLEY_WEBHOOK_TIMEOUT_SECONDS: positive(10, 'Bound on one webhook request'),
+  PARLEY_DELIVERY_MAX_ATTEMPTS: atLeast(1, 15, 'Attempts per webhook delivery or e-mail'),
+  PARLEY_DELIVERY_CONCURRENCY: atLeast(1, 8, 'Deliveries one process sends at a time'),
+  PARLEY_RATE_LIMIT_KEY_PER_MINUTE: atLeast(1, 1200, 'Requests a minute per API key'),
+  PARLEY_RATE_LIMIT_IP_PER_MINUTE: atLeast(1, 60, 'Requests a minute per client address on public routes'),
+  PARLEY_RATE_LIMIT_VISITOR_PER_MINUTE: atLeast(1, 20, 'Requests a minute per visitor on public routes'),
+  PARLEY_REDIS_URL: Type.Optional(url('rediss?', 'Redis for shared rate-limit counters')),
+  PARLEY_PUBLIC_QUERY_MAX_CHARS: atLeast(1, 4000, 'Longest question a caller without a key may ask'),
+});
+
+type Environment = Static<typeof ENVIRONMENT>;
 type Env = Readonly<Record<string, string | undefined>>;
 
-function readPort(env: Env): number {
-  const raw = env.PORT ?? '3000';
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port > 65535) {
-    throw new ConfigError(`PORT must be an integer between 0 and 65535, got "${raw}"`);
-  }
-  return port;
+// Environment values are text, so they are coerced; PARLEY_MODELS is JSON, whose types are meant as written.
+const options = { useDefaults: true, allErrors: false, strict: false } as const;
+const validateEnvironment = new Ajv.default({ ...options, coerceTypes: true }).compile<Environment>(ENVIRONMENT);
+const validateModels = new Ajv.default(options).compile<Record<string, ModelConfig>>(Type.Record(Type.String(), ModelEntry));
+
+/** `PORT must be <= 65535, got "70000"`: the variable (or JSON path) named, with what it holds. */
+function describeProblem(error: ErrorObject, root: string, source: unknown): string {
+  const path = error.instancePath.split('/').filter(Boolean);
+  const name = [root, ...path].filter(Boolean).join('.');
+  const allowed = error.params.allowedValues;
+  const what = Array.isArray(allowed) ? `must be one of ${allowed.join(', ')}` : (error.message ?? 'is not valid');
+  const got = path.reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], source);
+  const property = error.keyword === 'additionalProperties' ? ` (${String(error.params.additionalProperty)})` : '';
+  return `${name} ${what}${property}${typeof got === 'string' ? `, got "${got}"` : ''}`;
 }
 
-function readStore(env: Env, dataDir: string): StoreConfig {
-  const url = env.PARLEY_DATABASE_URL;
-  if (url === undefined || url === '') return { kind: 'sqlite', file: path.join(dataDir, 'parley.sqlite') };
-  if (!/^postgres(ql)?:\/\//.test(url)) {
-    throw new ConfigError('PARLEY_DATABASE_URL must be a postgres:// or postgresql:// URL');
-  }
-  return { kind: 'postgres', url };
-}
-
-function readLogLevel(env: Env): LogLevel {
-  const raw = env.PARLEY_LOG_LEVEL ?? env.LOG_LEVEL ?? 'info';
-  const level = LOG_LEVELS.find((candidate) => candidate === raw);
-  if (level === undefined) {
-    throw new ConfigError(`PARLEY_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
-  }
-  return level;
-}
-
-/** A positive number from `name`, or `fallback` when unset; `integer` refuses fractions. */
-function readNumber(env: Env, name: string, fallback: number, { integer = false, min = 0 } = {}): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= min || (integer && !Number.isInteger(value))) {
-    throw new ConfigError(`${name} must be ${integer ? 'an integer' : 'a number'} greater than ${min}, got "${raw}"`);
-  }
+/** `value` checked (and, for the environment, coerced in place); errors quote what was written. */
+function validated<T>(validate: ValidateFunction<T>, value: unknown, root: string): T {
+  const written = structuredClone(value);
+  if (!validate(value)) throw new ConfigError(describeProblem(validate.errors![0]!, root, written));
   return value;
 }
 
-const megabytes = (value: number) => Math.round(value * 1024 * 1024);
-
-function readFlag(env: Env, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
-  if (raw === '1' || raw === 'true') return true;
-  throw new ConfigError(`${name} must be 1/true or 0/false, got "${raw}"`);
-}
-
-function readIngestion(env: Env): IngestionConfig {
-  const chunkTokens = readNumber(env, 'PARLEY_CHUNK_TOKENS', 400, { integer: true, min: 31 });
-  const chunkOverlapTokens = readNumber(env, 'PARLEY_CHUNK_OVERLAP_TOKENS', 60, { integer: true, min: -1 });
-  if (chunkOverlapTokens >= chunkTokens / 2) {
-    throw new ConfigError('PARLEY_CHUNK_OVERLAP_TOKENS must be less than half of PARLEY_CHUNK_TOKENS');
+/** The variables of `env` the schema declares, empty ones left out (an empty value is no value). */
+function declaredVariables(env: Env): Record<string, string> {
+  const declared = Object.keys(ENVIRONMENT.properties);
+  const unknown = Object.keys(env).filter((name) => name.startsWith('PARLEY_') && !declared.includes(name));
+  if (unknown.length > 0) {
+    throw new ConfigError(`Unknown configuration variable ${unknown.join(', ')}; known: ${declared.filter((n) => n.startsWith('PARLEY_')).join(', ')}`);
   }
-  const quota = env.PARLEY_QUOTA_CHARS;
-  return {
-    maxUploadBytes: megabytes(readNumber(env, 'PARLEY_MAX_UPLOAD_MB', 50)),
-    quotaChars: quota === undefined || quota === '' ? null : readNumber(env, 'PARLEY_QUOTA_CHARS', 0, { integer: true }),
-    allowPrivateUrls: readFlag(env, 'PARLEY_ALLOW_PRIVATE_URLS'),
-    chunkTokens,
-    chunkOverlapTokens,
-  };
+  const present = declared.flatMap((name) => (env[name] === undefined || env[name] === '' ? [] : [[name, env[name]!] as const]));
+  const logLevel = env.PARLEY_LOG_LEVEL || env.LOG_LEVEL;
+  return { ...Object.fromEntries(present), ...(logLevel ? { PARLEY_LOG_LEVEL: logLevel } : {}) };
 }
 
-function readJobs(env: Env): JobsConfig {
-  return {
-    concurrency: readNumber(env, 'PARLEY_WORKER_CONCURRENCY', 2, { integer: true }),
-    leaseMs: readNumber(env, 'PARLEY_JOB_LEASE_SECONDS', 30) * 1000,
-    maxAttempts: readNumber(env, 'PARLEY_JOB_MAX_ATTEMPTS', 5, { integer: true }),
-    retryBaseMs: readNumber(env, 'PARLEY_JOB_RETRY_BASE_SECONDS', 5) * 1000,
-    retryMaxMs: readNumber(env, 'PARLEY_JOB_RETRY_MAX_SECONDS', 24 * 3600) * 1000,
-  };
-}
-
-function readEmbeddings(env: Env): EmbeddingsConfig {
-  const url = env.PARLEY_EMBEDDINGS_URL || null;
-  const model = env.PARLEY_EMBEDDINGS_MODEL || null;
-  if (url !== null && !/^https?:\/\//.test(url)) throw new ConfigError('PARLEY_EMBEDDINGS_URL must be an http(s) URL');
-  if (url !== null && model === null) throw new ConfigError('PARLEY_EMBEDDINGS_MODEL is required with PARLEY_EMBEDDINGS_URL');
-  return {
-    url,
-    model,
-    apiKey: env.PARLEY_EMBEDDINGS_API_KEY || null,
-    threads: readNumber(env, 'PARLEY_EMBEDDINGS_THREADS', os.availableParallelism(), { integer: true }),
-    queryCacheSize: readNumber(env, 'PARLEY_QUERY_CACHE_SIZE', 1000, { integer: true, min: -1 }),
-  };
-}
-
-function readEvents(env: Env, port: number): EventsConfig {
-  const smtpUrl = env.PARLEY_SMTP_URL || null;
-  if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('PARLEY_SMTP_URL must be an smtp:// or smtps:// URL');
-  const publicUrl = (env.PARLEY_PUBLIC_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(publicUrl)) throw new ConfigError('PARLEY_PUBLIC_URL must be an http(s) URL');
-  return {
-    smtpUrl,
-    mailFrom: env.PARLEY_MAIL_FROM || 'Parley <parley@localhost>',
-    publicUrl,
-    webhookTimeoutMs: readNumber(env, 'PARLEY_WEBHOOK_TIMEOUT_SECONDS', 10) * 1000,
-    deliveryMaxAttempts: readNumber(env, 'PARLEY_DELIVERY_MAX_ATTEMPTS', 15, { integer: true }),
-    deliveryConcurrency: readNumber(env, 'PARLEY_DELIVERY_CONCURRENCY', 8, { integer: true }),
-  };
-}
-
-function readPublicAccess(env: Env): PublicAccessConfig {
-  const redisUrl = env.PARLEY_REDIS_URL || null;
-  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('PARLEY_REDIS_URL must be a redis:// or rediss:// URL');
-  return {
-    rateLimits: Object.freeze({
-      keyPerMinute: readNumber(env, 'PARLEY_RATE_LIMIT_KEY_PER_MINUTE', 1200, { integer: true }),
-      ipPerMinute: readNumber(env, 'PARLEY_RATE_LIMIT_IP_PER_MINUTE', 60, { integer: true }),
-      visitorPerMinute: readNumber(env, 'PARLEY_RATE_LIMIT_VISITOR_PER_MINUTE', 20, { integer: true }),
-    }),
-    redisUrl,
-    queryMaxChars: readNumber(env, 'PARLEY_PUBLIC_QUERY_MAX_CHARS', 4000, { integer: true }),
-  };
-}
-
-const PROVIDERS: readonly ModelConfig['provider'][] = ['openai', 'openai-compatible', 'anthropic', 'local'];
 const MODELS_SHAPE =
   'PARLEY_MODELS must be a JSON object like {"my-model": {"provider": "openai-compatible", "model": "llama3", "baseURL": "http://…/v1"}}';
 
-function readModelEntries(env: Env): Record<string, ModelConfig> {
-  const raw = env.PARLEY_MODELS;
-  if (raw === undefined || raw === '') return {};
+function readModelEntries(json: string | undefined): Record<string, ModelConfig> {
+  if (json === undefined) return {};
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw);
+    parsed = JSON.parse(json);
   } catch {
     throw new ConfigError(MODELS_SHAPE);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(MODELS_SHAPE);
-  const entries: Record<string, ModelConfig> = {};
-  for (const [name, value] of Object.entries(parsed)) {
-    const settings = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-    const provider = PROVIDERS.find((candidate) => candidate === settings.provider);
-    if (provider === undefined) {
-      throw new ConfigError(`PARLEY_MODELS.${name}.provider must be one of ${PROVIDERS.join(', ')}`);
-    }
-    const text = (key: string) => (typeof settings[key] === 'string' ? (settings[key] as string) : undefined);
-    const positive = (key: string, integer: boolean) => {
-      const value = settings[key];
-      if (value === undefined || value === null) return undefined;
-      if (typeof value !== 'number' || value <= 0 || (integer && !Number.isInteger(value))) {
-        throw new ConfigError(`PARLEY_MODELS.${name}.${key} must be a positive ${integer ? 'integer' : 'number'}`);
-      }
-      return value;
-    };
-    entries[name] = {
-      provider,
-      model: text('model'),
-      baseURL: text('baseURL'),
-      apiKey: text('apiKey'),
-      maxOutputTokens: positive('maxOutputTokens', true),
-      timeoutSeconds: positive('timeoutSeconds', false),
-    };
-  }
-  return entries;
+  return validated(validateModels, parsed, 'PARLEY_MODELS');
 }
 
-function readModels(env: Env): ModelsConfig {
-  const openAiBase = env.PARLEY_OPENAI_BASE_URL || null;
-  const openAiKey = env.PARLEY_OPENAI_API_KEY || null;
-  const quota = env.PARLEY_QUOTA_QUERIES;
-  return {
-    models: readModelEntries(env),
-    openai: openAiBase === null && openAiKey === null ? null : { baseURL: openAiBase, apiKey: openAiKey },
-    anthropicApiKey: env.PARLEY_ANTHROPIC_API_KEY || null,
-    queryQuota: quota === undefined || quota === '' ? null : readNumber(env, 'PARLEY_QUOTA_QUERIES', 0, { integer: true }),
-  };
-}
+const megabytes = (value: number) => Math.round(value * 1024 * 1024);
+const isOn = (value: string) => value === '1' || value === 'true';
 
 /** Reads and validates the configuration; throws {@link ConfigError} on the first unusable value. */
 export function loadConfig(env: Env = process.env): Config {
-  const unknown = Object.keys(env).filter((name) => name.startsWith('PARLEY_') && !KNOWN_PARLEY_VARIABLES.has(name));
-  if (unknown.length > 0) {
-    throw new ConfigError(
-      `Unknown configuration variable ${unknown.join(', ')}; known: ${[...KNOWN_PARLEY_VARIABLES].join(', ')}`,
-    );
+  const v = validated(validateEnvironment, declaredVariables(env), '');
+  if (v.PARLEY_CHUNK_OVERLAP_TOKENS >= v.PARLEY_CHUNK_TOKENS / 2) {
+    throw new ConfigError('PARLEY_CHUNK_OVERLAP_TOKENS must be less than half of PARLEY_CHUNK_TOKENS');
   }
-  const dataDir = path.resolve(env.PARLEY_DATA_DIR ?? 'data');
-  const models = Object.freeze(readModels(env));
-  const port = readPort(env);
+  if (v.PARLEY_EMBEDDINGS_URL !== undefined && v.PARLEY_EMBEDDINGS_MODEL === undefined) {
+    throw new ConfigError('PARLEY_EMBEDDINGS_MODEL is required with PARLEY_EMBEDDINGS_URL');
+  }
+  const dataDir = path.resolve(v.PARLEY_DATA_DIR);
+  const store: StoreConfig =
+    v.PARLEY_DATABASE_URL === undefined
+      ? { kind: 'sqlite', file: path.join(dataDir, 'parley.sqlite') }
+      : { kind: 'postgres', url: v.PARLEY_DATABASE_URL };
+  const models = readModelEntries(v.PARLEY_MODELS);
+  const openai = v.PARLEY_OPENAI_BASE_URL ?? v.PARLEY_OPENAI_API_KEY;
   return Object.freeze({
-    host: env.HOST ?? '127.0.0.1',
-    port,
+    host: v.HOST,
+    port: v.PORT,
     dataDir,
-    store: readStore(env, dataDir),
-    logLevel: readLogLevel(env),
-    bodyLimitBytes: megabytes(readNumber(env, 'PARLEY_BODY_LIMIT_MB', 1)),
-    extraModelNames: Object.freeze(Object.keys(models.models)),
-    models,
-    ingestion: Object.freeze(readIngestion(env)),
-    jobs: Object.freeze(readJobs(env)),
-    embeddings: Object.freeze(readEmbeddings(env)),
-    events: Object.freeze(readEvents(env, port)),
-    publicAccess: Object.freeze(readPublicAccess(env)),
+    store,
+    logLevel: v.PARLEY_LOG_LEVEL ?? 'info',
+    bodyLimitBytes: megabytes(v.PARLEY_BODY_LIMIT_MB),
+    extraModelNames: Object.freeze(Object.keys(models)),
+    models: Object.freeze({
+      models,
+      openai: openai === undefined ? null : { baseURL: v.PARLEY_OPENAI_BASE_URL ?? null, apiKey: v.PARLEY_OPENAI_API_KEY ?? null },
+      anthropicApiKey: v.PARLEY_ANTHROPIC_API_KEY ?? null,
+      queryQuota: v.PARLEY_QUOTA_QUERIES ?? null,
+    }),
+    ingestion: Object.freeze({
+      maxUploadBytes: megabytes(v.PARLEY_MAX_UPLOAD_MB),
+      quotaChars: v.PARLEY_QUOTA_CHARS ?? null,
+      allowPrivateUrls: isOn(v.PARLEY_ALLOW_PRIVATE_URLS),
+      chunkTokens: v.PARLEY_CHUNK_TOKENS,
+      chunkOverlapTokens: v.PARLEY_CHUNK_OVERLAP_TOKENS,
+    }),
+    jobs: Object.freeze({
+      concurrency: v.PARLEY_WORKER_CONCURRENCY,
+      leaseMs: v.PARLEY_JOB_LEASE_SECONDS * 1000,
+      maxAttempts: v.PARLEY_JOB_MAX_ATTEMPTS,
+      retryBaseMs: v.PARLEY_JOB_RETRY_BASE_SECONDS * 1000,
+      retryMaxMs: v.PARLEY_JOB_RETRY_MAX_SECONDS * 1000,
+    }),
+    embeddings: Object.freeze({
+      url: v.PARLEY_EMBEDDINGS_URL ?? null,
+      model: v.PARLEY_EMBEDDINGS_MODEL ?? null,
+      apiKey: v.PARLEY_EMBEDDINGS_API_KEY ?? null,
+      threads: v.PARLEY_EMBEDDINGS_THREADS ?? os.availableParallelism(),
+      queryCacheSize: v.PARLEY_QUERY_CACHE_SIZE,
+    }),
+    events: Object.freeze({
+      smtpUrl: v.PARLEY_SMTP_URL ?? null,
+      smtpTimeoutMs: v.PARLEY_SMTP_TIMEOUT_SECONDS * 1000,
+      mailFrom: v.PARLEY_MAIL_FROM,
+      publicUrl: (v.PARLEY_PUBLIC_URL ?? `http://127.0.0.1:${v.PORT}`).replace(/\/+$/, ''),
+      webhookTimeoutMs: v.PARLEY_WEBHOOK_TIMEOUT_SECONDS * 1000,
+      deliveryMaxAttempts: v.PARLEY_DELIVERY_MAX_ATTEMPTS,
+      deliveryConcurrency: v.PARLEY_DELIVERY_CONCURRENCY,
+    }),
+    publicAccess: Object.freeze({
+      rateLimits: Object.freeze({
+        keyPerMinute: v.PARLEY_RATE_LIMIT_KEY_PER_MINUTE,
+        ipPerMinute: v.PARLEY_RATE_LIMIT_IP_PER_MINUTE,
+        visitorPerMinute: v.PARLEY_RATE_LIMIT_VISITOR_PER_MINUTE,
+      }),
+      redisUrl: v.PARLEY_REDIS_URL ?? null,
+      queryMaxChars: v.PARLEY_PUBLIC_QUERY_MAX_CHARS,
+    }),
   });
 }

@@ -26,7 +26,7 @@ export function startEventWorkers(
   { backoff, onError }: { backoff: BackoffPolicy; onError: (error: unknown) => void },
 ): EventWorkers {
   const { events } = config;
-  const mailer = events.smtpUrl === null ? null : new Mailer({ smtpUrl: events.smtpUrl, from: events.mailFrom, timeoutMs: events.webhookTimeoutMs });
+  const mailer = events.smtpUrl === null ? null : new Mailer({ smtpUrl: events.smtpUrl, from: events.mailFrom, timeoutMs: events.smtpTimeoutMs });
   const runner = new JobRunner(
     store.jobs,
     {

@@ -1,6 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, ENVIRONMENT, loadConfig } from '../src/config.js';
 
 describe('configuration', () => {
   it('defaults to the embedded store under ./data on port 3000', () => {
@@ -41,9 +42,9 @@ describe('configuration', () => {
     [{ PARLEY_BODY_LIMIT_MB: '0' }, /PARLEY_BODY_LIMIT_MB/],
     [{ PARLEY_MODELS: '["a"]' }, /PARLEY_MODELS/],
     [{ PARLEY_MODELS: '{nope' }, /PARLEY_MODELS/],
-    [{ PARLEY_MODELS: '{"m": {"provider": "local", "maxOutputTokens": 0}}' }, /PARLEY_MODELS\.m\.maxOutputTokens must be a positive integer/],
+    [{ PARLEY_MODELS: '{"m": {"provider": "local", "maxOutputTokens": 0}}' }, /PARLEY_MODELS\.m\.maxOutputTokens must be >= 1/],
     [{ PARLEY_MODELS: '{"m": {"provider": "local", "maxOutputTokens": 1.5}}' }, /PARLEY_MODELS\.m\.maxOutputTokens/],
-    [{ PARLEY_MODELS: '{"m": {"provider": "local", "timeoutSeconds": "30"}}' }, /PARLEY_MODELS\.m\.timeoutSeconds must be a positive number/],
+    [{ PARLEY_MODELS: '{"m": {"provider": "local", "timeoutSeconds": "30"}}' }, /PARLEY_MODELS\.m\.timeoutSeconds must be number/],
     [{ PARLEY_PORT: '1' }, /Unknown configuration variable PARLEY_PORT/],
     [{ PARLEY_SMTP_URL: 'mail.example.com:25' }, /PARLEY_SMTP_URL/],
     [{ PARLEY_PUBLIC_URL: 'support.example.com' }, /PARLEY_PUBLIC_URL/],
@@ -53,5 +54,30 @@ describe('configuration', () => {
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads bounds as written: at least 32 chunk tokens means 32 is accepted and 31 refused', () => {
+    expect(loadConfig({ PARLEY_CHUNK_TOKENS: '32', PARLEY_CHUNK_OVERLAP_TOKENS: '0' }).ingestion.chunkTokens).toBe(32);
+    expect(() => loadConfig({ PARLEY_CHUNK_TOKENS: '31', PARLEY_CHUNK_OVERLAP_TOKENS: '0' })).toThrow(/PARLEY_CHUNK_TOKENS must be >= 32, got "31"/);
+    expect(loadConfig({ PARLEY_QUERY_CACHE_SIZE: '0' }).embeddings.queryCacheSize).toBe(0);
+    expect(() => loadConfig({ PARLEY_WORKER_CONCURRENCY: '0' })).toThrow(/PARLEY_WORKER_CONCURRENCY must be >= 1/);
+  });
+
+  it('treats an empty value as unset, and reads LOG_LEVEL when PARLEY_LOG_LEVEL is not set', () => {
+    expect(loadConfig({ PARLEY_DATABASE_URL: '', PARLEY_SMTP_URL: '' })).toMatchObject({ store: { kind: 'sqlite' }, events: { smtpUrl: null } });
+    expect(loadConfig({ LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
+    expect(loadConfig({ LOG_LEVEL: 'warn', PARLEY_LOG_LEVEL: 'error' }).logLevel).toBe('error');
+  });
+
+  it('gives SMTP its own timeout, apart from the webhook one', () => {
+    const { events } = loadConfig({ PARLEY_SMTP_TIMEOUT_SECONDS: '5', PARLEY_WEBHOOK_TIMEOUT_SECONDS: '2' });
+    expect(events).toMatchObject({ smtpTimeoutMs: 5_000, webhookTimeoutMs: 2_000 });
+    expect(loadConfig({}).events.smtpTimeoutMs).toBe(30_000);
+  });
+
+  it('is documented in the README, variable by variable', () => {
+    const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../README.md'), 'utf8');
+    const missing = Object.keys(ENVIRONMENT.properties).filter((name) => !readme.includes(`\`${name}\``));
+    expect(missing).toEqual([]);
   });
 });

@@ -9,6 +9,8 @@ export type StartParley = (kind: StoreKind, options?: TestParleyOptions) => Prom
  * and every instance it started is closed (its scratch store dropped) when the file is done, even when a
  * later setup step fails. Use it from `parleyTest.beforeAll(async ({ startParley }) => …)`.
  */
+// Vitest reads a fixture's dependencies from its first parameter, which must be a destructuring pattern.
+// eslint-disable-next-line no-empty-pattern
 export const parleyTest = test.extend('startParley', { scope: 'file' }, async ({}, { onCleanup }) => {
   const started: TestParley[] = [];
   onCleanup(async () => {

@@ -2,24 +2,10 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ModelConfig } from '../../config.js';
 import { LocalAnswerer } from './local-answerer.js';
 
-export type ModelProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'local';
-
-/** One model name's settings (an entry of `PARLEY_MODELS`); `null` and `undefined` both mean "not set". */
-export interface ModelSettings {
-  provider: ModelProviderKind;
-  /** The provider's model id. Optional for `openai`/`anthropic` on a built-in name (its default), ignored by `local`. */
-  model?: string | null;
-  /** `openai`: defaults to `openai.baseURL`; `openai-compatible`: required (the API root, `…/v1`). */
-  baseURL?: string | null;
-  /** Defaults to `openai.apiKey` (`openai`) or `anthropicApiKey` (`anthropic`). */
-  apiKey?: string | null;
-  /** The most tokens a question may ask the model to write; defaults per provider ({@link DEFAULT_MAX_OUTPUT_TOKENS}). */
-  maxOutputTokens?: number | null;
-  /** Seconds the provider may stay silent (before its first token or between two); default 60. */
-  timeoutSeconds?: number | null;
-}
+export type ModelProviderKind = ModelConfig['provider'];
 
 /** What may be asked of one model and how long it may take. */
 export interface ModelLimits {
@@ -29,7 +15,7 @@ export interface ModelLimits {
 
 export interface ModelRegistryOptions {
   /** Per-name settings; they win over the defaults of a built-in name and add names. */
-  models?: Readonly<Record<string, ModelSettings>> | null;
+  models?: Readonly<Record<string, ModelConfig>> | null;
   /** OpenAI (or a server speaking its API) for the built-in names. */
   openai?: { baseURL?: string | null; apiKey?: string | null } | null;
   /** Anthropic for the built-in names, when OpenAI is not configured. */
@@ -114,7 +100,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   const anthropicApiKey = options.anthropicApiKey || null;
   const defaultProvider: ModelProviderKind = openai ? 'openai' : anthropicApiKey ? 'anthropic' : 'local';
 
-  const settings = new Map<string, ModelSettings>(BUILT_IN_MODEL_NAMES.map((name) => [name, { provider: defaultProvider }]));
+  const settings = new Map<string, ModelConfig>(BUILT_IN_MODEL_NAMES.map((name) => [name, { provider: defaultProvider }]));
   for (const [name, entry] of Object.entries(options.models ?? {})) settings.set(name, entry);
 
   const models = new Map<string, { model: LanguageModelV3; limits: ModelLimits }>();
@@ -135,7 +121,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   };
 }
 
-function limitsOf(entry: ModelSettings): ModelLimits {
+function limitsOf(entry: ModelConfig): ModelLimits {
   return {
     maxOutputTokens: entry.maxOutputTokens || DEFAULT_MAX_OUTPUT_TOKENS[entry.provider],
     timeoutMs: (entry.timeoutSeconds || DEFAULT_TIMEOUT_SECONDS) * 1000,
@@ -148,7 +134,7 @@ interface Defaults {
   anthropicApiKey: string | null;
 }
 
-function buildModel(name: string, entry: ModelSettings, defaults: Defaults): LanguageModelV3 {
+function buildModel(name: string, entry: ModelConfig, defaults: Defaults): LanguageModelV3 {
   const fail = (problem: string) => new ModelSettingsError(`Model "${name}" (${entry.provider}): ${problem}`);
   const builtIn = (BUILT_IN_MODEL_NAMES as readonly string[]).includes(name) ? (name as BuiltInModelName) : null;
   switch (entry.provider) {
