@@ -8,6 +8,7 @@ import { buildServer } from './http/server.js';
 import type { JobRunner } from './jobs/job-runner.js';
 import { BUILT_IN_MODEL_NAMES, createModelRegistry } from './llm/chat/model-registry.js';
 import type { Embedder } from './llm/embeddings/embedder.js';
+import { PARSE_LIMITS } from './rag/ingest/parse/parse-limits.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
@@ -100,6 +101,7 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
   const preparePool = new PreparePool(Math.max(1, Math.floor(os.availableParallelism() / 2)));
   const ingest = new IngestDatasourceHandler(core.store, embedder, preparePool, {
     chunking: { maxTokens: config.ingestion.chunkTokens, overlapTokens: config.ingestion.chunkOverlapTokens },
+    parseLimits: PARSE_LIMITS,
     tempDir: tempDirOf(config),
     maxDownloadBytes: config.ingestion.maxUploadBytes,
     allowPrivateUrls: config.ingestion.allowPrivateUrls,

@@ -8,6 +8,7 @@ import type { ChunkingOptions } from '../../rag/ingest/chunk-document.js';
 import { UnreadableDocumentError, type DocumentKind } from '../../rag/ingest/document.js';
 import { downloadWebPage } from '../../rag/ingest/download-web-page.js';
 import { MIME_TYPES } from '../../rag/ingest/mime-types.js';
+import type { ParseLimits } from '../../rag/ingest/parse/parse-limits.js';
 import { sniffDocumentKind } from '../../rag/ingest/parse/sniff-kind.js';
 import type { PreparePool } from '../../rag/ingest/prepare-pool.js';
 import type { DatasourceProgress, DatasourceRecord, JobRecord, NewChunk, Store } from '../../store/store.js';
@@ -16,6 +17,8 @@ import type { JobContext, JobHandler } from '../job-runner.js';
 
 export interface IngestOptions {
   chunking: ChunkingOptions;
+  /** What one document may cost to parse; over it, the job fails at once with the reason. */
+  parseLimits: ParseLimits;
   tempDir: string;
   maxDownloadBytes: number;
   allowPrivateUrls: boolean;
@@ -63,7 +66,7 @@ export class IngestDatasourceHandler implements JobHandler {
     const source = datasource.type === 'web_page' ? await this.fetchPage(datasource, report, signal) : datasource;
     const kind = source.config.kind as DocumentKind;
     const prepared = await this.withFile(source, (filePath) =>
-      this.preparePool.prepare({ filePath, kind, chunking: this.options.chunking }, signal),
+      this.preparePool.prepare({ filePath, kind, chunking: this.options.chunking, limits: this.options.parseLimits }, signal),
     );
     if (!prepared.ok) throw new PermanentJobError(prepared.unreadable);
     if (prepared.chunks.length === 0) throw new PermanentJobError('The document contains no text to index');
