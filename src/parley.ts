@@ -98,7 +98,7 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
     import('./event-workers.js'),
   ]);
   const embedder = await core.embedder();
-  const preparePool = new PreparePool(Math.max(1, Math.floor(os.availableParallelism() / 2)));
+  const preparePool = new PreparePool({ threads: Math.max(1, Math.floor(os.availableParallelism() / 2)) });
   const ingest = new IngestDatasourceHandler(core.store, embedder, preparePool, {
     chunking: { maxTokens: config.ingestion.chunkTokens, overlapTokens: config.ingestion.chunkOverlapTokens },
     parseLimits: PARSE_LIMITS,

@@ -10,6 +10,7 @@ import { UnreadableDocumentError } from '../../src/rag/ingest/document.js';
 import { parseDocument } from '../../src/rag/ingest/parse/index.js';
 import { checkPackageSize } from '../../src/rag/ingest/parse/check-package-size.js';
 import { PARSE_LIMITS, type ParseLimits } from '../../src/rag/ingest/parse/parse-limits.js';
+import { writeLongReport } from '../support/long-report.js';
 import { docxBomb, paragraphs } from '../support/zip-bombs.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/docs');
@@ -436,7 +437,7 @@ describe('limits', () => {
     sheet.commit();
     await workbook.commit();
     await checkPackageSize(await readFile(path.join(dir, 'rows.xlsx')), 'xlsx', PARSE_LIMITS);
-    await checkPackageSize(await readFile(await longReport(dir, 300)), 'docx', PARSE_LIMITS);
+    await checkPackageSize(await readFile(await writeLongReport(dir, 300)), 'docx', PARSE_LIMITS);
   }, 30_000);
 
   it('refuses a CSV row wider than the column bound, and a CSV with more cells than the cell bound', async () => {
@@ -487,19 +488,6 @@ describe('limits', () => {
     expect((await unreadable(fixture('pdf-word-processor-history-5p.pdf'), 'pdf', lower({ textChars: 1_000 }))).message).toBe(message);
   });
 });
-
-/** A report of about `pages` pages (500 words each): the DOCX fixture's body, repeated. */
-async function longReport(directory: string, pages: number): Promise<string> {
-  const zip = await JSZip.loadAsync(await readFile(fixture('docx-summer-activities.docx')));
-  const document = await zip.file('word/document.xml')!.async('string');
-  const start = document.indexOf('<w:body>') + '<w:body>'.length;
-  const end = document.lastIndexOf('<w:sectPr');
-  // The fixture's body holds about 137 words.
-  zip.file('word/document.xml', document.slice(0, start) + document.slice(start, end).repeat(Math.ceil((pages * 500) / 137)) + document.slice(end));
-  const file = path.join(directory, `report-${pages}.docx`);
-  await writeFile(file, await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }));
-  return file;
-}
 
 /** A stand-in for what Office writes when a document is saved with a password: a compound file holding an EncryptedPackage stream. */
 function encryptedOfficeFile(): Uint8Array {

@@ -29,6 +29,13 @@ export interface ParseLimits {
 }
 
 /**
+ * Old-generation heap of a parse thread, in MB: the XML element bounds below are measured so that a package
+ * inside them parses within it, and a document that still needs more stops its thread, not the process. Two
+ * threads (one per two cores) at this bound stay well inside 4 GB.
+ */
+export const PARSE_WORKER_MEMORY_MB = 1024;
+
+/**
  * 200 MB unpacked. A 50,000-row, 20-column workbook inflates to about 46 MB and a 400-page report's XML to
  * about 21 MB; uploads are 50 MB by default and pictures hardly inflate, so only a compression bomb needs more.
  */
@@ -41,7 +48,7 @@ export const MAX_PACKAGE_BYTES = 200 * 1024 * 1024;
 export const MAX_PACKAGE_ENTRIES = 25_000;
 
 /**
- * XML elements by format, so that a package inside them parses in a 1 GB heap. mammoth (DOCX) holds two trees
+ * XML elements by format, so that a package inside them parses within {@link PARSE_WORKER_MEMORY_MB}. mammoth (DOCX) holds two trees
  * of the document at once, about 1.6 KB an element: 480,000 elements (a 400-page report) peaked at 880 MB, and
  * 800,000 did not fit in 1 GB. Our PPTX reader takes ~0.8 KB an element (1,000,000 in one slide peaked at
  * 840 MB); exceljs ~220 B (a 75,000-row, 20-column sheet, 4 million elements, peaked at 880 MB).

@@ -31,6 +31,11 @@ export const tooManyCells = (limit: number): UnreadableDocumentError =>
 export const tooMuchText = (limit: number): UnreadableDocumentError =>
   overLimit(`The document holds over ${formatCount(limit)} characters of text`, `${formatCount(limit)} characters`);
 
+export const tooMuchMemory = (limitMb: number): UnreadableDocumentError =>
+  new UnreadableDocumentError(
+    `Reading the document takes over ${formatCount(limitMb)} MB of memory, the most Parley gives one document; split it into smaller documents`,
+  );
+
 export const formatMegabytes = (bytes: number): string => `${formatCount(Math.ceil(bytes / (1024 * 1024)))} MB`;
 
 /**
