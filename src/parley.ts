@@ -9,6 +9,7 @@ import type { JobRunner } from './jobs/job-runner.js';
 import { BUILT_IN_MODEL_NAMES, createModelRegistry } from './llm/chat/model-registry.js';
 import type { Embedder } from './llm/embeddings/embedder.js';
 import { ModelError } from './llm/model-error.js';
+import { PARSE_LIMITS } from './rag/ingest/parse/parse-limits.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
@@ -23,6 +24,8 @@ export interface Core {
   onEnqueued: () => void;
   /** Set by in-process workers so a new event is handed on at once. */
   onEvent: () => void;
+  /** Set by in-process workers so a deleted or re-synced datasource's running job stops at once. */
+  onSuperseded: (datasourceId: string, liveGeneration?: number) => void;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,7 @@ export async function openCore(config: Config): Promise<Core> {
       allowPrivateUrls: config.ingestion.allowPrivateUrls,
       onEnqueued: () => core.onEnqueued(),
       onEvent: () => core.onEvent(),
+      onSuperseded: (datasourceId, liveGeneration) => core.onSuperseded(datasourceId, liveGeneration),
       embedder: () => core.embedder(),
       queryCacheSize: config.embeddings.queryCacheSize,
       models: createModelRegistry(config.models),
@@ -52,6 +56,7 @@ export async function openCore(config: Config): Promise<Core> {
     embedder: () => (embedder ??= import('./llm/embeddings/create-embedder.js').then((m) => m.createEmbedder(config.embeddings))),
     onEnqueued: () => undefined,
     onEvent: () => undefined,
+    onSuperseded: () => undefined,
     async close() {
       await (await embedder)?.close();
       await store.close();
@@ -95,16 +100,19 @@ export interface RunningWorkers {
  * the event dispatcher with the runner that sends webhook deliveries and notification e-mail.
  */
 export async function startWorkers(config: Config, core: Core, onError: (error: unknown) => void): Promise<RunningWorkers> {
-  const [{ IngestDatasourceHandler }, { JobRunner }, { PreparePool }, events] = await Promise.all([
+  const [{ IngestDatasourceHandler }, { RunningIngests }, { JobRunner }, { PreparePool }, events] = await Promise.all([
     import('./jobs/handlers/ingest-datasource.js'),
+    import('./jobs/handlers/running-ingests.js'),
     import('./jobs/job-runner.js'),
     import('./rag/ingest/prepare-pool.js'),
     import('./event-workers.js'),
   ]);
   const embedder = await core.embedder();
-  const preparePool = new PreparePool(Math.max(1, Math.floor(os.availableParallelism() / 2)));
-  const ingest = new IngestDatasourceHandler(core.store, embedder, preparePool, {
+  const preparePool = new PreparePool({ threads: Math.max(1, Math.floor(os.availableParallelism() / 2)) });
+  const running = new RunningIngests(core.store.datasources);
+  const ingest = new IngestDatasourceHandler(core.store, embedder, preparePool, running, {
     chunking: { maxTokens: config.ingestion.chunkTokens, overlapTokens: config.ingestion.chunkOverlapTokens },
+    parseLimits: PARSE_LIMITS,
     tempDir: tempDirOf(config),
     maxDownloadBytes: config.ingestion.maxUploadBytes,
     allowPrivateUrls: config.ingestion.allowPrivateUrls,
@@ -131,11 +139,13 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
     eventWorkers.wake();
   };
   core.onEvent = () => eventWorkers.wakeDispatcher();
+  core.onSuperseded = (datasourceId, liveGeneration) => running.supersede(datasourceId, liveGeneration);
   return {
     runner,
     async stop() {
       core.onEnqueued = () => undefined;
       core.onEvent = () => undefined;
+      core.onSuperseded = () => undefined;
       await Promise.all([runner.stop(), eventWorkers.stop()]);
       await preparePool.close();
     },

@@ -38,6 +38,11 @@ export interface DatasourceServiceOptions {
   allowPrivateUrls: boolean;
   /** Tells in-process workers that a job is waiting (other processes poll). */
   onEnqueued: () => void;
+  /**
+   * Tells in-process workers that work for a datasource was overtaken: it was deleted (`liveGeneration`
+   * undefined) or re-synced as `liveGeneration`. Its job stops at once; in other processes, within a poll.
+   */
+  onSuperseded: (datasourceId: string, liveGeneration?: number) => void;
 }
 
 /** A readable default name for untitled text: its first words. */
@@ -102,10 +107,11 @@ export class DatasourceService {
     return this.store.datasources.listChunks(workspaceId, id, page);
   }
 
-  /** Removes the datasource with its chunks; a job still running for it finds it gone and writes nothing. */
+  /** Removes the datasource with its chunks; a job still running for it stops and writes nothing. */
   async delete(workspaceId: string, id: string): Promise<DatasourceRecord> {
     const datasource = await this.get(workspaceId, id);
     await this.store.datasources.delete(workspaceId, id);
+    this.options.onSuperseded(id);
     if (datasource.fileKey !== null) await this.store.blobs.delete(datasource.fileKey);
     return datasource;
   }
@@ -114,6 +120,7 @@ export class DatasourceService {
   async resync(workspaceId: string, id: string): Promise<DatasourceRecord> {
     await this.get(workspaceId, id);
     const updated = await this.store.datasources.requeue(workspaceId, id, (generation) => this.ingestJob(workspaceId, id, generation));
+    if (updated !== undefined) this.options.onSuperseded(id, updated.generation);
     this.options.onEnqueued();
     return updated ?? this.get(workspaceId, id);
   }
@@ -128,9 +135,10 @@ export class DatasourceService {
       await this.store.datastores.resetEmbeddingModel(datastoreId);
     }
     for (const datasource of stale) {
-      await this.store.datasources.requeue(datasource.workspaceId, datasource.id, (generation) =>
+      const requeued = await this.store.datasources.requeue(datasource.workspaceId, datasource.id, (generation) =>
         this.ingestJob(datasource.workspaceId, datasource.id, generation),
       );
+      if (requeued !== undefined) this.options.onSuperseded(datasource.id, requeued.generation);
     }
     if (stale.length > 0) this.options.onEnqueued();
     return stale.length;

@@ -144,6 +144,11 @@ export interface DatasourceStore extends ScopedReads<DatasourceRecord> {
   /** Moves an unsynched datasource to pending once its job is safely queued. */
   markQueued(id: string): Promise<void>;
   /**
+   * The datasource's current generation, undefined once it is deleted: one indexed read, cheap enough for a
+   * running job to poll so that a delete or resync made in another process stops it.
+   */
+  generation(id: string): Promise<number | undefined>;
+  /**
    * Records progress of `generation`; false when the datasource was deleted or re-synced meanwhile.
    * `event` is written to the outbox with the change, only if it applied.
    */

@@ -9,6 +9,10 @@ import type { DocumentKind, ParsedDocument } from '../../src/rag/ingest/document
 import { UnreadableDocumentError } from '../../src/rag/ingest/document.js';
 import { parseDocument } from '../../src/rag/ingest/parse/index.js';
 import { DOCS_DIR } from '../support/fixtures.js';
+import { checkPackageSize } from '../../src/rag/ingest/parse/check-package-size.js';
+import { PARSE_LIMITS, type ParseLimits } from '../../src/rag/ingest/parse/parse-limits.js';
+import { writeLongReport } from '../support/long-report.js';
+import { docxBomb, paragraphs } from '../support/zip-bombs.js';
 
 const FIXTURES = DOCS_DIR;
 const fixture = (name: string): string => path.join(FIXTURES, name);
@@ -28,8 +32,8 @@ async function write(name: string, content: string | Uint8Array): Promise<string
 }
 
 /** The error a parse fails with, checked to be the readable kind, with no library wording in it. */
-async function unreadable(filePath: string, kind: DocumentKind): Promise<UnreadableDocumentError> {
-  const error: unknown = await parseDocument(filePath, kind).then(
+async function unreadable(filePath: string, kind: DocumentKind, limits?: ParseLimits): Promise<UnreadableDocumentError> {
+  const error: unknown = await parseDocument(filePath, kind, limits).then(
     () => undefined,
     (caught: unknown) => caught,
   );
@@ -372,6 +376,117 @@ describe('JSON', () => {
   it('says invalid JSON is invalid', async () => {
     const file = await write('broken.json', '{\n  "name": "Parley",\n  "tags": [\n');
     expect((await unreadable(file, 'json')).message).toMatch(/^The file is not valid JSON/);
+  });
+});
+
+describe('limits', () => {
+  const MiB = 1024 * 1024;
+  const lower = (limits: Partial<ParseLimits>): ParseLimits => ({ ...PARSE_LIMITS, ...limits });
+  const timed = async <T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> => {
+    const start = performance.now();
+    const value = await work();
+    return { value, ms: performance.now() - start };
+  };
+
+  it('refuses a 1 MB DOCX whose part inflates to 1 GiB from its declared size, inflating nothing', async () => {
+    const bomb = docxBomb(paragraphs('a'.repeat(MiB - 36), 1), 1024);
+    expect(bomb.length).toBeLessThan(1.1 * MiB);
+    const file = await write('gigabyte.docx', bomb);
+    const { value: error, ms } = await timed(() => unreadable(file, 'docx'));
+    expect(error.message).toBe(
+      'The DOCX file expands to 1,024 MB when unzipped, more than Parley reads (at most 200 MB); split it into smaller documents',
+    );
+    expect(ms).toBeLessThan(500);
+  });
+
+  it('counts the bytes a part really inflates to: one claiming 40 KB that gives 400 MB is damaged', async () => {
+    const file = await write('liar.docx', docxBomb(paragraphs('a'.repeat(MiB - 36), 1), 400, 40_000));
+    const { value: error, ms } = await timed(() => unreadable(file, 'docx'));
+    expect(error.message).toBe('The file is damaged or not a valid DOCX file');
+    expect(ms).toBeLessThan(500);
+  });
+
+  it('counts XML elements as parts inflate and stops at the bound: 300 MB of tiny paragraphs claiming 100 MB', async () => {
+    const bomb = docxBomb(paragraphs('a', 30_000), 286, 100 * MiB);
+    expect(bomb.length).toBeLessThan(MiB);
+    const file = await write('paragraphs.docx', bomb);
+    const { value: error, ms } = await timed(() => unreadable(file, 'docx'));
+    expect(error.message).toBe(
+      'The DOCX file has over 500,000 XML elements (paragraphs, runs, cells…), more than Parley reads (at most 500,000 in one DOCX file); split it into smaller documents',
+    );
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('refuses a package with more parts than the bound', async () => {
+    const zip = await JSZip.loadAsync(await readFile(fixture('docx-summer-activities.docx')));
+    for (let i = 0; i < 30; i++) zip.file(`customXml/item${i}.xml`, '<a/>');
+    const file = await write('many-parts.docx', await zip.generateAsync({ type: 'uint8array' }));
+    const parts = Object.keys(zip.files).length;
+    expect((await unreadable(file, 'docx', lower({ packageEntries: parts - 1 }))).message).toBe(
+      `The DOCX file has over ${parts - 1} parts, more than Parley reads (at most ${parts - 1} parts); split it into smaller documents`,
+    );
+    expect((await parseDocument(file, 'docx', lower({ packageEntries: parts }))).title).toBe('Swimming in the lake');
+  });
+
+  it('lets a 50,000-row workbook and a 300-page report through the package bounds', async () => {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path.join(dir, 'rows.xlsx'), useSharedStrings: true });
+    const sheet = workbook.addWorksheet('Orders');
+    sheet.addRow(Array.from({ length: 20 }, (_, column) => `Column ${column}`)).commit();
+    for (let row = 0; row < 50_000; row++) {
+      sheet.addRow(Array.from({ length: 20 }, (_, column) => (column % 2 ? row * column : `Customer ${row % 5000}`))).commit();
+    }
+    sheet.commit();
+    await workbook.commit();
+    await checkPackageSize(await readFile(path.join(dir, 'rows.xlsx')), 'xlsx', PARSE_LIMITS);
+    await checkPackageSize(await readFile(await writeLongReport(dir, 300)), 'docx', PARSE_LIMITS);
+  }, 30_000);
+
+  it('refuses a CSV row wider than the column bound, and a CSV with more cells than the cell bound', async () => {
+    const wide = await write('wide.csv', `${Array.from({ length: 40 }, (_, i) => `c${i}`).join(',')}\n1,2\n`);
+    expect((await unreadable(wide, 'csv', lower({ tableColumns: 30 }))).message).toBe(
+      'The document has a row of 40 columns, more than Parley reads (at most 30 columns); split it into smaller documents',
+    );
+    const customers = fixture('csv-customers-comma.csv');
+    expect((await unreadable(customers, 'csv', lower({ tableCells: 20 }))).message).toBe(
+      'The document has over 20 cells, more than Parley reads (at most 20 cells); split it into smaller documents',
+    );
+  });
+
+  it('counts the empty cells a sheet would render: 20,000 rows holding A and XFD are 330 million cells', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Sparse').addRow(['a']);
+    const zip = await JSZip.loadAsync(await workbook.xlsx.writeBuffer());
+    const rows = Array.from({ length: 20_000 }, (_, i) => `<row r="${i + 1}"><c r="A${i + 1}"><v>1</v></c><c r="XFD${i + 1}"><v>2</v></c></row>`);
+    const sheet = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
+    zip.file('xl/worksheets/sheet1.xml', sheet.replace(/<sheetData>.*<\/sheetData>/, `<sheetData>${rows.join('')}</sheetData>`));
+    const file = await write('sparse.xlsx', await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }));
+    const { value: error, ms } = await timed(() => unreadable(file, 'xlsx'));
+    expect(error.message).toBe(
+      'The document has over 5,000,000 cells, more than Parley reads (at most 5,000,000 cells); split it into smaller documents',
+    );
+    expect(ms).toBeLessThan(3_000);
+    expect((await unreadable(file, 'xlsx', lower({ tableColumns: 100 }))).message).toMatch(/^The document has a row of 16,384 columns/);
+  });
+
+  it('refuses PDFs, decks and workbooks with more pages, slides or sheets than the bound', async () => {
+    expect((await unreadable(fixture('pdf-word-processor-history-5p.pdf'), 'pdf', lower({ pages: 4 }))).message).toBe(
+      'The document has 5 pages, more than Parley reads (at most 4 pages); split it into smaller documents',
+    );
+    expect((await unreadable(fixture('pptx-sample-deck.pptx'), 'pptx', lower({ pages: 2 }))).message).toMatch(
+      /^The document has 3 slides, more than Parley reads \(at most 2 slides\)/,
+    );
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('One').addRow(['a']);
+    workbook.addWorksheet('Two').addRow(['b']);
+    const file = path.join(dir, 'two-sheets.xlsx');
+    await workbook.xlsx.writeFile(file);
+    expect((await unreadable(file, 'xlsx', lower({ pages: 1 }))).message).toMatch(/^The document has 2 sheets/);
+  });
+
+  it('refuses a document with more text than the bound, a PDF at the first page past it', async () => {
+    const message = 'The document holds over 1,000 characters of text, more than Parley reads (at most 1,000 characters); split it into smaller documents';
+    expect((await unreadable(fixture('txt-war-and-peace-ch1.txt'), 'txt', lower({ textChars: 1_000 }))).message).toBe(message);
+    expect((await unreadable(fixture('pdf-word-processor-history-5p.pdf'), 'pdf', lower({ textChars: 1_000 }))).message).toBe(message);
   });
 });
 

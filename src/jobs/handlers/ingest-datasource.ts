@@ -8,14 +8,18 @@ import type { ChunkingOptions } from '../../rag/ingest/chunk-document.js';
 import { UnreadableDocumentError, type DocumentKind } from '../../rag/ingest/document.js';
 import { downloadWebPage } from '../../rag/ingest/download-web-page.js';
 import { MIME_TYPES } from '../../rag/ingest/mime-types.js';
+import type { ParseLimits } from '../../rag/ingest/parse/parse-limits.js';
 import { sniffDocumentKind } from '../../rag/ingest/parse/sniff-kind.js';
 import type { PreparePool } from '../../rag/ingest/prepare-pool.js';
 import type { DatasourceProgress, DatasourceRecord, JobRecord, NewChunk, Store } from '../../store/store.js';
 import { PermanentJobError, SupersededError } from '../job-errors.js';
 import type { JobContext, JobHandler } from '../job-runner.js';
+import type { RunningIngests } from './running-ingests.js';
 
 export interface IngestOptions {
   chunking: ChunkingOptions;
+  /** What one document may cost to parse; over it, the job fails at once with the reason. */
+  parseLimits: ParseLimits;
   tempDir: string;
   maxDownloadBytes: number;
   allowPrivateUrls: boolean;
@@ -39,19 +43,35 @@ const readPayload = (job: JobRecord): Payload => {
 
 /**
  * Ingests one generation of a datasource: fetch (web pages), parse and chunk (worker threads), embed,
- * then replace the index in one transaction. Every progress report doubles as a check that the work is
- * still wanted: a deleted or re-synced datasource stops the job and nothing is written.
+ * then replace the index in one transaction. A deleted or re-synced datasource stops the job where it is
+ * (see {@link RunningIngests}), and every progress report checks again: nothing is written for it.
  */
 export class IngestDatasourceHandler implements JobHandler {
   constructor(
     private readonly store: Store,
     private readonly embedder: Embedder,
     private readonly preparePool: PreparePool,
+    private readonly running: RunningIngests,
     private readonly options: IngestOptions,
   ) {}
 
-  async run(job: JobRecord, { signal }: JobContext): Promise<void> {
+  async run(job: JobRecord, context: JobContext): Promise<void> {
     const { datasourceId, generation } = readPayload(job);
+    const watch = this.running.watch(datasourceId, generation);
+    try {
+      await this.ingest(job, datasourceId, generation, AbortSignal.any([context.signal, watch.signal]));
+    } catch (error) {
+      // Overtaken, whether the abort broke the work (a terminated parse) or the change itself did (a deleted
+      // upload gone from under the parser, in another process before the poll saw it): not a failure.
+      if (!watch.signal.aborted) await watch.check();
+      if (watch.signal.aborted) throw watch.signal.reason as SupersededError;
+      throw error;
+    } finally {
+      watch.end();
+    }
+  }
+
+  private async ingest(job: JobRecord, datasourceId: string, generation: number, signal: AbortSignal): Promise<void> {
     const datasource = await this.current(job, datasourceId, generation);
     const report = async (progress: DatasourceProgress) => {
       if (!(await this.store.datasources.report(datasourceId, generation, progress))) {
@@ -63,7 +83,7 @@ export class IngestDatasourceHandler implements JobHandler {
     const source = datasource.type === 'web_page' ? await this.fetchPage(datasource, report, signal) : datasource;
     const kind = source.config.kind as DocumentKind;
     const prepared = await this.withFile(source, (filePath) =>
-      this.preparePool.prepare({ filePath, kind, chunking: this.options.chunking }, signal),
+      this.preparePool.prepare({ filePath, kind, chunking: this.options.chunking, limits: this.options.parseLimits }, signal),
     );
     if (!prepared.ok) throw new PermanentJobError(prepared.unreadable);
     if (prepared.chunks.length === 0) throw new PermanentJobError('The document contains no text to index');

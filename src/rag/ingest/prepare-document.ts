@@ -1,11 +1,13 @@
 import { chunkDocument, type ChunkingOptions, type TextChunk } from './chunk-document.js';
 import { UnreadableDocumentError, type DocumentKind } from './document.js';
 import { parseDocument } from './parse/index.js';
+import type { ParseLimits } from './parse/parse-limits.js';
 
 export interface PrepareTask {
   filePath: string;
   kind: DocumentKind;
   chunking: ChunkingOptions;
+  limits: ParseLimits;
 }
 
 /**
@@ -18,7 +20,7 @@ export type PreparedDocument =
 
 export async function prepareDocument(task: PrepareTask): Promise<PreparedDocument> {
   try {
-    const document = await parseDocument(task.filePath, task.kind);
+    const document = await parseDocument(task.filePath, task.kind, task.limits);
     const chunks = chunkDocument(document, task.chunking);
     const textSize = document.sections.reduce((total, section) => total + section.text.length, 0);
     return { ok: true, chunks, textSize, totalPages: document.totalPages ?? null, title: document.title ?? null };

@@ -1,27 +1,48 @@
 import { Piscina } from 'piscina';
 import { workerEntry } from '../../threads/worker-entry.js';
+import { PARSE_WORKER_MEMORY_MB } from './parse/parse-limits.js';
+import { tooMuchMemory } from './parse/unreadable.js';
 import type { PrepareTask, PreparedDocument } from './prepare-document.js';
+
+export interface PreparePoolOptions {
+  threads: number;
+  /** Old-generation heap of each thread, in MB; a document that needs more ends its thread, not the process. */
+  memoryMb?: number;
+}
 
 /** Parses and chunks documents off the main thread, so ingestion never stalls the HTTP server. */
 export class PreparePool {
   readonly #pool: Piscina<PrepareTask, PreparedDocument>;
+  readonly #memoryMb: number;
 
-  constructor(threads: number) {
+  constructor({ threads, memoryMb = PARSE_WORKER_MEMORY_MB }: PreparePoolOptions) {
+    this.#memoryMb = memoryMb;
     this.#pool = new Piscina({
       ...workerEntry(import.meta.url, 'prepare-worker'),
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: 30_000,
-      // A hostile or huge document must not take the whole process down with it.
-      resourceLimits: { maxOldGenerationSizeMb: 2048 },
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb },
     });
   }
 
-  prepare(task: PrepareTask, signal?: AbortSignal): Promise<PreparedDocument> {
-    return this.#pool.run(task, { signal });
+  /**
+   * Runs one task; `signal` terminates it mid-parse. A document that runs its thread out of memory comes
+   * back unreadable: trying it again would only do the same.
+   */
+  async prepare(task: PrepareTask, signal?: AbortSignal): Promise<PreparedDocument> {
+    try {
+      return await this.#pool.run(task, { signal });
+    } catch (error) {
+      if (!isOutOfMemory(error)) throw error;
+      return { ok: false, unreadable: tooMuchMemory(this.#memoryMb).message };
+    }
   }
 
   close(): Promise<void> {
     return this.#pool.destroy();
   }
 }
+
+const isOutOfMemory = (error: unknown): boolean =>
+  error instanceof Error && 'code' in error && error.code === 'ERR_WORKER_OUT_OF_MEMORY';

@@ -149,6 +149,11 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
       .execute();
   }
 
+  async generation(id: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('datasource').select('generation').where('id', '=', id).executeTakeFirst();
+    return row?.generation;
+  }
+
   async report(id: string, generation: number, progress: DatasourceProgress, event?: NewOutboxEvent): Promise<boolean> {
     const at = new Date().toISOString();
     const update = (db: Kysely<Database>) =>

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { checkPackageSize } from './check-package-size.js';
+import type { PackageKind, ParseLimits } from './parse-limits.js';
 import { passwordProtected } from './unreadable.js';
 
 const COMPOUND_FILE_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
@@ -21,9 +23,13 @@ function isCompoundFile(bytes: Uint8Array): boolean {
   return COMPOUND_FILE_MAGIC.every((byte, i) => bytes[i] === byte);
 }
 
-/** The whole file, refused with a readable error when it is an encrypted Office package. */
-export async function readOfficeFile(filePath: string, label: string): Promise<Buffer> {
+/**
+ * The whole file, refused with a readable error when it is an encrypted Office package or when its parts
+ * would cost more to read than `limits` allow.
+ */
+export async function readOfficeFile(filePath: string, kind: PackageKind, limits: ParseLimits): Promise<Buffer> {
   const bytes = await readFile(filePath);
-  if (isEncryptedOfficeFile(bytes)) throw passwordProtected(label);
+  if (isEncryptedOfficeFile(bytes)) throw passwordProtected(kind.toUpperCase());
+  await checkPackageSize(bytes, kind, limits);
   return bytes;
 }

@@ -3,6 +3,7 @@ import type { ParsedContent } from './document-parser.js';
 import { blocksFromHtml } from './html-blocks.js';
 import { htmlFragment } from './html-document.js';
 import { readOfficeFile } from './office-file.js';
+import type { ParseLimits } from './parse-limits.js';
 import { openPackage, readCoreTitle } from './ooxml-package.js';
 import { sectionsFromBlocks } from './text-block.js';
 import { collapseWhitespace } from './normalize-text.js';
@@ -15,8 +16,8 @@ const STYLE_MAP = ["p[style-name='Title'] => h1.docx-title:fresh"];
 const dropImages = mammoth.images.imgElement(() => Promise.resolve({ src: '' }));
 
 /** Word → HTML (mammoth keeps headings, lists and tables) → sections under their headings. */
-export async function parseDocx(filePath: string): Promise<ParsedContent> {
-  const bytes = await readOfficeFile(filePath, 'DOCX');
+export async function parseDocx(filePath: string, limits: ParseLimits): Promise<ParsedContent> {
+  const bytes = await readOfficeFile(filePath, 'docx', limits);
   return readingAs('DOCX', async () => {
     const options = { styleMap: STYLE_MAP, convertImage: dropImages };
     const { value: html } = await mammoth.convertToHtml({ buffer: bytes }, options);

@@ -1,25 +1,31 @@
 import { readFile } from 'node:fs/promises';
 import { getDocumentProxy } from 'unpdf';
-import type { DocumentSection } from '../document.js';
+import { UnreadableDocumentError, type DocumentSection } from '../document.js';
 import type { ParsedContent } from './document-parser.js';
 import { normalizeText } from './normalize-text.js';
+import type { ParseLimits } from './parse-limits.js';
 import type { PdfTextItem } from './pdf-page-text.js';
 import { pageText } from './pdf-page-text.js';
-import { damaged, passwordProtected } from './unreadable.js';
+import { damaged, passwordProtected, tooManyPages, tooMuchText } from './unreadable.js';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
-/** One section per page that has text, numbered as in the PDF. */
-export async function parsePdf(filePath: string): Promise<ParsedContent> {
+/** One section per page that has text, numbered as in the PDF; stops at the first page over the text limit. */
+export async function parsePdf(filePath: string, limits: ParseLimits): Promise<ParsedContent> {
   const pdf = await openPdf(new Uint8Array(await readFile(filePath)));
   try {
+    if (pdf.numPages > limits.pages) throw tooManyPages(pdf.numPages, 'pages', limits.pages);
     const sections: DocumentSection[] = [];
+    let textChars = 0;
     for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
       const text = normalizeText(pageText(await pageItems(pdf, pageNumber)));
+      textChars += text.length;
+      if (textChars > limits.textChars) throw tooMuchText(limits.textChars);
       if (text) sections.push({ text, pageNumber });
     }
     return { sections, totalPages: pdf.numPages, title: await pdfTitle(pdf) };
   } catch (error) {
+    if (error instanceof UnreadableDocumentError) throw error;
     throw damaged('PDF', error);
   } finally {
     await pdf.destroy();

@@ -3,19 +3,21 @@ import type { ParsedContent } from './document-parser.js';
 import { normalizeText } from './normalize-text.js';
 import { readOfficeFile } from './office-file.js';
 import type { OoxmlPackage } from './ooxml-package.js';
+import type { ParseLimits } from './parse-limits.js';
 import { openPackage, readCoreTitle, readPart, readRelationships } from './ooxml-package.js';
 import { slideText } from './slide-text.js';
-import { damaged, readingAs } from './unreadable.js';
+import { damaged, readingAs, tooManyPages } from './unreadable.js';
 import { childElements, findFirst } from './xml-tree.js';
 
 const PRESENTATION = 'ppt/presentation.xml';
 
 /** One section per slide, numbered in presentation order, with the slide's title as its heading and notes appended. */
-export async function parsePptx(filePath: string): Promise<ParsedContent> {
-  const bytes = await readOfficeFile(filePath, 'PPTX');
+export async function parsePptx(filePath: string, limits: ParseLimits): Promise<ParsedContent> {
+  const bytes = await readOfficeFile(filePath, 'pptx', limits);
   return readingAs('PPTX', async () => {
     const pkg = await openPackage(bytes);
     const slidePaths = await slideOrder(pkg);
+    if (slidePaths.length > limits.pages) throw tooManyPages(slidePaths.length, 'slides', limits.pages);
     const sections: DocumentSection[] = [];
     for (const [index, slidePath] of slidePaths.entries()) {
       const section = await readSlide(pkg, slidePath, index + 1);
