@@ -171,12 +171,12 @@ export async function indexedDatasource(
   store: Store,
   workspaceId: string,
   chunks: NewChunk[],
-  overrides: { datastoreId?: string; datasource?: Partial<DatasourceRecord> } = {},
+  overrides: { datastoreId?: string; datasource?: Partial<DatasourceRecord>; content?: Partial<IndexedContent> } = {},
 ): Promise<DatasourceRecord> {
   const datastoreId = overrides.datastoreId ?? (await createDatastore(store, workspaceId)).id;
   const datasource = datasourceRecord(workspaceId, datastoreId, overrides.datasource);
   await store.datasources.create(datasource, jobRecord({ workspaceId }));
-  const outcome = await store.datasources.writeIndex(datasource.id, datasource.generation, indexed(chunks));
+  const outcome = await store.datasources.writeIndex(datasource.id, datasource.generation, indexed(chunks, overrides.content));
   if (outcome !== 'written') throw new Error(`indexing the fixture datasource: ${outcome}`);
   return (await store.datasources.find(workspaceId, datasource.id))!;
 }
