@@ -181,6 +181,14 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
       expect(await store().conversations.find(a.id, conversation.id)).toEqual(after);
     });
 
+    it('keeps every key of metadata merged by changes made at the same time', async () => {
+      const [a] = await twoWorkspaces(store());
+      const conversation = await createConversation(store(), a.id, { metadata: { kept: true } });
+      const keys = ['k1', 'k2', 'k3', 'k4'];
+      await Promise.all(keys.map((key, n) => store().conversations.update(a.id, conversation.id, { metadata: { [key]: n } }, {}, at(n + 1))));
+      expect((await store().conversations.find(a.id, conversation.id))?.metadata).toEqual({ kept: true, k1: 0, k2: 1, k3: 2, k4: 3 });
+    });
+
     it('adds the switch-off notice only when the change switches the agent off', async () => {
       const [a] = await twoWorkspaces(store());
       const conversation = await createConversation(store(), a.id);

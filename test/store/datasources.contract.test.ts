@@ -211,6 +211,20 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
       expect(await eventsOf(a.id)).toEqual([]);
     });
 
+    it('never marks the new generation synched with the old one’s content when a write races a re-sync', async () => {
+      const [a] = await twoWorkspaces(store());
+      const { datasource } = await createDatasource(a.id, { status: 'running' });
+      const [outcome, requeued] = await Promise.all([
+        store().datasources.writeIndex(datasource.id, 1, indexed([chunk(0, 'generation one')])),
+        store().datasources.requeue(a.id, datasource.id, () => jobRecord()),
+      ]);
+      expect(requeued?.generation).toBe(2);
+      expect(['written', 'superseded']).toContain(outcome);
+      expect(await store().datasources.find(a.id, datasource.id)).toMatchObject({ generation: 2, status: 'pending' });
+      expect(await store().datasources.writeIndex(datasource.id, 2, indexed([chunk(0, 'generation two')]))).toBe('written');
+      expect(await chunkTexts(a.id, datasource.id)).toEqual(['generation two']);
+    });
+
     it('leaves the old set, the status and the datastore’s model as they were when a write fails midway', async () => {
       const [a] = await twoWorkspaces(store());
       const { datasource } = await createDatasource(a.id, { status: 'running' });

@@ -67,6 +67,15 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
       expect(await store().jobs.find(again.job.id)).toBeUndefined();
       expect((await store().deliveries.find(delivery.id))?.body).toBe('first');
     });
+
+    it('creates a delivery once when two dispatchers hand the same event on at once', async () => {
+      const [a] = await twoWorkspaces(store());
+      const delivery = deliveryRecord(a.id);
+      const attempts = await Promise.all([create(delivery), create(delivery), create(delivery)]);
+      expect(attempts.filter((attempt) => attempt.created)).toHaveLength(1);
+      const jobs = await Promise.all(attempts.map((attempt) => store().jobs.find(attempt.job.id)));
+      expect(jobs.filter((job) => job !== undefined)).toHaveLength(1);
+    });
   });
 
   describe('reading', () => {

@@ -22,6 +22,13 @@ describe.each(STORE_KINDS)('the members port of the %s store', (kind) => {
     expect(await store().members.list(a.id)).toEqual([first]);
   });
 
+  it('adds one member when the same e-mail is added twice at once', async () => {
+    const [a] = await twoWorkspaces(store());
+    const added = await Promise.all([1, 2].map(() => store().members.create(memberRecord(a.id, { email: 'race@example.com' }))));
+    expect(added.sort()).toEqual([false, true]);
+    expect(await store().members.list(a.id)).toHaveLength(1);
+  });
+
   it('lets two workspaces each have a member of the same e-mail', async () => {
     const [a, b] = await twoWorkspaces(store());
     await store().members.create(memberRecord(a.id, { email: 'shared@example.com' }));

@@ -60,6 +60,13 @@ describe.each(STORE_KINDS)('the outbox port of the %s store', (kind) => {
     expect(ids(await store().outbox.list({ pending: true }))).not.toContain(event.id);
   });
 
+  it('lets only one of two dispatchers marking the same event at once succeed', async () => {
+    const [a] = await twoWorkspaces(store());
+    const event = await emit(a.id, 3);
+    const marks = await Promise.all([1000, 1001, 1002].map((seconds) => store().outbox.markDispatched(event.id, at(seconds))));
+    expect(marks.filter(Boolean)).toHaveLength(1);
+  });
+
   it('deletes the events dispatched before the cutoff, never a pending one', async () => {
     const [a, b] = await twoWorkspaces(store());
     const old = await emit(a.id, 1);

@@ -139,6 +139,31 @@ describe.each(STORE_KINDS)('the chunk search port of the %s store', (kind) => {
     });
   });
 
+  describe('after a deletion', () => {
+    it('never finds the chunks of a deleted datasource, by vector or by keyword', async () => {
+      const [c] = await twoWorkspaces(store());
+      const datastore = await createDatastore(store(), c.id);
+      const kept = await indexedDatasource(store(), c.id, [chunk(0, 'lighthouse keeper', unit(0, 1, 0, 0))], { datastoreId: datastore.id });
+      const doomed = await indexedDatasource(store(), c.id, [chunk(0, 'lighthouse lamp', unit(1, 0, 0, 0))], { datastoreId: datastore.id });
+      const searchScope = { workspaceId: c.id, datastoreIds: [datastore.id] };
+      expect(await store().search.vectorSearch(searchScope, QUERY, 5)).toHaveLength(2);
+      await store().datasources.delete(c.id, doomed.id);
+      const [keptChunk] = await store().datasources.listChunks(c.id, kept.id, { offset: 0, limit: 1 });
+      expect((await store().search.vectorSearch(searchScope, QUERY, 5)).map((hit) => hit.chunkId)).toEqual([keptChunk?.id]);
+      expect((await store().search.keywordSearch(searchScope, 'lighthouse', 5)).map((hit) => hit.chunkId)).toEqual([keptChunk?.id]);
+    });
+
+    it('finds nothing in a deleted datastore', async () => {
+      const [c] = await twoWorkspaces(store());
+      const source = await indexedDatasource(store(), c.id, [chunk(0, 'foghorn', unit(1, 0, 0, 0))]);
+      const searchScope = { workspaceId: c.id, datastoreIds: [source.datastoreId] };
+      expect(await store().search.vectorSearch(searchScope, QUERY, 5)).toHaveLength(1);
+      await store().datastores.delete(c.id, source.datastoreId);
+      expect(await store().search.vectorSearch(searchScope, QUERY, 5)).toEqual([]);
+      expect(await store().search.keywordSearch(searchScope, 'foghorn', 5)).toEqual([]);
+    });
+  });
+
   describe('keyword search', () => {
     it('finds the chunks containing the query’s words, those with more of them first', async () => {
       expect(await keyword(scope(), 'vaccine storage')).toEqual(['red0', 'blue0']);
