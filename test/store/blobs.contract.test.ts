@@ -42,15 +42,7 @@ describe.each(STORE_KINDS)('the blobs port of the %s store', (kind) => {
     expect((await read(key)).equals(bytes)).toBe(true);
   });
 
-  /**
-   * DEFECT (src/store/sql/sql-blob-store.ts, the PostgreSQL store's blobs): `put` of a 0-byte file writes no
-   * part, and `withLocalFile` reads "no part 0" as "blob does not exist". Empty uploads are accepted
-   * (http/plugins/file-upload.ts), so on PostgreSQL such a datasource fails to ingest with a transient
-   * "blob … does not exist" error instead of reaching the parser. Remove `.fails` once fixed.
-   */
-  const itWhereEmptyBlobsAreKept = kind === 'postgres' ? it.fails : it;
-
-  itWhereEmptyBlobsAreKept('keeps an empty file as an empty blob', async () => {
+  it('keeps an empty file as an empty blob', async () => {
     const key = newId();
     await store().blobs.put(key, await upload(new Uint8Array(0)));
     expect(await read(key)).toHaveLength(0);
