@@ -12,9 +12,11 @@ import type {
   NewConversation,
   NewDelivery,
   NewJob,
+  NewMember,
   NewMessage,
   NewOutboxEvent,
   Store,
+  UserRecord,
   WebhookEndpointRecord,
   WorkspaceRecord,
 } from '../../src/store/store.js';
@@ -241,15 +243,34 @@ export const outboxEvent = (workspaceId: string, overrides: Partial<NewOutboxEve
   ...overrides,
 });
 
-export const memberRecord = (workspaceId: string, overrides: Partial<MemberRecord> = {}): MemberRecord => ({
+/** A user of the instance (people belong to no one workspace), stored. */
+export async function createUser(store: Store, overrides: Partial<UserRecord> = {}): Promise<UserRecord> {
+  return store.users.ensure({
+    id: newId(),
+    email: `${newId()}@example.com`,
+    name: 'Ada',
+    passwordHash: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  });
+}
+
+/** A membership of `user` in the workspace, active unless `acceptedAt` is null. */
+export const memberOf = (workspaceId: string, user: UserRecord, overrides: Partial<NewMember> = {}): NewMember => ({
   id: newId(),
   workspaceId,
-  email: `${newId()}@example.com`,
-  name: 'Ada',
+  userId: user.id,
+  email: user.email,
+  name: user.name,
   role: 'admin',
   createdAt: at(0),
+  acceptedAt: at(0),
   ...overrides,
 });
+
+/** What the store reads back for a membership created from `member`. */
+export const asRead = ({ acceptedAt, ...member }: NewMember): MemberRecord => ({ ...member, status: acceptedAt === null ? 'invited' : 'active' });
 
 export const webhookRecord = (workspaceId: string, overrides: Partial<WebhookEndpointRecord> = {}): WebhookEndpointRecord => ({
   id: newId(),
