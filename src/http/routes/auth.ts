@@ -14,8 +14,11 @@ export const SESSION_COOKIE = 'parley_session';
 /** The cookie outlives no session: sessions end after 30 days idle on the server side anyway. */
 const COOKIE_MAX_AGE_SECONDS = 30 * 24 * 3600;
 
-/** Sign-in attempts per address a minute, and wrong passwords per account in 15 minutes. */
-const ATTEMPTS_PER_ADDRESS = 30;
+/**
+ * Credential checks (sign-in, setup, sign-up, invitations, resets) per client address a minute, and wrong
+ * passwords per account in 15 minutes: one address cannot try many accounts, nor many addresses one.
+ */
+const ATTEMPTS_PER_ADDRESS = 60;
 const FAILURES_PER_ACCOUNT = 5;
 
 const Password = Type.String({ minLength: 1, maxLength: 1000, description: `At least ${MIN_PASSWORD_LENGTH} characters` });
@@ -83,8 +86,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
   // Cookies go with every request to this site; only its own pages may change anything with them.
   app.addHook('preHandler', async (request) => {
     if (request.method === 'GET' || request.method === 'HEAD') return;
-    const attempt = await perAddress(request);
-    if (!attempt.isAllowed) refuseWhenExceeded('your address', attempt);
+    if (request.routeOptions.config.checksCredentials) {
+      const attempt = await perAddress(request);
+      if (!attempt.isAllowed) refuseWhenExceeded('your address', attempt);
+    }
     const origin = request.headers.origin;
     if ((origin !== undefined || request.routeOptions.config.requireOrigin) && !sameOrigin(request)) {
       throw new ParleyError('FORBIDDEN', 'This request must come from a Parley page (Origin)');
@@ -132,6 +137,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
   app.post(
     '/auth/setup',
     {
+      config: { checksCredentials: true },
       schema: {
         tags,
         security: [],
@@ -146,6 +152,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
   app.post(
     '/auth/sign-up',
     {
+      config: { checksCredentials: true },
       schema: {
         tags,
         security: [],
@@ -160,6 +167,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
   app.post(
     '/auth/sign-in',
     {
+      config: { checksCredentials: true },
       schema: {
         tags,
         security: [],
@@ -268,6 +276,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
   app.post(
     '/auth/invitations/accept',
     {
+      config: { checksCredentials: true },
       schema: {
         tags,
         security: [],
@@ -282,6 +291,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
   app.post(
     '/auth/password-reset',
     {
+      config: { checksCredentials: true },
       schema: {
         tags,
         security: [],
@@ -298,5 +308,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The request must carry this site's `Origin` (not just: may not carry another's). */
     requireOrigin?: boolean;
+    /** Checks a password or a one-time link: counted against the client address's allowance. */
+    checksCredentials?: boolean;
   }
 }
