@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { ApiKeyTable } from '../schema.js';
-import type { ApiKeyRecord, ApiKeyStore, KeyDeletion } from '../store.js';
+import type { ApiKeyRecord, ApiKeyStore, KeyDeletion } from '../ports/api-key-store.js';
 import type { SqlConnection } from './sql-dialect.js';
 import { OwnedRecords } from './owned-rows.js';
 

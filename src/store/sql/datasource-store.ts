@@ -1,17 +1,8 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { DatasourceTable, Database } from '../schema.js';
-import type {
-  ChunkRecord,
-  DatasourceProgress,
-  DatasourceRecord,
-  DatasourceStatus,
-  DatasourceStore,
-  DatasourceType,
-  IndexOutcome,
-  IndexedContent,
-  NewJob,
-  NewOutboxEvent,
-} from '../store.js';
+import type { ChunkRecord, DatasourceProgress, DatasourceRecord, DatasourceStatus, DatasourceStore, DatasourceType, IndexOutcome, IndexedContent } from '../ports/datasource-store.js';
+import type { NewJob } from '../ports/job-store.js';
+import type { NewOutboxEvent } from '../ports/outbox-store.js';
 import { insertJob } from './job-store.js';
 import { insertOutboxEvent } from './outbox-store.js';
 import type { SqlConnection } from './sql-dialect.js';

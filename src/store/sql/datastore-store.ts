@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, DatastoreTable } from '../schema.js';
-import type { Changes, DatastoreRecord, DatastoreType, DatastoreStore, Visibility } from '../store.js';
+import type { DatastoreRecord, DatastoreType, DatastoreStore } from '../ports/datastore-store.js';
+import type { Changes, Visibility } from '../ports/owned-records.js';
 import { OwnedRecords } from './owned-rows.js';
 
 const toRecord = (row: Selectable<DatastoreTable>): DatastoreRecord => ({

@@ -1,16 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, DeliveryAttemptTable, DeliveryTable } from '../schema.js';
-import type {
-  DeliveryAttemptRecord,
-  DeliveryChannel,
-  DeliveryOutcome,
-  DeliveryRecord,
-  DeliveryStatus,
-  DeliveryStore,
-  NewDelivery,
-  NewJob,
-} from '../store.js';
+import type { DeliveryAttemptRecord, DeliveryChannel, DeliveryOutcome, DeliveryRecord, DeliveryStatus, DeliveryStore, NewDelivery } from '../ports/delivery-store.js';
+import type { NewJob } from '../ports/job-store.js';
 import { insertJob } from './job-store.js';
 
 const toAttempt = (row: Selectable<DeliveryAttemptTable>): DeliveryAttemptRecord => ({

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, JobTable } from '../schema.js';
-import type { JobRecord, JobStatus, JobStore, NewJob } from '../store.js';
+import type { JobRecord, JobStatus, JobStore, NewJob } from '../ports/job-store.js';
 import type { SqlConnection } from './sql-dialect.js';
 
 const toRecord = (row: Selectable<JobTable>): JobRecord => ({

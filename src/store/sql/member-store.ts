@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, MemberTable } from '../schema.js';
-import type { MemberRecord, MemberRole, MemberStore } from '../store.js';
+import type { MemberRecord, MemberRole, MemberStore } from '../ports/member-store.js';
 import { OwnedRecords } from './owned-rows.js';
 
 const toRecord = (row: Selectable<MemberTable>): MemberRecord => ({

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import type { StoreCapabilities } from '../store.js';
+import type { StoreCapabilities } from '../ports/store-capabilities.js';
 
 /** A connected Kysely instance plus what the shared SQL code must know about its dialect. */
 export interface SqlConnection {

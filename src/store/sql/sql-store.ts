@@ -1,6 +1,8 @@
 import { Migrator, sql } from 'kysely';
 import { ParleyMigrationProvider } from '../migrations/index.js';
-import type { BlobStore, ChunkSearch, Store } from '../store.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { ChunkSearch } from '../ports/chunk-search.js';
+import type { Store } from '../store.js';
 import { SqlDatasourceStore } from './datasource-store.js';
 import { SqlJobStore } from './job-store.js';
 import { SqlAgentStore } from './agent-store.js';

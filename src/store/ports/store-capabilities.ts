@@ -1,0 +1,4 @@
+/** What differs between the adapters, as flags rather than dialect checks outside `store/`. */
+export interface StoreCapabilities {
+  readonly dialect: 'sqlite' | 'postgres';
+}
