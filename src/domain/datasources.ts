@@ -124,8 +124,9 @@ export class DatasourceService {
    */
   async reembedIfModelChanged(modelId: string): Promise<number> {
     const stale = await this.store.datasources.listEmbeddedWithOtherModel(modelId);
-    for (const datastoreId of new Set(stale.map((datasource) => datasource.datastoreId))) {
-      await this.store.datastores.resetEmbeddingModel(datastoreId);
+    const datastores = new Map(stale.map((datasource) => [datasource.datastoreId, datasource.workspaceId]));
+    for (const [datastoreId, workspaceId] of datastores) {
+      await this.store.datastores.resetEmbeddingModel(workspaceId, datastoreId);
     }
     for (const datasource of stale) {
       const requeued = await this.store.datasources.requeue(datasource.workspaceId, datasource.id, (generation) =>
@@ -179,7 +180,7 @@ export class DatasourceService {
       throw error;
     }
     // The answer shows the record as created; the job is safely queued, so the stored status moves on.
-    await this.store.datasources.markQueued(id);
+    await this.store.datasources.markQueued(workspaceId, id);
     this.options.onEnqueued();
     return datasource;
   }

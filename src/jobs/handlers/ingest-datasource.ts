@@ -45,7 +45,7 @@ export class IngestDatasourceHandler implements JobHandler {
 
   async run(job: JobRecord, context: JobContext): Promise<void> {
     const target = readIngestJob(job);
-    const watch = this.running.watch(target.datasourceId, target.generation);
+    const watch = this.running.watch(target);
     try {
       await this.ingest(target, AbortSignal.any([context.signal, watch.signal]));
     } catch (error) {
@@ -60,10 +60,10 @@ export class IngestDatasourceHandler implements JobHandler {
   }
 
   private async ingest(target: IngestTarget, signal: AbortSignal): Promise<void> {
-    const { datasourceId, generation } = target;
+    const { workspaceId, datasourceId, generation } = target;
     const datasource = await this.current(target);
     const report = async (progress: DatasourceProgress) => {
-      if (!(await this.store.datasources.report(datasourceId, generation, progress))) {
+      if (!(await this.store.datasources.report(workspaceId, datasourceId, generation, progress))) {
         throw new SupersededError(`datasource ${datasourceId} generation ${generation} was replaced`);
       }
     };
@@ -103,7 +103,7 @@ export class IngestDatasourceHandler implements JobHandler {
       tokens: chunk.tokens,
       embedding: vectors[index]!,
     }));
-    const outcome = await this.store.datasources.writeIndex(datasourceId, generation, {
+    const outcome = await this.store.datasources.writeIndex(workspaceId, datasourceId, generation, {
       chunks,
       textSize: prepared.textSize,
       totalPages: prepared.totalPages,
@@ -121,12 +121,13 @@ export class IngestDatasourceHandler implements JobHandler {
     const { workspaceId, datasourceId, generation } = readIngestJob(job);
     const datasource = await this.store.datasources.find(workspaceId, datasourceId);
     if (datasource === undefined) return;
-    await this.store.datasources.report(datasourceId, generation, { status: 'error', error: reason }, datasourceErrorEvent(datasource, reason));
+    const event = datasourceErrorEvent(datasource, reason);
+    await this.store.datasources.report(workspaceId, datasourceId, generation, { status: 'error', error: reason }, event);
   }
 
   async retrying(job: JobRecord, reason: string): Promise<void> {
-    const { datasourceId, generation } = readIngestJob(job);
-    await this.store.datasources.report(datasourceId, generation, {
+    const { workspaceId, datasourceId, generation } = readIngestJob(job);
+    await this.store.datasources.report(workspaceId, datasourceId, generation, {
       status: 'pending',
       error: `Attempt ${job.attempts} of ${job.maxAttempts} failed (${reason}); it will be retried`,
     });

@@ -89,27 +89,33 @@ export interface DatasourceStore extends ScopedReads<DatasourceRecord> {
   /** A new generation: status pending, progress 0, and a job for it, atomically. */
   requeue(workspaceId: string, id: string, job: (generation: number) => NewJob): Promise<DatasourceRecord | undefined>;
   /** Moves an unsynched datasource to pending once its job is safely queued. */
-  markQueued(id: string): Promise<void>;
+  markQueued(workspaceId: string, id: string): Promise<void>;
   /**
-   * The datasource's current generation, undefined once it is deleted: one indexed read, cheap enough for a
-   * running job to poll so that a delete or resync made in another process stops it.
+   * The datasource's current generation, undefined once it is deleted (or not in the workspace): one
+   * indexed read, cheap enough for a running job to poll so that a delete or resync made in another
+   * process stops it.
    */
-  generation(id: string): Promise<number | undefined>;
+  generation(workspaceId: string, id: string): Promise<number | undefined>;
   /**
-   * Records progress of `generation`; false when the datasource was deleted or re-synced meanwhile.
-   * `event` is written to the outbox with the change, only if it applied.
+   * Records progress of `generation`; false when the datasource was deleted or re-synced meanwhile (or is
+   * not in the workspace). `event` is written to the outbox with the change, only if it applied.
    */
-  report(id: string, generation: number, progress: DatasourceProgress, event?: NewOutboxEvent): Promise<boolean>;
+  report(workspaceId: string, id: string, generation: number, progress: DatasourceProgress, event?: NewOutboxEvent): Promise<boolean>;
   /**
    * Replaces the datasource's chunks, vectors and keyword entries with `content` and marks it synched,
-   * in one transaction: a crash leaves the old set or the new one, never both or half.
+   * in one transaction: a crash leaves the old set or the new one, never both or half. `superseded` when
+   * `generation` is no longer the datasource's (or it is not in the workspace).
    */
-  writeIndex(id: string, generation: number, content: IndexedContent): Promise<IndexOutcome>;
+  writeIndex(workspaceId: string, id: string, generation: number, content: IndexedContent): Promise<IndexOutcome>;
   delete(workspaceId: string, id: string): Promise<DatasourceRecord | undefined>;
   /** The datasource's chunks in document order, `limit` from `offset`. */
   listChunks(workspaceId: string, id: string, page: { offset: number; limit: number }): Promise<ChunkRecord[]>;
   /** Characters of indexed text the workspace stores, for the content quota. */
   storedTextSize(workspaceId: string): Promise<number>;
-  /** Datasources of datastores whose vectors were made with another model than `modelId`. */
+  /**
+   * Datasources of datastores whose vectors were made with another model than `modelId`. Workspace-free:
+   * the embedding model is the instance's, so a change of it concerns every workspace at once (checked
+   * at start); each record carries its workspace for the re-embedding that follows.
+   */
   listEmbeddedWithOtherModel(modelId: string): Promise<DatasourceRecord[]>;
 }

@@ -31,7 +31,7 @@ export interface DatastoreStore extends ScopedReads<DatastoreRecord> {
     at: string,
   ): Promise<DatastoreRecord | undefined>;
   /** Forgets the embedding model, so the next indexed datasource sets it (after a model change). */
-  resetEmbeddingModel(id: string): Promise<void>;
+  resetEmbeddingModel(workspaceId: string, id: string): Promise<void>;
   /** Deletes the datastore and everything in it; agents linked to it lose the link. */
   delete(workspaceId: string, id: string): Promise<DatastoreRecord | undefined>;
 }

@@ -131,26 +131,39 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     });
   }
 
-  async markQueued(id: string): Promise<void> {
+  async markQueued(workspaceId: string, id: string): Promise<void> {
     await this.db
       .updateTable('datasource')
       .set({ status: 'pending', updated_at: new Date().toISOString() })
+      .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .where('status', '=', 'unsynched')
       .execute();
   }
 
-  async generation(id: string): Promise<number | undefined> {
-    const row = await this.db.selectFrom('datasource').select('generation').where('id', '=', id).executeTakeFirst();
+  async generation(workspaceId: string, id: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('datasource')
+      .select('generation')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row?.generation;
   }
 
-  async report(id: string, generation: number, progress: DatasourceProgress, event?: NewOutboxEvent): Promise<boolean> {
+  async report(
+    workspaceId: string,
+    id: string,
+    generation: number,
+    progress: DatasourceProgress,
+    event?: NewOutboxEvent,
+  ): Promise<boolean> {
     const at = new Date().toISOString();
     const update = (db: Kysely<Database>) =>
       db
         .updateTable('datasource')
         .set({ ...progressColumns(progress), updated_at: at })
+        .where('workspace_id', '=', workspaceId)
         .where('id', '=', id)
         .where('generation', '=', generation)
         .executeTakeFirst();
@@ -163,17 +176,22 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     });
   }
 
-  async writeIndex(id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
+  async writeIndex(workspaceId: string, id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
     // Index DDL takes its own lock on `chunk`: outside the transaction below, or the two would wait on each other.
     await this.connection.prepareVectorIndex?.(content.embeddingDimensions);
-    const outcome = await this.replaceChunks(id, generation, content);
+    const outcome = await this.replaceChunks(workspaceId, id, generation, content);
     if (outcome === 'written') await this.connection.afterChunksWritten?.(content.chunks.length);
     return outcome;
   }
 
-  private replaceChunks(id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
+  private replaceChunks(workspaceId: string, id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
     return this.db.transaction().execute(async (trx) => {
-      let current = trx.selectFrom('datasource').selectAll().where('id', '=', id).where('generation', '=', generation);
+      let current = trx
+        .selectFrom('datasource')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .where('generation', '=', generation);
       if (this.connection.supportsRowLocks) current = current.forUpdate();
       const datasource = await current.executeTakeFirst();
       if (datasource === undefined) return 'superseded';
@@ -211,6 +229,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
           last_synch: at,
           updated_at: at,
         })
+        .where('workspace_id', '=', workspaceId)
         .where('id', '=', id)
         .execute();
       if (content.event !== undefined) await insertOutboxEvent(trx, content.event, at);

@@ -69,10 +69,11 @@ export class SqlDatastoreStore extends OwnedRecords<'datastore', DatastoreRecord
     return row && toRecord(row);
   }
 
-  async resetEmbeddingModel(id: string): Promise<void> {
+  async resetEmbeddingModel(workspaceId: string, id: string): Promise<void> {
     await this.db
       .updateTable('datastore')
       .set({ embedding_model: null, embedding_dimensions: null })
+      .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .execute();
   }
