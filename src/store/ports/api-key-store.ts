@@ -20,7 +20,7 @@ export interface ApiKeyStore extends ScopedReads<ApiKeyRecord> {
    * workspace becomes known (authentication), before there is one to scope by.
    */
   findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
-  markUsed(id: string, at: string): Promise<void>;
+  markUsed(workspaceId: string, id: string, at: string): Promise<void>;
   /** Deletes unless it is the workspace's last key; the check and the delete are one atomic step. */
   delete(workspaceId: string, id: string): Promise<KeyDeletion>;
 }

@@ -52,18 +52,22 @@ export interface DeliveryOutcome {
   at: string;
 }
 
-/** A workspace's deliveries: the log people read, and the state the sending jobs keep. */
+/**
+ * A workspace's deliveries: the log people read, and the state the sending jobs keep. A sending job knows
+ * the workspace from its job record; the dispatcher writes deliveries of every workspace, each carrying its own.
+ */
 export interface DeliveryStore {
   /**
    * Writes the delivery and the job that sends it, in one transaction; false (and nothing written) when
    * a delivery with this id exists, which makes handing an event on twice harmless.
    */
   createWithJob(delivery: NewDelivery, job: NewJob): Promise<boolean>;
-  /** Any workspace's (the sending job knows only the id). */
-  find(id: string): Promise<DeliveryRecord | undefined>;
+  /** The delivery if it exists in this workspace. */
+  find(workspaceId: string, id: string): Promise<DeliveryRecord | undefined>;
   /** Newest first. */
   list(workspaceId: string, filter: { endpointId?: string; channel?: DeliveryChannel; limit: number }): Promise<DeliveryRecord[]>;
-  recordAttempt(id: string, attempt: DeliveryAttemptRecord, outcome: DeliveryOutcome): Promise<void>;
+  /** Logs the attempt and the outcome, in one transaction; nothing when the delivery is not in the workspace. */
+  recordAttempt(workspaceId: string, id: string, attempt: DeliveryAttemptRecord, outcome: DeliveryOutcome): Promise<void>;
   /** Updates status and next attempt time without an attempt (a retry was scheduled or given up). */
-  settle(id: string, outcome: DeliveryOutcome, error?: string): Promise<void>;
+  settle(workspaceId: string, id: string, outcome: DeliveryOutcome, error?: string): Promise<void>;
 }

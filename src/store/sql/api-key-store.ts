@@ -42,8 +42,13 @@ export class SqlApiKeyStore extends OwnedRecords<'api_key', ApiKeyRecord> implem
     return row && toRecord(row);
   }
 
-  async markUsed(id: string, at: string): Promise<void> {
-    await this.db.updateTable('api_key').set({ last_used_at: at }).where('id', '=', id).execute();
+  async markUsed(workspaceId: string, id: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('api_key')
+      .set({ last_used_at: at })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(workspaceId: string, id: string): Promise<KeyDeletion> {

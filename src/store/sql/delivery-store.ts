@@ -76,8 +76,13 @@ export class SqlDeliveryStore implements DeliveryStore {
     });
   }
 
-  async find(id: string): Promise<DeliveryRecord | undefined> {
-    const row = await this.db.selectFrom('delivery').selectAll().where('id', '=', id).executeTakeFirst();
+  async find(workspaceId: string, id: string): Promise<DeliveryRecord | undefined> {
+    const row = await this.db
+      .selectFrom('delivery')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row && (await this.withAttempts([row]))[0];
   }
 
@@ -89,8 +94,20 @@ export class SqlDeliveryStore implements DeliveryStore {
     return this.withAttempts(rows);
   }
 
-  async recordAttempt(id: string, attempt: DeliveryAttemptRecord, outcome: DeliveryOutcome): Promise<void> {
+  async recordAttempt(workspaceId: string, id: string, attempt: DeliveryAttemptRecord, outcome: DeliveryOutcome): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('delivery')
+        .set((eb) => ({
+          ...outcomeColumns(outcome),
+          attempt_count: eb('attempt_count', '+', 1),
+          last_status_code: attempt.statusCode,
+          last_error: attempt.error,
+        }))
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) return;
       await trx
         .insertInto('delivery_attempt')
         .values({
@@ -104,23 +121,14 @@ export class SqlDeliveryStore implements DeliveryStore {
           response_excerpt: attempt.responseExcerpt,
         })
         .execute();
-      await trx
-        .updateTable('delivery')
-        .set((eb) => ({
-          ...outcomeColumns(outcome),
-          attempt_count: eb('attempt_count', '+', 1),
-          last_status_code: attempt.statusCode,
-          last_error: attempt.error,
-        }))
-        .where('id', '=', id)
-        .execute();
     });
   }
 
-  async settle(id: string, outcome: DeliveryOutcome, error?: string): Promise<void> {
+  async settle(workspaceId: string, id: string, outcome: DeliveryOutcome, error?: string): Promise<void> {
     await this.db
       .updateTable('delivery')
       .set({ ...outcomeColumns(outcome), last_error: error })
+      .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .execute();
   }
