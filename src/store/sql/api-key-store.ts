@@ -53,7 +53,7 @@ export class SqlApiKeyStore extends OwnedRecords<'api_key', ApiKeyRecord> implem
 
   async delete(workspaceId: string, id: string): Promise<KeyDeletion> {
     return this.db.transaction().execute(async (trx) => {
-      if (this.connection.supportsRowLocks) {
+      if (this.connection.capabilities.supportsRowLocks) {
         // Two concurrent deletes must not both see "two keys left".
         await trx.selectFrom('workspace').select('id').where('id', '=', workspaceId).forUpdate().execute();
       }

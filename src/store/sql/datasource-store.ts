@@ -192,7 +192,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', id)
         .where('generation', '=', generation);
-      if (this.connection.supportsRowLocks) current = current.forUpdate();
+      if (this.connection.capabilities.supportsRowLocks) current = current.forUpdate();
       const datasource = await current.executeTakeFirst();
       if (datasource === undefined) return 'superseded';
       if (!(await this.adoptModel(trx, datasource.datastore_id, content))) return 'model-mismatch';

@@ -19,13 +19,13 @@ import { SqlWebhookStore } from './webhook-store.js';
 import { SqlInstanceSecretStore } from './instance-secret-store.js';
 import { SqlDeliveryStore } from './delivery-store.js';
 
-/** The store over any SQL dialect Kysely speaks; dialect folders only open the connection. */
 /** The dialect-specific parts: where files live and how chunks are searched. */
 export interface DialectParts {
   blobs: BlobStore;
   search: ChunkSearch & { close?(): Promise<void> };
 }
 
+/** The store over any SQL dialect Kysely speaks; dialect folders only open the connection. */
 export function createSqlStore(connection: SqlConnection, { blobs, search }: DialectParts): Store {
   const { db } = connection;
   return {
@@ -49,7 +49,7 @@ export function createSqlStore(connection: SqlConnection, { blobs, search }: Dia
     async migrate() {
       const migrator = new Migrator({
         db,
-        provider: new ParleyMigrationProvider(connection.capabilities.dialect),
+        provider: new ParleyMigrationProvider(connection.capabilities),
         migrationTableName: 'parley_migration',
         migrationLockTableName: 'parley_migration_lock',
       });
