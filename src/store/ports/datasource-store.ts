@@ -100,7 +100,13 @@ export interface DatasourceStore extends ScopedReads<DatasourceRecord> {
    * Records progress of `generation`; false when the datasource was deleted or re-synced meanwhile (or is
    * not in the workspace). `event` is written to the outbox with the change, only if it applied.
    */
-  report(workspaceId: string, id: string, generation: number, progress: DatasourceProgress, event?: NewOutboxEvent): Promise<boolean>;
+  report(
+    workspaceId: string,
+    id: string,
+    generation: number,
+    progress: DatasourceProgress,
+    event?: NewOutboxEvent,
+  ): Promise<boolean>;
   /**
    * Replaces the datasource's chunks, vectors and keyword entries with `content` and marks it synched,
    * in one transaction: a crash leaves the old set or the new one, never both or half. `superseded` when

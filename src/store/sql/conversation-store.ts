@@ -1,6 +1,17 @@
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { ConversationTable, Database } from '../schema.js';
-import type { AppendedMessage, ConversationChanges, ConversationEffects, ConversationFilter, ConversationPage, ConversationRecord, ConversationStatus, ConversationStore, ConversationUpdate, NewConversation } from '../ports/conversation-store.js';
+import type {
+  AppendedMessage,
+  ConversationChanges,
+  ConversationEffects,
+  ConversationFilter,
+  ConversationPage,
+  ConversationRecord,
+  ConversationStatus,
+  ConversationStore,
+  ConversationUpdate,
+  NewConversation,
+} from '../ports/conversation-store.js';
 import type { NewMessage } from '../ports/message-store.js';
 import type { NewOutboxEvent } from '../ports/outbox-store.js';
 import { insertMessage } from './message-store.js';

@@ -1,6 +1,15 @@
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
 import type { DatasourceTable, Database } from '../schema.js';
-import type { ChunkRecord, DatasourceProgress, DatasourceRecord, DatasourceStatus, DatasourceStore, DatasourceType, IndexOutcome, IndexedContent } from '../ports/datasource-store.js';
+import type {
+  ChunkRecord,
+  DatasourceProgress,
+  DatasourceRecord,
+  DatasourceStatus,
+  DatasourceStore,
+  DatasourceType,
+  IndexOutcome,
+  IndexedContent,
+} from '../ports/datasource-store.js';
 import type { NewJob } from '../ports/job-store.js';
 import type { NewOutboxEvent } from '../ports/outbox-store.js';
 import { insertJob } from './job-store.js';
@@ -44,6 +53,10 @@ const progressColumns = (progress: DatasourceProgress): Updateable<DatasourceTab
   mime_type: progress.mimeType,
   size_bytes: progress.sizeBytes,
 });
+
+/** The datasource `id` if it is the workspace's: every statement on one datasource is scoped by both. */
+const inWorkspace = (workspaceId: string, id: string) => (eb: ExpressionBuilder<Database, 'datasource'>) =>
+  eb.and([eb('workspace_id', '=', workspaceId), eb('id', '=', id)]);
 
 const bumpContentVersion = (trx: Kysely<Database>, datastoreId: string) =>
   trx
@@ -121,8 +134,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
           error: null,
           updated_at: at,
         }))
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id)
+        .where(inWorkspace(workspaceId, id))
         .returningAll()
         .executeTakeFirst();
       if (row === undefined) return undefined;
@@ -135,8 +147,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     await this.db
       .updateTable('datasource')
       .set({ status: 'pending', updated_at: new Date().toISOString() })
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
+      .where(inWorkspace(workspaceId, id))
       .where('status', '=', 'unsynched')
       .execute();
   }
@@ -145,8 +156,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     const row = await this.db
       .selectFrom('datasource')
       .select('generation')
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
+      .where(inWorkspace(workspaceId, id))
       .executeTakeFirst();
     return row?.generation;
   }
@@ -163,8 +173,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
       db
         .updateTable('datasource')
         .set({ ...progressColumns(progress), updated_at: at })
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id)
+        .where(inWorkspace(workspaceId, id))
         .where('generation', '=', generation)
         .executeTakeFirst();
     // Progress reports are frequent: only the rare one carrying an event pays for a transaction.
@@ -189,8 +198,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
       let current = trx
         .selectFrom('datasource')
         .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id)
+        .where(inWorkspace(workspaceId, id))
         .where('generation', '=', generation);
       if (this.connection.capabilities.supportsRowLocks) current = current.forUpdate();
       const datasource = await current.executeTakeFirst();
@@ -229,8 +237,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
           last_synch: at,
           updated_at: at,
         })
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id)
+        .where(inWorkspace(workspaceId, id))
         .execute();
       if (content.event !== undefined) await insertOutboxEvent(trx, content.event, at);
       return 'written';
@@ -242,8 +249,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
         .deleteFrom('datasource')
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id)
+        .where(inWorkspace(workspaceId, id))
         .returningAll()
         .executeTakeFirst();
       if (row === undefined) return undefined;

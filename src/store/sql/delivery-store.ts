@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, DeliveryAttemptTable, DeliveryTable } from '../schema.js';
-import type { DeliveryAttemptRecord, DeliveryChannel, DeliveryOutcome, DeliveryRecord, DeliveryStatus, DeliveryStore, NewDelivery } from '../ports/delivery-store.js';
+import type {
+  DeliveryAttemptRecord,
+  DeliveryChannel,
+  DeliveryOutcome,
+  DeliveryRecord,
+  DeliveryStatus,
+  DeliveryStore,
+  NewDelivery,
+} from '../ports/delivery-store.js';
 import type { NewJob } from '../ports/job-store.js';
 import { insertJob } from './job-store.js';
+import { OwnedRows } from './owned-rows.js';
 
 const toAttempt = (row: Selectable<DeliveryAttemptTable>): DeliveryAttemptRecord => ({
   attempt: row.attempt,
@@ -43,7 +52,11 @@ const outcomeColumns = (outcome: DeliveryOutcome) => ({
 });
 
 export class SqlDeliveryStore implements DeliveryStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  readonly #rows: OwnedRows<'delivery'>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.#rows = new OwnedRows(db, 'delivery');
+  }
 
   async createWithJob(delivery: NewDelivery, job: NewJob): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
@@ -77,12 +90,7 @@ export class SqlDeliveryStore implements DeliveryStore {
   }
 
   async find(workspaceId: string, id: string): Promise<DeliveryRecord | undefined> {
-    const row = await this.db
-      .selectFrom('delivery')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.#rows.find(workspaceId, id);
     return row && (await this.withAttempts([row]))[0];
   }
 
