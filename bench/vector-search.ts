@@ -184,7 +184,7 @@ export async function writeDataset(store: Store, data: Dataset): Promise<Layout>
         embedding: rowOf(data.vectors, DIMENSIONS, row),
       };
     });
-    const outcome = await store.datasources.writeIndex(id, 1, {
+    const outcome = await store.datasources.writeIndex(workspaceId, id, 1, {
       chunks,
       textSize: chunks.reduce((total, chunk) => total + chunk.text.length, 0),
       totalPages: null,

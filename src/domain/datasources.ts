@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { ingestJob } from '../jobs/ingest-job.js';
 import { isPublicAddress } from '../net/address-policy.js';
 import type { DocumentKind } from '../rag/ingest/document.js';
 import { MIME_TYPES } from '../rag/ingest/mime-types.js';
@@ -10,14 +11,6 @@ import { datasourceName } from './datasource-name.js';
 import { ParleyError, invalid } from '../errors.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
-
-/** The job that parses, chunks, embeds and indexes one generation of a datasource. */
-export const INGEST_JOB = 'ingest-datasource';
-
-export interface IngestJobPayload {
-  datasourceId: string;
-  generation: number;
-}
 
 /** A file the HTTP layer has already streamed to disk. */
 export interface UploadedFile {
@@ -131,8 +124,9 @@ export class DatasourceService {
    */
   async reembedIfModelChanged(modelId: string): Promise<number> {
     const stale = await this.store.datasources.listEmbeddedWithOtherModel(modelId);
-    for (const datastoreId of new Set(stale.map((datasource) => datasource.datastoreId))) {
-      await this.store.datastores.resetEmbeddingModel(datastoreId);
+    const datastores = new Map(stale.map((datasource) => [datasource.datastoreId, datasource.workspaceId]));
+    for (const [datastoreId, workspaceId] of datastores) {
+      await this.store.datastores.resetEmbeddingModel(workspaceId, datastoreId);
     }
     for (const datasource of stale) {
       const requeued = await this.store.datasources.requeue(datasource.workspaceId, datasource.id, (generation) =>
@@ -186,14 +180,13 @@ export class DatasourceService {
       throw error;
     }
     // The answer shows the record as created; the job is safely queued, so the stored status moves on.
-    await this.store.datasources.markQueued(id);
+    await this.store.datasources.markQueued(workspaceId, id);
     this.options.onEnqueued();
     return datasource;
   }
 
   private ingestJob(workspaceId: string, datasourceId: string, generation: number): NewJob {
-    const payload: IngestJobPayload = { datasourceId, generation };
-    return { id: newId(), kind: INGEST_JOB, workspaceId, payload: { ...payload }, maxAttempts: this.options.maxAttempts };
+    return ingestJob(newId(), { workspaceId, datasourceId, generation }, this.options.maxAttempts);
   }
 
   private requireDatastore(workspaceId: string, datastoreId: string) {

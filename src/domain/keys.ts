@@ -41,7 +41,7 @@ export class KeyService {
     if (key === undefined) throw unauthorized('The API key is not valid');
     const usedAt = now();
     if (key.lastUsedAt === null || Date.parse(usedAt) - Date.parse(key.lastUsedAt) > LAST_USED_RESOLUTION_MS) {
-      await this.store.apiKeys.markUsed(key.id, usedAt);
+      await this.store.apiKeys.markUsed(key.workspaceId, key.id, usedAt);
     }
     return key;
   }

@@ -85,8 +85,8 @@ export class WebhookService {
   /** Sends a delivery's event again, as a new delivery with its own id and log. */
   async replay(workspaceId: string, id: string, deliveryId: string): Promise<DeliveryRecord> {
     await this.get(workspaceId, id);
-    const original = await this.store.deliveries.find(deliveryId);
-    if (original === undefined || original.workspaceId !== workspaceId || original.endpointId !== id) {
+    const original = await this.store.deliveries.find(workspaceId, deliveryId);
+    if (original === undefined || original.endpointId !== id) {
       throw notFound('Delivery', deliveryId);
     }
     const delivery = {
@@ -103,7 +103,7 @@ export class WebhookService {
     };
     await this.store.deliveries.createWithJob(delivery, deliveryJob(delivery, this.options.maxAttempts));
     this.options.onEnqueued();
-    const created = await this.store.deliveries.find(delivery.id);
+    const created = await this.store.deliveries.find(workspaceId, delivery.id);
     if (created === undefined) throw notFound('Delivery', delivery.id);
     return created;
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { INGEST_JOB } from '../../src/domain/datasources.js';
+import { INGEST_JOB } from '../../src/jobs/ingest-job.js';
 import { waitForDatasource } from '../support/datasources.js';
 import { FakeEmbeddingsServer } from '../support/fake-embeddings-server.js';
 import { FakeOpenAIChatServer, type ChatReply } from '../support/fake-openai-chat-server.js';

@@ -56,7 +56,7 @@ describe.each(STORE_KINDS)('the API keys port of the %s store', (kind) => {
     const key = keyRecord(a.id);
     const hash = hashOf();
     await store().apiKeys.create(key, hash);
-    await store().apiKeys.markUsed(key.id, at(42));
+    await store().apiKeys.markUsed(key.workspaceId, key.id, at(42));
     expect(await store().apiKeys.findByHash(hash)).toMatchObject({ id: key.id, lastUsedAt: at(42) });
   });
 

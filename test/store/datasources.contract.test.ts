@@ -83,8 +83,8 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
       const [a] = await twoWorkspaces(store());
       const { datasource: unsynched } = await createDatasource(a.id, { status: 'unsynched' });
       const { datasource: running } = await createDatasource(a.id, { status: 'running' });
-      await store().datasources.markQueued(unsynched.id);
-      await store().datasources.markQueued(running.id);
+      await store().datasources.markQueued(unsynched.workspaceId, unsynched.id);
+      await store().datasources.markQueued(running.workspaceId, running.id);
       expect((await store().datasources.find(a.id, unsynched.id))?.status).toBe('pending');
       expect((await store().datasources.find(a.id, running.id))?.status).toBe('running');
     });
@@ -114,7 +114,7 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
     it('records progress of the current generation, keeping the fields not reported', async () => {
       const [a] = await twoWorkspaces(store());
       const { datasource } = await createDatasource(a.id, { customId: 'kept', config: { source_url: 'https://example.com' } });
-      const applied = await store().datasources.report(datasource.id, 1, {
+      const applied = await store().datasources.report(datasource.workspaceId, datasource.id, 1, {
         status: 'running',
         progress: 0.5,
         config: { source_url: 'https://example.com', kind: 'html' },
@@ -133,7 +133,7 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
         sizeBytes: 2048,
         generation: 1,
       });
-      expect(await store().datasources.report(datasource.id, 1, { error: 'slow' })).toBe(true);
+      expect(await store().datasources.report(datasource.workspaceId, datasource.id, 1, { error: 'slow' })).toBe(true);
       expect(await store().datasources.find(a.id, datasource.id)).toMatchObject({ status: 'running', progress: 0.5, error: 'slow' });
     });
 
@@ -143,14 +143,14 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
       await store().datasources.requeue(a.id, datasource.id, () => jobRecord());
       const before = await store().datasources.find(a.id, datasource.id);
       const stale = outboxEvent(a.id, { type: 'datasource.error' });
-      expect(await store().datasources.report(datasource.id, 1, { status: 'error', error: 'old run' }, stale)).toBe(false);
+      expect(await store().datasources.report(datasource.workspaceId, datasource.id, 1, { status: 'error', error: 'old run' }, stale)).toBe(false);
       expect(await store().datasources.find(a.id, datasource.id)).toEqual(before);
       const current = outboxEvent(a.id, { type: 'datasource.error' });
-      expect(await store().datasources.report(datasource.id, 2, { status: 'error', error: 'new run' }, current)).toBe(true);
+      expect(await store().datasources.report(datasource.workspaceId, datasource.id, 2, { status: 'error', error: 'new run' }, current)).toBe(true);
       expect(await eventsOf(a.id)).toEqual([current.id]);
 
       await store().datasources.delete(a.id, datasource.id);
-      expect(await store().datasources.report(datasource.id, 2, { progress: 0.9 }, outboxEvent(a.id))).toBe(false);
+      expect(await store().datasources.report(datasource.workspaceId, datasource.id, 2, { progress: 0.9 }, outboxEvent(a.id))).toBe(false);
       expect(await eventsOf(a.id)).toEqual([current.id]);
     });
   });
@@ -161,7 +161,7 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
       const { datasource } = await createDatasource(a.id, { customId: 'manual-7', status: 'running', error: 'retrying', progress: 0.3 });
       const event = outboxEvent(a.id, { type: 'datasource.synched' });
       const content = indexed([chunk(0, 'first part'), chunk(1, 'second part')], { textSize: 21, totalPages: 3, event });
-      expect(await store().datasources.writeIndex(datasource.id, 1, content)).toBe('written');
+      expect(await store().datasources.writeIndex(datasource.workspaceId, datasource.id, 1, content)).toBe('written');
       const synched = await store().datasources.find(a.id, datasource.id);
       expect(synched).toMatchObject({ status: 'synched', progress: 1, error: null, nbChunks: 2, textSize: 21, totalPages: 3 });
       expect(synched?.lastSynch).toEqual(expect.any(String));
@@ -177,7 +177,7 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
       const datasource = await indexedDatasource(store(), a.id, [chunk(0, 'old one'), chunk(1, 'old two'), chunk(2, 'old three')]);
       const oldIds = (await store().datasources.listChunks(a.id, datasource.id, page)).map((found) => found.id);
       await store().datasources.requeue(a.id, datasource.id, () => jobRecord());
-      expect(await store().datasources.writeIndex(datasource.id, 2, indexed([chunk(0, 'new one')]))).toBe('written');
+      expect(await store().datasources.writeIndex(datasource.workspaceId, datasource.id, 2, indexed([chunk(0, 'new one')]))).toBe('written');
       const chunks = await store().datasources.listChunks(a.id, datasource.id, page);
       expect(chunks.map((found) => found.text)).toEqual(['new one']);
       expect(oldIds).not.toContain(chunks[0]?.id);
@@ -189,12 +189,12 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
       const datasource = await indexedDatasource(store(), a.id, [chunk(0, 'current')]);
       await store().datasources.requeue(a.id, datasource.id, () => jobRecord());
       const event = outboxEvent(a.id);
-      expect(await store().datasources.writeIndex(datasource.id, 1, indexed([chunk(0, 'stale')], { event }))).toBe('superseded');
+      expect(await store().datasources.writeIndex(datasource.workspaceId, datasource.id, 1, indexed([chunk(0, 'stale')], { event }))).toBe('superseded');
       expect(await chunkTexts(a.id, datasource.id)).toEqual(['current']);
       expect((await store().datasources.find(a.id, datasource.id))?.status).toBe('pending');
 
       await store().datasources.delete(a.id, datasource.id);
-      expect(await store().datasources.writeIndex(datasource.id, 2, indexed([chunk(0, 'late')], { event }))).toBe('superseded');
+      expect(await store().datasources.writeIndex(datasource.workspaceId, datasource.id, 2, indexed([chunk(0, 'late')], { event }))).toBe('superseded');
       expect(await eventsOf(a.id)).toEqual([]);
     });
 
@@ -204,7 +204,7 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
       const { datasource: second } = await createDatasource(a.id, { datastoreId: first.datastoreId, status: 'running' });
       const event = outboxEvent(a.id);
       const content = indexed([chunk(0, 'model two')], { embeddingModel: 'another-model', embeddingDimensions: 8, event });
-      expect(await store().datasources.writeIndex(second.id, 1, content)).toBe('model-mismatch');
+      expect(await store().datasources.writeIndex(second.workspaceId, second.id, 1, content)).toBe('model-mismatch');
       expect(await chunkTexts(a.id, second.id)).toEqual([]);
       expect((await store().datasources.find(a.id, second.id))?.status).toBe('running');
       expect(await store().datastores.find(a.id, first.datastoreId)).toMatchObject({ embeddingModel: 'contract-embed', embeddingDimensions: 4 });
@@ -215,13 +215,13 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
       const [a] = await twoWorkspaces(store());
       const { datasource } = await createDatasource(a.id, { status: 'running' });
       const [outcome, requeued] = await Promise.all([
-        store().datasources.writeIndex(datasource.id, 1, indexed([chunk(0, 'generation one')])),
+        store().datasources.writeIndex(datasource.workspaceId, datasource.id, 1, indexed([chunk(0, 'generation one')])),
         store().datasources.requeue(a.id, datasource.id, () => jobRecord()),
       ]);
       expect(requeued?.generation).toBe(2);
       expect(['written', 'superseded']).toContain(outcome);
       expect(await store().datasources.find(a.id, datasource.id)).toMatchObject({ generation: 2, status: 'pending' });
-      expect(await store().datasources.writeIndex(datasource.id, 2, indexed([chunk(0, 'generation two')]))).toBe('written');
+      expect(await store().datasources.writeIndex(datasource.workspaceId, datasource.id, 2, indexed([chunk(0, 'generation two')]))).toBe('written');
       expect(await chunkTexts(a.id, datasource.id)).toEqual(['generation two']);
     });
 
@@ -230,14 +230,14 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
       const { datasource } = await createDatasource(a.id, { status: 'running' });
       // Two chunks of one ordinal cannot both be stored: the write fails after some rows went in.
       const broken = indexed([chunk(0, 'a'), chunk(1, 'b'), chunk(1, 'b again')], { event: outboxEvent(a.id) });
-      await expect(store().datasources.writeIndex(datasource.id, 1, broken)).rejects.toThrow();
+      await expect(store().datasources.writeIndex(datasource.workspaceId, datasource.id, 1, broken)).rejects.toThrow();
       expect(await chunkTexts(a.id, datasource.id)).toEqual([]);
       expect((await store().datasources.find(a.id, datasource.id))?.status).toBe('running');
       expect(await store().datastores.find(a.id, datasource.datastoreId)).toMatchObject({ embeddingModel: null });
 
-      expect(await store().datasources.writeIndex(datasource.id, 1, indexed([chunk(0, 'good')]))).toBe('written');
+      expect(await store().datasources.writeIndex(datasource.workspaceId, datasource.id, 1, indexed([chunk(0, 'good')]))).toBe('written');
       await store().datasources.requeue(a.id, datasource.id, () => jobRecord());
-      await expect(store().datasources.writeIndex(datasource.id, 2, broken)).rejects.toThrow();
+      await expect(store().datasources.writeIndex(datasource.workspaceId, datasource.id, 2, broken)).rejects.toThrow();
       expect(await chunkTexts(a.id, datasource.id)).toEqual(['good']);
       expect(await eventsOf(a.id)).toEqual([]);
     });
@@ -273,13 +273,13 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
       const [a, b] = await twoWorkspaces(store());
       const oldModel = `old-model-${newId()}`;
       const stale = await indexedDatasource(store(), a.id, []);
-      await store().datastores.resetEmbeddingModel(stale.datastoreId);
+      await store().datastores.resetEmbeddingModel(stale.workspaceId, stale.datastoreId);
       await store().datasources.requeue(a.id, stale.id, () => jobRecord());
-      await store().datasources.writeIndex(stale.id, 2, indexed([chunk(0, 'x')], { embeddingModel: oldModel }));
+      await store().datasources.writeIndex(stale.workspaceId, stale.id, 2, indexed([chunk(0, 'x')], { embeddingModel: oldModel }));
       const staleInB = await indexedDatasource(store(), b.id, []);
-      await store().datastores.resetEmbeddingModel(staleInB.datastoreId);
+      await store().datastores.resetEmbeddingModel(staleInB.workspaceId, staleInB.datastoreId);
       await store().datasources.requeue(b.id, staleInB.id, () => jobRecord());
-      await store().datasources.writeIndex(staleInB.id, 2, indexed([chunk(0, 'y')], { embeddingModel: oldModel }));
+      await store().datasources.writeIndex(staleInB.workspaceId, staleInB.id, 2, indexed([chunk(0, 'y')], { embeddingModel: oldModel }));
       const current = await indexedDatasource(store(), a.id, [chunk(0, 'z')]);
       const { datasource: neverIndexed } = await createDatasource(a.id);
 

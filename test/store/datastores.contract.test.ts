@@ -62,7 +62,7 @@ describe.each(STORE_KINDS)('the datastores port of the %s store', (kind) => {
     const [a] = await twoWorkspaces(store());
     const datasource = await indexedDatasource(store(), a.id, [chunk(0, 'some text')]);
     expect(await store().datastores.find(a.id, datasource.datastoreId)).toMatchObject({ embeddingModel: 'contract-embed', embeddingDimensions: 4 });
-    await store().datastores.resetEmbeddingModel(datasource.datastoreId);
+    await store().datastores.resetEmbeddingModel(datasource.workspaceId, datasource.datastoreId);
     expect(await store().datastores.find(a.id, datasource.datastoreId)).toMatchObject({ embeddingModel: null, embeddingDimensions: null });
   });
 

@@ -37,7 +37,7 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
       const delivery = deliveryRecord(a.id, { recipients: ['a@example.com', 'b@example.com'], createdAt: at(5) });
       const { created, job } = await create(delivery);
       expect(created).toBe(true);
-      expect(await store().deliveries.find(delivery.id)).toEqual({
+      expect(await store().deliveries.find(delivery.workspaceId, delivery.id)).toEqual({
         ...delivery,
         status: 'pending',
         attemptCount: 0,
@@ -55,7 +55,7 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
       const [a] = await twoWorkspaces(store());
       const delivery = deliveryRecord(a.id, { createdAt: at(5) });
       await create(delivery, at(60));
-      expect((await store().deliveries.find(delivery.id))?.nextAttemptAt).toBe(at(60));
+      expect((await store().deliveries.find(delivery.workspaceId, delivery.id))?.nextAttemptAt).toBe(at(60));
     });
 
     it('writes nothing, not even a job, when a delivery of that id exists', async () => {
@@ -65,7 +65,7 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
       const again = await create({ ...delivery, body: 'second' });
       expect(again.created).toBe(false);
       expect(await store().jobs.find(again.job.id)).toBeUndefined();
-      expect((await store().deliveries.find(delivery.id))?.body).toBe('first');
+      expect((await store().deliveries.find(delivery.workspaceId, delivery.id))?.body).toBe('first');
     });
 
     it('creates a delivery once when two dispatchers hand the same event on at once', async () => {
@@ -79,12 +79,13 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
   });
 
   describe('reading', () => {
-    it('finds a delivery by id whichever workspace it belongs to, and nothing for an unknown id', async () => {
-      const [, b] = await twoWorkspaces(store());
+    it('finds a delivery by id in its workspace only, and nothing for an unknown id', async () => {
+      const [a, b] = await twoWorkspaces(store());
       const delivery = deliveryRecord(b.id);
       await create(delivery);
-      expect((await store().deliveries.find(delivery.id))?.workspaceId).toBe(b.id);
-      expect(await store().deliveries.find(newId())).toBeUndefined();
+      expect((await store().deliveries.find(b.id, delivery.id))?.workspaceId).toBe(b.id);
+      expect(await store().deliveries.find(a.id, delivery.id)).toBeUndefined();
+      expect(await store().deliveries.find(b.id, newId())).toBeUndefined();
     });
 
     it('lists a workspace’s deliveries newest first, narrowed by endpoint, channel and count', async () => {
@@ -110,8 +111,8 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
     it('logs each attempt, oldest first, with the outcome it led to', async () => {
       const [a] = await twoWorkspaces(store());
       const { delivery } = await webhookDelivery(a.id);
-      await store().deliveries.recordAttempt(delivery.id, attempt(1), { status: 'pending', nextAttemptAt: at(160), at: at(101) });
-      expect(await store().deliveries.find(delivery.id)).toMatchObject({
+      await store().deliveries.recordAttempt(delivery.workspaceId, delivery.id, attempt(1), { status: 'pending', nextAttemptAt: at(160), at: at(101) });
+      expect(await store().deliveries.find(delivery.workspaceId, delivery.id)).toMatchObject({
         status: 'pending',
         attemptCount: 1,
         lastStatusCode: 500,
@@ -122,8 +123,8 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
         attempts: [attempt(1)],
       });
       const success = attempt(2, { statusCode: 204, error: null, responseExcerpt: '' });
-      await store().deliveries.recordAttempt(delivery.id, success, { status: 'succeeded', nextAttemptAt: null, at: at(201) });
-      expect(await store().deliveries.find(delivery.id)).toMatchObject({
+      await store().deliveries.recordAttempt(delivery.workspaceId, delivery.id, success, { status: 'succeeded', nextAttemptAt: null, at: at(201) });
+      expect(await store().deliveries.find(delivery.workspaceId, delivery.id)).toMatchObject({
         status: 'succeeded',
         attemptCount: 2,
         lastStatusCode: 204,
@@ -139,8 +140,8 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
       const delivery = deliveryRecord(a.id);
       await create(delivery);
       const refused = attempt(1, { statusCode: null, error: 'connect ECONNREFUSED', responseExcerpt: null });
-      await store().deliveries.recordAttempt(delivery.id, refused, { status: 'failed', nextAttemptAt: null, at: at(300) });
-      expect(await store().deliveries.find(delivery.id)).toMatchObject({
+      await store().deliveries.recordAttempt(delivery.workspaceId, delivery.id, refused, { status: 'failed', nextAttemptAt: null, at: at(300) });
+      expect(await store().deliveries.find(delivery.workspaceId, delivery.id)).toMatchObject({
         status: 'failed',
         lastStatusCode: null,
         lastError: 'connect ECONNREFUSED',
@@ -153,9 +154,9 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
       const [a] = await twoWorkspaces(store());
       const delivery = deliveryRecord(a.id);
       await create(delivery);
-      await store().deliveries.recordAttempt(delivery.id, attempt(1), { status: 'pending', nextAttemptAt: null, at: at(101) });
-      await store().deliveries.settle(delivery.id, { status: 'pending', nextAttemptAt: at(400), at: at(102) });
-      expect(await store().deliveries.find(delivery.id)).toMatchObject({
+      await store().deliveries.recordAttempt(delivery.workspaceId, delivery.id, attempt(1), { status: 'pending', nextAttemptAt: null, at: at(101) });
+      await store().deliveries.settle(delivery.workspaceId, delivery.id, { status: 'pending', nextAttemptAt: at(400), at: at(102) });
+      expect(await store().deliveries.find(delivery.workspaceId, delivery.id)).toMatchObject({
         status: 'pending',
         nextAttemptAt: at(400),
         updatedAt: at(102),
@@ -163,8 +164,8 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
         attemptCount: 1,
         completedAt: null,
       });
-      await store().deliveries.settle(delivery.id, { status: 'failed', nextAttemptAt: null, at: at(500) }, 'gave up after 1 attempt');
-      expect(await store().deliveries.find(delivery.id)).toMatchObject({
+      await store().deliveries.settle(delivery.workspaceId, delivery.id, { status: 'failed', nextAttemptAt: null, at: at(500) }, 'gave up after 1 attempt');
+      expect(await store().deliveries.find(delivery.workspaceId, delivery.id)).toMatchObject({
         status: 'failed',
         nextAttemptAt: null,
         lastError: 'gave up after 1 attempt',
@@ -185,9 +186,9 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
     it('drops a deleted endpoint’s deliveries, so their pending retries find nothing', async () => {
       const [a] = await twoWorkspaces(store());
       const { endpoint, delivery } = await webhookDelivery(a.id);
-      await store().deliveries.recordAttempt(delivery.id, attempt(1), { status: 'pending', nextAttemptAt: at(160), at: at(101) });
+      await store().deliveries.recordAttempt(delivery.workspaceId, delivery.id, attempt(1), { status: 'pending', nextAttemptAt: at(160), at: at(101) });
       await store().webhooks.delete(a.id, endpoint.id);
-      expect(await store().deliveries.find(delivery.id)).toBeUndefined();
+      expect(await store().deliveries.find(delivery.workspaceId, delivery.id)).toBeUndefined();
     });
   });
 });

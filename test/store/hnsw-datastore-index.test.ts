@@ -56,7 +56,7 @@ describe('the embedded store’s HNSW index', () => {
     const chunks: NewChunk[] = Array.from({ length: CHUNKS }, (_, ordinal) => ({
       ordinal, text: `chunk ${ordinal}`, source: 'doc', pageNumber: null, tokens: 2, embedding: vectorOf(ordinal),
     }));
-    await store.datasources.writeIndex(datasourceId, 1, {
+    await store.datasources.writeIndex(workspaceId, datasourceId, 1, {
       chunks, textSize: 100, totalPages: null, embeddingModel: 'synthetic', embeddingDimensions: DIMENSIONS,
     });
   });

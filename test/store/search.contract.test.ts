@@ -130,7 +130,7 @@ describe.each(STORE_KINDS)('the chunk search port of the %s store', (kind) => {
       const searchScope = { workspaceId: c.id, datastoreIds: [datastore.id] };
       const [old] = await store().search.vectorSearch(searchScope, QUERY, 5);
       await store().datasources.requeue(c.id, source.id, () => jobRecord());
-      await store().datasources.writeIndex(source.id, 2, indexed([chunk(0, 'new text', unit(0, 1, 0, 0)), chunk(1, 'more', unit(0, 0, 0, 1))]));
+      await store().datasources.writeIndex(source.workspaceId, source.id, 2, indexed([chunk(0, 'new text', unit(0, 1, 0, 0)), chunk(1, 'more', unit(0, 0, 0, 1))]));
       const hits = await store().search.vectorSearch(searchScope, QUERY, 5);
       const [current] = await store().datasources.listChunks(c.id, source.id, { offset: 0, limit: 1 });
       expect(hits).toHaveLength(2);

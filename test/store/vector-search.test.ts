@@ -64,7 +64,7 @@ describe.each(STORE_KINDS)('vector search in the %s store', (kind) => {
         ordinal, text: `chunk ${d}-${ordinal}`, source: `doc ${d}`, pageNumber: null, tokens: 3,
         embedding: all[d * CHUNKS_PER_DATASOURCE + ordinal]!,
       }));
-      const outcome = await store.datasources.writeIndex(id, 1, {
+      const outcome = await store.datasources.writeIndex(workspaceId, id, 1, {
         chunks, textSize: 100, totalPages: null, embeddingModel: 'synthetic', embeddingDimensions: DIMENSIONS,
       });
       expect(outcome).toBe('written');

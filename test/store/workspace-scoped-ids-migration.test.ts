@@ -4,6 +4,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParleyMigrationProvider } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/open-store.js';
+import { POSTGRES_CAPABILITIES } from '../../src/store/postgres/postgres-store.js';
+import { SQLITE_CAPABILITIES } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
 
@@ -22,7 +24,7 @@ function connect(scratch: ScratchStore): Kysely<unknown> {
 const migrator = (db: Kysely<unknown>, scratch: ScratchStore) =>
   new Migrator({
     db,
-    provider: new ParleyMigrationProvider(scratch.config.kind),
+    provider: new ParleyMigrationProvider(scratch.config.kind === 'sqlite' ? SQLITE_CAPABILITIES : POSTGRES_CAPABILITIES),
     migrationTableName: 'parley_migration',
     migrationLockTableName: 'parley_migration_lock',
   });

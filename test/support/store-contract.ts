@@ -178,7 +178,7 @@ export async function indexedDatasource(
   const datastoreId = overrides.datastoreId ?? (await createDatastore(store, workspaceId)).id;
   const datasource = datasourceRecord(workspaceId, datastoreId, overrides.datasource);
   await store.datasources.create(datasource, jobRecord({ workspaceId }));
-  const outcome = await store.datasources.writeIndex(datasource.id, datasource.generation, indexed(chunks, overrides.content));
+  const outcome = await store.datasources.writeIndex(datasource.workspaceId, datasource.id, datasource.generation, indexed(chunks, overrides.content));
   if (outcome !== 'written') throw new Error(`indexing the fixture datasource: ${outcome}`);
   return (await store.datasources.find(workspaceId, datasource.id))!;
 }

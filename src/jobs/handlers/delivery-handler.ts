@@ -4,12 +4,19 @@ import type { DeliveryRecord, JobRecord, Store } from '../../store/store.js';
 import { PermanentJobError } from '../job-errors.js';
 import type { JobContext, JobHandler } from '../job-runner.js';
 
-const readPayload = (job: JobRecord): DeliveryJobPayload => {
+/** The job's payload and the workspace its record carries. */
+interface DeliveryJob extends DeliveryJobPayload {
+  workspaceId: string;
+}
+
+const readJob = (job: JobRecord): DeliveryJob => {
+  const { workspaceId } = job;
   const { deliveryId, recipient } = job.payload;
-  if (typeof deliveryId !== 'string' || (recipient !== undefined && recipient !== 'admins' && recipient !== 'customer')) {
-    throw new PermanentJobError(`malformed delivery job payload ${JSON.stringify(job.payload)}`);
+  const knownRecipient = recipient === undefined || recipient === 'admins' || recipient === 'customer';
+  if (workspaceId === null || typeof deliveryId !== 'string' || !knownRecipient) {
+    throw new PermanentJobError(`malformed delivery job ${JSON.stringify({ workspaceId, payload: job.payload })}`);
   }
-  return { deliveryId, recipient };
+  return { workspaceId, deliveryId, recipient };
 };
 
 const nowIso = () => new Date().toISOString();
@@ -24,8 +31,8 @@ export abstract class DeliveryHandler implements JobHandler {
   protected abstract attempt(delivery: DeliveryRecord, payload: DeliveryJobPayload, signal: AbortSignal): Promise<AttemptResult>;
 
   async run(job: JobRecord, { signal }: JobContext): Promise<void> {
-    const payload = readPayload(job);
-    const delivery = await this.store.deliveries.find(payload.deliveryId);
+    const payload = readJob(job);
+    const delivery = await this.store.deliveries.find(payload.workspaceId, payload.deliveryId);
     // Gone with its endpoint, or received already (the process stopped between sending and finishing the job).
     if (delivery === undefined || delivery.status === 'succeeded') return;
     const started = Date.now();
@@ -40,6 +47,7 @@ export abstract class DeliveryHandler implements JobHandler {
     }
     const at = nowIso();
     await this.store.deliveries.recordAttempt(
+      delivery.workspaceId,
       delivery.id,
       { attempt: delivery.attemptCount + 1, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, ...result },
       { status: result.ok ? 'succeeded' : 'pending', nextAttemptAt: null, at },
@@ -50,10 +58,12 @@ export abstract class DeliveryHandler implements JobHandler {
   }
 
   async retrying(job: JobRecord, _reason: string, runAt: string): Promise<void> {
-    await this.store.deliveries.settle(readPayload(job).deliveryId, { status: 'pending', nextAttemptAt: runAt, at: nowIso() });
+    const { workspaceId, deliveryId } = readJob(job);
+    await this.store.deliveries.settle(workspaceId, deliveryId, { status: 'pending', nextAttemptAt: runAt, at: nowIso() });
   }
 
   async failed(job: JobRecord, reason: string): Promise<void> {
-    await this.store.deliveries.settle(readPayload(job).deliveryId, { status: 'failed', nextAttemptAt: null, at: nowIso() }, reason);
+    const { workspaceId, deliveryId } = readJob(job);
+    await this.store.deliveries.settle(workspaceId, deliveryId, { status: 'failed', nextAttemptAt: null, at: nowIso() }, reason);
   }
 }

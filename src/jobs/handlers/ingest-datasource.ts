@@ -12,6 +12,7 @@ import type { ParseLimits } from '../../rag/ingest/parse/parse-limits.js';
 import { sniffDocumentKind } from '../../rag/ingest/parse/sniff-kind.js';
 import type { PreparePool } from '../../rag/ingest/prepare-pool.js';
 import type { DatasourceProgress, DatasourceRecord, JobRecord, NewChunk, Store } from '../../store/store.js';
+import { readIngestJob, type IngestTarget } from '../ingest-job.js';
 import { PermanentJobError, SupersededError } from '../job-errors.js';
 import type { JobContext, JobHandler } from '../job-runner.js';
 import type { RunningIngests } from './running-ingests.js';
@@ -28,19 +29,6 @@ export interface IngestOptions {
   embedBatch: number;
 }
 
-interface Payload {
-  datasourceId: string;
-  generation: number;
-}
-
-const readPayload = (job: JobRecord): Payload => {
-  const { datasourceId, generation } = job.payload;
-  if (typeof datasourceId !== 'string' || typeof generation !== 'number') {
-    throw new PermanentJobError(`malformed ingest job payload ${JSON.stringify(job.payload)}`);
-  }
-  return { datasourceId, generation };
-};
-
 /**
  * Ingests one generation of a datasource: fetch (web pages), parse and chunk (worker threads), embed,
  * then replace the index in one transaction. A deleted or re-synced datasource stops the job where it is
@@ -56,10 +44,10 @@ export class IngestDatasourceHandler implements JobHandler {
   ) {}
 
   async run(job: JobRecord, context: JobContext): Promise<void> {
-    const { datasourceId, generation } = readPayload(job);
-    const watch = this.running.watch(datasourceId, generation);
+    const target = readIngestJob(job);
+    const watch = this.running.watch(target);
     try {
-      await this.ingest(job, datasourceId, generation, AbortSignal.any([context.signal, watch.signal]));
+      await this.ingest(target, AbortSignal.any([context.signal, watch.signal]));
     } catch (error) {
       // Overtaken, whether the abort broke the work (a terminated parse) or the change itself did (a deleted
       // upload gone from under the parser, in another process before the poll saw it): not a failure.
@@ -71,10 +59,11 @@ export class IngestDatasourceHandler implements JobHandler {
     }
   }
 
-  private async ingest(job: JobRecord, datasourceId: string, generation: number, signal: AbortSignal): Promise<void> {
-    const datasource = await this.current(job, datasourceId, generation);
+  private async ingest(target: IngestTarget, signal: AbortSignal): Promise<void> {
+    const { workspaceId, datasourceId, generation } = target;
+    const datasource = await this.current(target);
     const report = async (progress: DatasourceProgress) => {
-      if (!(await this.store.datasources.report(datasourceId, generation, progress))) {
+      if (!(await this.store.datasources.report(workspaceId, datasourceId, generation, progress))) {
         throw new SupersededError(`datasource ${datasourceId} generation ${generation} was replaced`);
       }
     };
@@ -114,7 +103,7 @@ export class IngestDatasourceHandler implements JobHandler {
       tokens: chunk.tokens,
       embedding: vectors[index]!,
     }));
-    const outcome = await this.store.datasources.writeIndex(datasourceId, generation, {
+    const outcome = await this.store.datasources.writeIndex(workspaceId, datasourceId, generation, {
       chunks,
       textSize: prepared.textSize,
       totalPages: prepared.totalPages,
@@ -129,22 +118,23 @@ export class IngestDatasourceHandler implements JobHandler {
   }
 
   async failed(job: JobRecord, reason: string): Promise<void> {
-    const { datasourceId, generation } = readPayload(job);
-    const datasource = job.workspaceId === null ? undefined : await this.store.datasources.find(job.workspaceId, datasourceId);
+    const { workspaceId, datasourceId, generation } = readIngestJob(job);
+    const datasource = await this.store.datasources.find(workspaceId, datasourceId);
     if (datasource === undefined) return;
-    await this.store.datasources.report(datasourceId, generation, { status: 'error', error: reason }, datasourceErrorEvent(datasource, reason));
+    const event = datasourceErrorEvent(datasource, reason);
+    await this.store.datasources.report(workspaceId, datasourceId, generation, { status: 'error', error: reason }, event);
   }
 
   async retrying(job: JobRecord, reason: string): Promise<void> {
-    const { datasourceId, generation } = readPayload(job);
-    await this.store.datasources.report(datasourceId, generation, {
+    const { workspaceId, datasourceId, generation } = readIngestJob(job);
+    await this.store.datasources.report(workspaceId, datasourceId, generation, {
       status: 'pending',
       error: `Attempt ${job.attempts} of ${job.maxAttempts} failed (${reason}); it will be retried`,
     });
   }
 
-  private async current(job: JobRecord, datasourceId: string, generation: number): Promise<DatasourceRecord> {
-    const datasource = job.workspaceId === null ? undefined : await this.store.datasources.find(job.workspaceId, datasourceId);
+  private async current({ workspaceId, datasourceId, generation }: IngestTarget): Promise<DatasourceRecord> {
+    const datasource = await this.store.datasources.find(workspaceId, datasourceId);
     if (datasource === undefined || datasource.generation !== generation) {
       throw new SupersededError(`datasource ${datasourceId} generation ${generation} is gone`);
     }

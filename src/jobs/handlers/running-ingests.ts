@@ -1,4 +1,5 @@
 import type { DatasourceStore } from '../../store/store.js';
+import type { IngestTarget } from '../ingest-job.js';
 import { SupersededError } from '../job-errors.js';
 
 /**
@@ -33,7 +34,7 @@ export class RunningIngests {
 
   constructor(private readonly datasources: Pick<DatasourceStore, 'generation'>) {}
 
-  watch(datasourceId: string, generation: number): IngestWatch {
+  watch({ workspaceId, datasourceId, generation }: IngestTarget): IngestWatch {
     const watched: Watched = { generation, controller: new AbortController() };
     const siblings = this.#watched.get(datasourceId) ?? new Set();
     this.#watched.set(datasourceId, siblings.add(watched));
@@ -47,7 +48,7 @@ export class RunningIngests {
     };
     const check = async (): Promise<void> => {
       try {
-        const live = await this.datasources.generation(datasourceId);
+        const live = await this.datasources.generation(workspaceId, datasourceId);
         if (live !== generation) this.#overtake(datasourceId, watched, live);
       } catch {
         // A failed read is no verdict: the next one, or the job's own next report, decides.

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { BlobStore } from '../store.js';
+import type { BlobStore } from '../ports/blob-store.js';
 
 /** Blobs as files in one folder: the embedded default, where one machine runs everything. */
 export class LocalBlobStore implements BlobStore {

@@ -1,8 +1,7 @@
 import { sql, type ColumnDataType, type Expression } from 'kysely';
+import type { StoreCapabilities } from '../ports/store-capabilities.js';
 
 type DataTypeExpression = ColumnDataType | Expression<unknown>;
-
-export type DialectName = 'sqlite' | 'postgres';
 
 /** Column types whose spelling differs between the dialects; everything else is plain `text`/`integer`. */
 export interface DialectTypes {
@@ -13,20 +12,17 @@ export interface DialectTypes {
   readonly vector: DataTypeExpression;
   readonly vectorExtension: boolean;
   /** SQLite: an FTS5 table beside `chunk`; PostgreSQL: a generated tsvector column with a GIN index. */
-  readonly keywordIndex: 'fts5' | 'tsvector';
+  readonly keywordIndex: StoreCapabilities['keywordIndex'];
   /** PostgreSQL alters a primary key in place; SQLite rebuilds the table. */
   readonly changesPrimaryKeysInPlace: boolean;
 }
 
-export const dialectTypes = (dialect: DialectName): DialectTypes =>
-  dialect === 'sqlite'
-    ? { double: 'real', bigint: 'integer', blob: 'blob', vector: 'blob', vectorExtension: false, keywordIndex: 'fts5', changesPrimaryKeysInPlace: false }
-    : {
-        double: 'double precision',
-        bigint: 'bigint',
-        blob: 'bytea',
-        vector: sql`vector`,
-        vectorExtension: true,
-        keywordIndex: 'tsvector',
-        changesPrimaryKeysInPlace: true,
-      };
+/** The types the migrations write for a store with these capabilities. */
+export const dialectTypes = ({ dialect, vectorIndex, keywordIndex }: StoreCapabilities): DialectTypes => ({
+  ...(dialect === 'sqlite'
+    ? { double: 'real', bigint: 'integer', blob: 'blob', changesPrimaryKeysInPlace: false }
+    : { double: 'double precision', bigint: 'bigint', blob: 'bytea', changesPrimaryKeysInPlace: true }),
+  vector: vectorIndex === 'pgvector' ? sql`vector` : 'blob',
+  vectorExtension: vectorIndex === 'pgvector',
+  keywordIndex,
+});

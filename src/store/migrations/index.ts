@@ -1,5 +1,6 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
-import { dialectTypes, type DialectName, type DialectTypes } from './dialect-types.js';
+import type { StoreCapabilities } from '../ports/store-capabilities.js';
+import { dialectTypes, type DialectTypes } from './dialect-types.js';
 import * as foundation from './001-foundation.js';
 import * as ingestion from './002-ingestion.js';
 import * as conversations from './003-conversations.js';
@@ -21,12 +22,12 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '006-people': people,
 };
 
-/** Hands Kysely's migrator the migrations with the column types of one dialect bound in. */
+/** Hands Kysely's migrator the migrations with the column types of one store's capabilities bound in. */
 export class ParleyMigrationProvider implements MigrationProvider {
   readonly #types: DialectTypes;
 
-  constructor(dialect: DialectName) {
-    this.#types = dialectTypes(dialect);
+  constructor(capabilities: StoreCapabilities) {
+    this.#types = dialectTypes(capabilities);
   }
 
   async getMigrations(): Promise<Record<string, Migration>> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { chunkDetails, inScope, isEmptyScope, keywordTerms } from '../sql/chunk-scope.js';
-import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../store.js';
+import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../ports/chunk-search.js';
 
 /** pgvector HNSW indexes need a fixed dimension: one partial index per dimension in use. */
 export async function ensureVectorIndex(db: Kysely<Database>, dimensions: number): Promise<void> {

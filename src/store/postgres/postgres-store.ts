@@ -5,7 +5,16 @@ import { SqlBlobStore } from '../sql/sql-blob-store.js';
 import { PostgresChunkSearch, ensureVectorIndex } from './postgres-chunk-search.js';
 import type { SqlConnection } from '../sql/sql-dialect.js';
 import { createSqlStore } from '../sql/sql-store.js';
+import type { StoreCapabilities } from '../ports/store-capabilities.js';
 import type { Store } from '../store.js';
+
+/** Many connections that lock rows; vectors indexed by pgvector, keywords by tsvector, both in the database. */
+export const POSTGRES_CAPABILITIES: StoreCapabilities = Object.freeze({
+  dialect: 'postgres',
+  supportsRowLocks: true,
+  vectorIndex: 'pgvector',
+  keywordIndex: 'tsvector',
+});
 
 /** Connects to PostgreSQL (scale-out mode); the pool is closed with the store. */
 export function openPostgresStore(url: string): Store {
@@ -17,8 +26,7 @@ export function openPostgresStore(url: string): Store {
   let writtenSinceAnalyze = 0;
   const connection: SqlConnection = {
     db,
-    capabilities: { dialect: 'postgres' },
-    supportsRowLocks: true,
+    capabilities: POSTGRES_CAPABILITIES,
     encodeVector: (vector) => `[${vector.join(',')}]`,
     prepareVectorIndex: async (dimensions) => {
       if (indexedDimensions.has(dimensions)) return;

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { AgentTable, Database } from '../schema.js';
-import type { AgentRecord, AgentStore, Changes, Visibility } from '../store.js';
+import type { AgentRecord, AgentStore } from '../ports/agent-store.js';
+import type { Changes, Visibility } from '../ports/owned-records.js';
 
 const toRecord = (row: Selectable<AgentTable>, datastoreIds: string[]): AgentRecord => ({
   id: row.id,

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { ApiKeyTable } from '../schema.js';
-import type { ApiKeyRecord, ApiKeyStore, KeyDeletion } from '../store.js';
+import type { ApiKeyRecord, ApiKeyStore, KeyDeletion } from '../ports/api-key-store.js';
 import type { SqlConnection } from './sql-dialect.js';
 import { OwnedRecords } from './owned-rows.js';
 
@@ -42,13 +42,18 @@ export class SqlApiKeyStore extends OwnedRecords<'api_key', ApiKeyRecord> implem
     return row && toRecord(row);
   }
 
-  async markUsed(id: string, at: string): Promise<void> {
-    await this.db.updateTable('api_key').set({ last_used_at: at }).where('id', '=', id).execute();
+  async markUsed(workspaceId: string, id: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('api_key')
+      .set({ last_used_at: at })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(workspaceId: string, id: string): Promise<KeyDeletion> {
     return this.db.transaction().execute(async (trx) => {
-      if (this.connection.supportsRowLocks) {
+      if (this.connection.capabilities.supportsRowLocks) {
         // Two concurrent deletes must not both see "two keys left".
         await trx.selectFrom('workspace').select('id').where('id', '=', workspaceId).forUpdate().execute();
       }

@@ -11,9 +11,9 @@ import type {
   ConversationStore,
   ConversationUpdate,
   NewConversation,
-  NewMessage,
-  NewOutboxEvent,
-} from '../store.js';
+} from '../ports/conversation-store.js';
+import type { NewMessage } from '../ports/message-store.js';
+import type { NewOutboxEvent } from '../ports/outbox-store.js';
 import { insertMessage } from './message-store.js';
 import { insertOutboxEvent } from './outbox-store.js';
 import type { SqlConnection } from './sql-dialect.js';
@@ -186,7 +186,7 @@ export class SqlConversationStore implements ConversationStore {
     return this.db.transaction().execute(async (trx) => {
       // Locked (PostgreSQL) so the metadata merge and the "did it change" checks see the latest row.
       let current = trx.selectFrom('conversation').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id);
-      if (this.connection.supportsRowLocks) current = current.forUpdate();
+      if (this.connection.capabilities.supportsRowLocks) current = current.forUpdate();
       const row = await current.executeTakeFirst();
       if (row === undefined) return undefined;
       const before = toRecord(row);

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
 import type { DatasourceTable, Database } from '../schema.js';
 import type {
   ChunkRecord,
@@ -9,9 +9,9 @@ import type {
   DatasourceType,
   IndexOutcome,
   IndexedContent,
-  NewJob,
-  NewOutboxEvent,
-} from '../store.js';
+} from '../ports/datasource-store.js';
+import type { NewJob } from '../ports/job-store.js';
+import type { NewOutboxEvent } from '../ports/outbox-store.js';
 import { insertJob } from './job-store.js';
 import { insertOutboxEvent } from './outbox-store.js';
 import type { SqlConnection } from './sql-dialect.js';
@@ -53,6 +53,10 @@ const progressColumns = (progress: DatasourceProgress): Updateable<DatasourceTab
   mime_type: progress.mimeType,
   size_bytes: progress.sizeBytes,
 });
+
+/** The datasource `id` if it is the workspace's: every statement on one datasource is scoped by both. */
+const inWorkspace = (workspaceId: string, id: string) => (eb: ExpressionBuilder<Database, 'datasource'>) =>
+  eb.and([eb('workspace_id', '=', workspaceId), eb('id', '=', id)]);
 
 const bumpContentVersion = (trx: Kysely<Database>, datastoreId: string) =>
   trx
@@ -130,8 +134,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
           error: null,
           updated_at: at,
         }))
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id)
+        .where(inWorkspace(workspaceId, id))
         .returningAll()
         .executeTakeFirst();
       if (row === undefined) return undefined;
@@ -140,27 +143,37 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     });
   }
 
-  async markQueued(id: string): Promise<void> {
+  async markQueued(workspaceId: string, id: string): Promise<void> {
     await this.db
       .updateTable('datasource')
       .set({ status: 'pending', updated_at: new Date().toISOString() })
-      .where('id', '=', id)
+      .where(inWorkspace(workspaceId, id))
       .where('status', '=', 'unsynched')
       .execute();
   }
 
-  async generation(id: string): Promise<number | undefined> {
-    const row = await this.db.selectFrom('datasource').select('generation').where('id', '=', id).executeTakeFirst();
+  async generation(workspaceId: string, id: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('datasource')
+      .select('generation')
+      .where(inWorkspace(workspaceId, id))
+      .executeTakeFirst();
     return row?.generation;
   }
 
-  async report(id: string, generation: number, progress: DatasourceProgress, event?: NewOutboxEvent): Promise<boolean> {
+  async report(
+    workspaceId: string,
+    id: string,
+    generation: number,
+    progress: DatasourceProgress,
+    event?: NewOutboxEvent,
+  ): Promise<boolean> {
     const at = new Date().toISOString();
     const update = (db: Kysely<Database>) =>
       db
         .updateTable('datasource')
         .set({ ...progressColumns(progress), updated_at: at })
-        .where('id', '=', id)
+        .where(inWorkspace(workspaceId, id))
         .where('generation', '=', generation)
         .executeTakeFirst();
     // Progress reports are frequent: only the rare one carrying an event pays for a transaction.
@@ -172,18 +185,22 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     });
   }
 
-  async writeIndex(id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
+  async writeIndex(workspaceId: string, id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
     // Index DDL takes its own lock on `chunk`: outside the transaction below, or the two would wait on each other.
     await this.connection.prepareVectorIndex?.(content.embeddingDimensions);
-    const outcome = await this.replaceChunks(id, generation, content);
+    const outcome = await this.replaceChunks(workspaceId, id, generation, content);
     if (outcome === 'written') await this.connection.afterChunksWritten?.(content.chunks.length);
     return outcome;
   }
 
-  private replaceChunks(id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
+  private replaceChunks(workspaceId: string, id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
     return this.db.transaction().execute(async (trx) => {
-      let current = trx.selectFrom('datasource').selectAll().where('id', '=', id).where('generation', '=', generation);
-      if (this.connection.supportsRowLocks) current = current.forUpdate();
+      let current = trx
+        .selectFrom('datasource')
+        .selectAll()
+        .where(inWorkspace(workspaceId, id))
+        .where('generation', '=', generation);
+      if (this.connection.capabilities.supportsRowLocks) current = current.forUpdate();
       const datasource = await current.executeTakeFirst();
       if (datasource === undefined) return 'superseded';
       if (!(await this.adoptModel(trx, datasource.datastore_id, content))) return 'model-mismatch';
@@ -220,7 +237,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
           last_synch: at,
           updated_at: at,
         })
-        .where('id', '=', id)
+        .where(inWorkspace(workspaceId, id))
         .execute();
       if (content.event !== undefined) await insertOutboxEvent(trx, content.event, at);
       return 'written';
@@ -232,8 +249,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
         .deleteFrom('datasource')
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id)
+        .where(inWorkspace(workspaceId, id))
         .returningAll()
         .executeTakeFirst();
       if (row === undefined) return undefined;

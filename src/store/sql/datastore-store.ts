@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, DatastoreTable } from '../schema.js';
-import type { Changes, DatastoreRecord, DatastoreType, DatastoreStore, Visibility } from '../store.js';
+import type { DatastoreRecord, DatastoreType, DatastoreStore } from '../ports/datastore-store.js';
+import type { Changes, Visibility } from '../ports/owned-records.js';
 import { OwnedRecords } from './owned-rows.js';
 
 const toRecord = (row: Selectable<DatastoreTable>): DatastoreRecord => ({
@@ -68,10 +69,11 @@ export class SqlDatastoreStore extends OwnedRecords<'datastore', DatastoreRecord
     return row && toRecord(row);
   }
 
-  async resetEmbeddingModel(id: string): Promise<void> {
+  async resetEmbeddingModel(workspaceId: string, id: string): Promise<void> {
     await this.db
       .updateTable('datastore')
       .set({ embedding_model: null, embedding_dimensions: null })
+      .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .execute();
   }

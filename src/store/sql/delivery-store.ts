@@ -9,9 +9,10 @@ import type {
   DeliveryStatus,
   DeliveryStore,
   NewDelivery,
-  NewJob,
-} from '../store.js';
+} from '../ports/delivery-store.js';
+import type { NewJob } from '../ports/job-store.js';
 import { insertJob } from './job-store.js';
+import { OwnedRows } from './owned-rows.js';
 
 const toAttempt = (row: Selectable<DeliveryAttemptTable>): DeliveryAttemptRecord => ({
   attempt: row.attempt,
@@ -51,7 +52,11 @@ const outcomeColumns = (outcome: DeliveryOutcome) => ({
 });
 
 export class SqlDeliveryStore implements DeliveryStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  readonly #rows: OwnedRows<'delivery'>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.#rows = new OwnedRows(db, 'delivery');
+  }
 
   async createWithJob(delivery: NewDelivery, job: NewJob): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
@@ -84,8 +89,8 @@ export class SqlDeliveryStore implements DeliveryStore {
     });
   }
 
-  async find(id: string): Promise<DeliveryRecord | undefined> {
-    const row = await this.db.selectFrom('delivery').selectAll().where('id', '=', id).executeTakeFirst();
+  async find(workspaceId: string, id: string): Promise<DeliveryRecord | undefined> {
+    const row = await this.#rows.find(workspaceId, id);
     return row && (await this.withAttempts([row]))[0];
   }
 
@@ -97,8 +102,20 @@ export class SqlDeliveryStore implements DeliveryStore {
     return this.withAttempts(rows);
   }
 
-  async recordAttempt(id: string, attempt: DeliveryAttemptRecord, outcome: DeliveryOutcome): Promise<void> {
+  async recordAttempt(workspaceId: string, id: string, attempt: DeliveryAttemptRecord, outcome: DeliveryOutcome): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('delivery')
+        .set((eb) => ({
+          ...outcomeColumns(outcome),
+          attempt_count: eb('attempt_count', '+', 1),
+          last_status_code: attempt.statusCode,
+          last_error: attempt.error,
+        }))
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) return;
       await trx
         .insertInto('delivery_attempt')
         .values({
@@ -112,23 +129,14 @@ export class SqlDeliveryStore implements DeliveryStore {
           response_excerpt: attempt.responseExcerpt,
         })
         .execute();
-      await trx
-        .updateTable('delivery')
-        .set((eb) => ({
-          ...outcomeColumns(outcome),
-          attempt_count: eb('attempt_count', '+', 1),
-          last_status_code: attempt.statusCode,
-          last_error: attempt.error,
-        }))
-        .where('id', '=', id)
-        .execute();
     });
   }
 
-  async settle(id: string, outcome: DeliveryOutcome, error?: string): Promise<void> {
+  async settle(workspaceId: string, id: string, outcome: DeliveryOutcome, error?: string): Promise<void> {
     await this.db
       .updateTable('delivery')
       .set({ ...outcomeColumns(outcome), last_error: error })
+      .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .execute();
   }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import type { InstanceSecretStore } from '../store.js';
+import type { InstanceSecretStore } from '../ports/instance-secret-store.js';
 
 export class SqlInstanceSecretStore implements InstanceSecretStore {
   constructor(private readonly db: Kysely<Database>) {}

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, JobTable } from '../schema.js';
-import type { JobRecord, JobStatus, JobStore, NewJob } from '../store.js';
+import type { JobRecord, JobStatus, JobStore, NewJob } from '../ports/job-store.js';
 import type { SqlConnection } from './sql-dialect.js';
 
 const toRecord = (row: Selectable<JobTable>): JobRecord => ({
@@ -69,7 +69,7 @@ export class SqlJobStore implements JobStore {
       .orderBy('id')
       .limit(1);
     // Several workers on PostgreSQL each skip the rows others are claiming; SQLite serialises writers.
-    if (this.connection.supportsRowLocks) next = next.forUpdate().skipLocked();
+    if (this.connection.capabilities.supportsRowLocks) next = next.forUpdate().skipLocked();
     const row = await this.db
       .updateTable('job')
       .set((eb) => ({

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { SqlConnection } from './sql-dialect.js';
-import type { MemberRecord, MemberRole, MemberStore, NewMember, WorkspaceMembership } from '../store.js';
+import type { MemberRecord, MemberRole, MemberStore, NewMember, WorkspaceMembership } from '../ports/member-store.js';
 
 /** Members with their user's current e-mail and name. */
 function membersWithUsers(db: Kysely<Database>) {
@@ -132,7 +132,7 @@ export class SqlMemberStore implements MemberStore {
   private async otherOwners(trx: Kysely<Database>, workspaceId: string, id: string): Promise<number> {
     const rows = await sql<{ id: string }>`
       select id from member where workspace_id = ${workspaceId} and role = 'owner' and id <> ${id}
-      ${this.connection.supportsRowLocks ? sql`for update` : sql``}`.execute(trx);
+      ${this.connection.capabilities.supportsRowLocks ? sql`for update` : sql``}`.execute(trx);
     return rows.rows.length;
   }
 }

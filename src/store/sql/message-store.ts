@@ -1,6 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, MessageTable } from '../schema.js';
-import type { MessageEval, MessageFrom, MessageRecord, MessageStore, MessageUsage, NewMessage } from '../store.js';
+import type {
+  MessageEval,
+  MessageFrom,
+  MessageRecord,
+  MessageStore,
+  MessageUsage,
+  NewMessage,
+} from '../ports/message-store.js';
 
 export const toMessageRecord = (row: Selectable<MessageTable>): MessageRecord => ({
   id: row.id,

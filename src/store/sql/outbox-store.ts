@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, EventOutboxTable } from '../schema.js';
-import type { NewOutboxEvent, OutboxEventRecord, OutboxStore } from '../store.js';
+import type { NewOutboxEvent, OutboxEventRecord, OutboxStore } from '../ports/outbox-store.js';
 
 const toRecord = (row: Selectable<EventOutboxTable>): OutboxEventRecord => ({
   id: row.id,

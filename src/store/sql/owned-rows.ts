@@ -1,9 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema.js';
-import type { ScopedReads } from '../store.js';
+import type { ScopedReads } from '../ports/owned-records.js';
 
 /** Tables whose rows belong to one workspace and are read by id, newest first. */
-export type OwnedTable = 'api_key' | 'datastore' | 'datasource' | 'conversation' | 'member' | 'webhook_endpoint';
+export type OwnedTable = 'api_key' | 'datastore' | 'datasource' | 'conversation' | 'member' | 'webhook_endpoint' | 'delivery';
 
 interface OwnedColumns {
   id: string;

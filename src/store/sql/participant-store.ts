@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ContactTable, Database, VisitorTable } from '../schema.js';
-import type { ContactFields, ContactRecord, ParticipantStore, VisitorRecord } from '../store.js';
+import type { ContactFields, ContactRecord, ParticipantStore, VisitorRecord } from '../ports/participant-store.js';
 
 const toVisitor = (row: Selectable<VisitorTable>): VisitorRecord => ({
   id: row.id,

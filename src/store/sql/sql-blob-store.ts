@@ -5,7 +5,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import type { BlobStore } from '../store.js';
+import type { BlobStore } from '../ports/blob-store.js';
 
 /** Part size: large enough for few rows, small enough that memory stays bounded for big uploads. */
 const PART_BYTES = 1024 * 1024;

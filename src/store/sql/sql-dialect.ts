@@ -1,13 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import type { StoreCapabilities } from '../store.js';
+import type { StoreCapabilities } from '../ports/store-capabilities.js';
 
 /** A connected Kysely instance plus what the shared SQL code must know about its dialect. */
 export interface SqlConnection {
   readonly db: Kysely<Database>;
+  /** The adapter's flags; the shared SQL code reads them here, and only here. */
   readonly capabilities: StoreCapabilities;
-  /** `SELECT … FOR UPDATE` exists; SQLite has none and serialises writers instead. */
-  readonly supportsRowLocks: boolean;
   /** How a vector is written into `chunk.embedding`. */
   encodeVector(vector: Float32Array): Uint8Array | string;
   /** Makes sure vectors of this many dimensions are indexed (PostgreSQL: one HNSW index per dimension). */

@@ -1,6 +1,8 @@
 import { Migrator, sql } from 'kysely';
 import { ParleyMigrationProvider } from '../migrations/index.js';
-import type { BlobStore, ChunkSearch, Store } from '../store.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { ChunkSearch } from '../ports/chunk-search.js';
+import type { Store } from '../store.js';
 import { SqlDatasourceStore } from './datasource-store.js';
 import { SqlJobStore } from './job-store.js';
 import { SqlAgentStore } from './agent-store.js';
@@ -18,13 +20,13 @@ import { SqlInstanceSecretStore } from './instance-secret-store.js';
 import { SqlOneTimeLinkStore, SqlSessionStore, SqlUserStore } from './people-store.js';
 import { SqlDeliveryStore } from './delivery-store.js';
 
-/** The store over any SQL dialect Kysely speaks; dialect folders only open the connection. */
 /** The dialect-specific parts: where files live and how chunks are searched. */
 export interface DialectParts {
   blobs: BlobStore;
   search: ChunkSearch & { close?(): Promise<void> };
 }
 
+/** The store over any SQL dialect Kysely speaks; dialect folders only open the connection. */
 export function createSqlStore(connection: SqlConnection, { blobs, search }: DialectParts): Store {
   const { db } = connection;
   return {
@@ -51,7 +53,7 @@ export function createSqlStore(connection: SqlConnection, { blobs, search }: Dia
     async migrate() {
       const migrator = new Migrator({
         db,
-        provider: new ParleyMigrationProvider(connection.capabilities.dialect),
+        provider: new ParleyMigrationProvider(connection.capabilities),
         migrationTableName: 'parley_migration',
         migrationLockTableName: 'parley_migration_lock',
       });

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, WebhookEndpointTable } from '../schema.js';
-import type { WebhookChanges, WebhookEndpointRecord, WebhookStore } from '../store.js';
+import type { WebhookChanges, WebhookEndpointRecord, WebhookStore } from '../ports/webhook-store.js';
 import { OwnedRecords } from './owned-rows.js';
 
 const toRecord = (row: Selectable<WebhookEndpointTable>): WebhookEndpointRecord => ({

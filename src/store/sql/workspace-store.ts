@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, WorkspaceTable } from '../schema.js';
-import type { WorkspaceRecord, WorkspaceStore } from '../store.js';
+import type { WorkspaceRecord, WorkspaceStore } from '../ports/workspace-store.js';
 
 const toRecord = (row: Selectable<WorkspaceTable>): WorkspaceRecord => ({
   id: row.id,

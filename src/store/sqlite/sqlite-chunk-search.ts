@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { chunkDetails, inScope, isEmptyScope, keywordTerms } from '../sql/chunk-scope.js';
-import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../store.js';
+import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../ports/chunk-search.js';
 import { HnswDatastoreIndex } from './hnsw-datastore-index.js';
 import { decodeStoredVector } from './stored-vector.js';
 

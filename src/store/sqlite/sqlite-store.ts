@@ -7,8 +7,17 @@ import { LocalBlobStore } from '../files/local-blob-store.js';
 import { SqliteChunkSearch } from './sqlite-chunk-search.js';
 import { withStatementCache } from './statement-cache.js';
 import { createSqlStore } from '../sql/sql-store.js';
+import type { StoreCapabilities } from '../ports/store-capabilities.js';
 import type { Store } from '../store.js';
 import { encodeStoredVector } from './stored-vector.js';
+
+/** One file, one writer at a time (no row locks); vectors indexed in this process, keywords by FTS5. */
+export const SQLITE_CAPABILITIES: StoreCapabilities = Object.freeze({
+  dialect: 'sqlite',
+  supportsRowLocks: false,
+  vectorIndex: 'hnsw-in-process',
+  keywordIndex: 'fts5',
+});
 
 /** Opens (creating if needed) the embedded store: one SQLite file in WAL mode. */
 export function openSqliteStore(file: string, dataDirectory: string): Store {
@@ -23,8 +32,7 @@ export function openSqliteStore(file: string, dataDirectory: string): Store {
   return createSqlStore(
     {
       db,
-      capabilities: { dialect: 'sqlite' },
-      supportsRowLocks: false,
+      capabilities: SQLITE_CAPABILITIES,
       encodeVector: encodeStoredVector,
     },
     {

@@ -1,0 +1,115 @@
+/** Conversations: a visitor's exchange with an agent, and the people who take it over. */
+import type { MessageRecord, NewMessage } from './message-store.js';
+import type { NewOutboxEvent } from './outbox-store.js';
+import type { ScopedReads } from './owned-records.js';
+
+export type ConversationStatus = 'UNRESOLVED' | 'RESOLVED' | 'HUMAN_REQUESTED';
+
+export interface ConversationRecord {
+  id: string;
+  workspaceId: string;
+  /** Null once the agent is deleted; the conversation stays. */
+  agentId: string | null;
+  channel: string;
+  channelExternalId: string | null;
+  status: ConversationStatus;
+  /** False once a person took over: the agent no longer answers. */
+  isAiEnabled: boolean;
+  /** Empty until the first human message names it. */
+  title: string;
+  metadata: Record<string, unknown>;
+  visitorId: string | null;
+  contactId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A conversation to create when its id is not taken yet (clients make conversation ids up). */
+export type NewConversation = Omit<ConversationRecord, 'updatedAt'>;
+
+/** Narrows a conversation list; every field given must match. */
+export interface ConversationFilter {
+  agentId?: string;
+  channel?: string;
+  channelExternalId?: string;
+  /** Case-insensitive substring of the title, the contact's name, e-mail or phone, or any message text. */
+  search?: string;
+  /** Inclusive bounds on `createdAt`, ISO 8601 UTC. */
+  createdFrom?: string;
+  createdTo?: string;
+}
+
+/** Where a page of the list ordered by (updatedAt desc, id desc) starts: right after this row. */
+export interface ConversationKey {
+  updatedAt: string;
+  id: string;
+}
+
+export interface ConversationPage {
+  limit: number;
+  after?: ConversationKey;
+}
+
+/** What a PATCH may change; `metadata` is merged into the stored object (top-level keys replaced). */
+export interface ConversationChanges {
+  status?: ConversationStatus;
+  isAiEnabled?: boolean;
+  metadata?: Record<string, unknown>;
+  contactId?: string;
+}
+
+/** Writes that belong to a change and commit or roll back with it. */
+export interface ConversationEffects {
+  /** Added when the change switches the agent off (isAiEnabled true → false). */
+  onAiSwitchedOff?: NewMessage;
+  /** Written to the outbox when the change gives the conversation another status than it had. */
+  onStatusChanged?: NewOutboxEvent;
+}
+
+export interface ConversationUpdate {
+  before: ConversationRecord;
+  after: ConversationRecord;
+}
+
+/** The conversation a message was appended to, as it is afterwards. */
+export interface AppendedMessage {
+  message: MessageRecord;
+  conversation: ConversationRecord;
+}
+
+/**
+ * A workspace's conversations and the messages added to them. Ids are unique per workspace only, so the
+ * records written here carry the workspace id they are scoped by (`conversation.workspaceId`,
+ * `message.workspaceId`).
+ */
+export interface ConversationStore extends ScopedReads<ConversationRecord> {
+  /** Most recently active first (updatedAt desc, id desc), narrowed by `filter`, one page when `page` is given. */
+  list(workspaceId: string, filter?: ConversationFilter, page?: ConversationPage): Promise<ConversationRecord[]>;
+  /**
+   * The workspace's conversation with this id, created from `conversation` when the workspace has none
+   * (ids are unique per workspace: another workspace's conversation of the same id is another one).
+   * `created` says which; `onCreated` goes to the outbox only then.
+   */
+  ensure(conversation: NewConversation, onCreated?: NewOutboxEvent): Promise<{ conversation: ConversationRecord; created: boolean }>;
+  /**
+   * Adds the message and bumps the conversation's `updatedAt`, atomically; a human message reopens a
+   * RESOLVED conversation (UNRESOLVED), and names an untitled one `title`. Undefined when the
+   * conversation is not in the workspace. `event` is written to the outbox in the same transaction.
+   */
+  appendMessage(message: NewMessage, title?: string, event?: NewOutboxEvent): Promise<AppendedMessage | undefined>;
+  /** Applies `changes` and their `effects` in one transaction; undefined when not in the workspace. */
+  update(
+    workspaceId: string,
+    id: string,
+    changes: ConversationChanges,
+    effects: ConversationEffects,
+    at: string,
+  ): Promise<ConversationUpdate | undefined>;
+  /** Sets the status of every workspace conversation matching the filter; returns how many matched. */
+  bulkUpdateStatus(
+    workspaceId: string,
+    filter: { channel?: string; agentId?: string },
+    status: ConversationStatus,
+    at: string,
+  ): Promise<number>;
+}

@@ -1,0 +1,127 @@
+/** Datasources: the documents of a datastore, and their chunks once indexed. */
+import type { NewJob } from './job-store.js';
+import type { NewOutboxEvent } from './outbox-store.js';
+import type { ScopedReads } from './owned-records.js';
+
+export type DatasourceType = 'file' | 'text' | 'web_page';
+
+export type DatasourceStatus = 'unsynched' | 'pending' | 'running' | 'synched' | 'error' | 'usage_limit_reached';
+
+export interface DatasourceRecord {
+  id: string;
+  workspaceId: string;
+  datastoreId: string;
+  type: DatasourceType;
+  name: string;
+  status: DatasourceStatus;
+  customId: string | null;
+  groupId: string | null;
+  /** Where the content comes from (`source_url`, `file_name`) and what it turned out to be (`kind`). */
+  config: Record<string, unknown>;
+  fileKey: string | null;
+  mimeType: string | null;
+  sizeBytes: number | null;
+  error: string | null;
+  progress: number;
+  nbChunks: number;
+  textSize: number;
+  totalPages: number | null;
+  generation: number;
+  lastSynch: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A chunk ready to be written: text, vector and where it came from. */
+export interface NewChunk {
+  ordinal: number;
+  text: string;
+  source: string;
+  pageNumber: number | null;
+  tokens: number;
+  embedding: Float32Array;
+}
+
+/** A stored chunk as people inspect it (no vector). */
+export interface ChunkRecord {
+  id: string;
+  datasourceId: string;
+  ordinal: number;
+  text: string;
+  source: string;
+  pageNumber: number | null;
+  tokens: number;
+  customId: string | null;
+}
+
+/** What a worker reports about a datasource while it runs; ignored once the generation is stale. */
+export interface DatasourceProgress {
+  status?: DatasourceStatus;
+  progress?: number;
+  error?: string | null;
+  config?: Record<string, unknown>;
+  fileKey?: string | null;
+  mimeType?: string | null;
+  sizeBytes?: number | null;
+}
+
+/** The outcome of indexing one generation of a datasource. */
+export interface IndexedContent {
+  chunks: readonly NewChunk[];
+  textSize: number;
+  totalPages: number | null;
+  embeddingModel: string;
+  embeddingDimensions: number;
+  /** Written to the outbox with the index (`datasource.synched`). */
+  event?: NewOutboxEvent;
+}
+
+export type IndexOutcome = 'written' | 'superseded' | 'model-mismatch';
+
+/**
+ * A workspace's datasources and their index. Each resync starts a new generation; the job working on an
+ * older one finds its reports and its index refused, so a delete or resync always wins over work in flight.
+ */
+export interface DatasourceStore extends ScopedReads<DatasourceRecord> {
+  /** Creates the datasource together with the job that will process it, atomically. */
+  create(datasource: DatasourceRecord, job: NewJob): Promise<void>;
+  listByDatastore(workspaceId: string, datastoreId: string): Promise<DatasourceRecord[]>;
+  /** A new generation: status pending, progress 0, and a job for it, atomically. */
+  requeue(workspaceId: string, id: string, job: (generation: number) => NewJob): Promise<DatasourceRecord | undefined>;
+  /** Moves an unsynched datasource to pending once its job is safely queued. */
+  markQueued(workspaceId: string, id: string): Promise<void>;
+  /**
+   * The datasource's current generation, undefined once it is deleted (or not in the workspace): one
+   * indexed read, cheap enough for a running job to poll so that a delete or resync made in another
+   * process stops it.
+   */
+  generation(workspaceId: string, id: string): Promise<number | undefined>;
+  /**
+   * Records progress of `generation`; false when the datasource was deleted or re-synced meanwhile (or is
+   * not in the workspace). `event` is written to the outbox with the change, only if it applied.
+   */
+  report(
+    workspaceId: string,
+    id: string,
+    generation: number,
+    progress: DatasourceProgress,
+    event?: NewOutboxEvent,
+  ): Promise<boolean>;
+  /**
+   * Replaces the datasource's chunks, vectors and keyword entries with `content` and marks it synched,
+   * in one transaction: a crash leaves the old set or the new one, never both or half. `superseded` when
+   * `generation` is no longer the datasource's (or it is not in the workspace).
+   */
+  writeIndex(workspaceId: string, id: string, generation: number, content: IndexedContent): Promise<IndexOutcome>;
+  delete(workspaceId: string, id: string): Promise<DatasourceRecord | undefined>;
+  /** The datasource's chunks in document order, `limit` from `offset`. */
+  listChunks(workspaceId: string, id: string, page: { offset: number; limit: number }): Promise<ChunkRecord[]>;
+  /** Characters of indexed text the workspace stores, for the content quota. */
+  storedTextSize(workspaceId: string): Promise<number>;
+  /**
+   * Datasources of datastores whose vectors were made with another model than `modelId`. Workspace-free:
+   * the embedding model is the instance's, so a change of it concerns every workspace at once (checked
+   * at start); each record carries its workspace for the re-embedding that follows.
+   */
+  listEmbeddedWithOtherModel(modelId: string): Promise<DatasourceRecord[]>;
+}

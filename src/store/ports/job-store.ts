@@ -1,0 +1,55 @@
+/** Jobs: the durable queue that workers take work from (ingestion, deliveries). */
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface NewJob {
+  id: string;
+  kind: string;
+  workspaceId: string | null;
+  payload: Record<string, unknown>;
+  maxAttempts: number;
+  /** When it may first run; now when absent. */
+  runAt?: string;
+}
+
+export interface JobRecord {
+  id: string;
+  kind: string;
+  workspaceId: string | null;
+  payload: Record<string, unknown>;
+  status: JobStatus;
+  /** Attempts started so far, this one included once claimed. */
+  attempts: number;
+  maxAttempts: number;
+  runAt: string;
+  leaseOwner: string | null;
+  leaseUntil: string | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * The durable queue. A job is claimed with a lease; a job whose lease ran out (its process died) can be
+ * claimed again. Every change after the claim names the lease owner, so a worker that lost its lease
+ * cannot overwrite the new owner's outcome.
+ *
+ * Workspace-free: one queue serves every workspace, and a worker claims whichever job is due next. A job
+ * carries its workspace (`workspaceId`), by which its handler scopes the rest of its work.
+ */
+export interface JobStore {
+  enqueue(job: NewJob): Promise<void>;
+  /** The next due job of `kinds`, now leased to `owner` until `leaseUntil`; undefined when none is due. */
+  claim(owner: string, kinds: readonly string[], now: string, leaseUntil: string): Promise<JobRecord | undefined>;
+  /** Extends the lease; false when `owner` no longer holds it. */
+  extendLease(id: string, owner: string, leaseUntil: string): Promise<boolean>;
+  complete(id: string, owner: string): Promise<void>;
+  /** Back to the queue, due at `runAt`, remembering why this attempt failed. */
+  retryLater(id: string, owner: string, error: string, runAt: string): Promise<void>;
+  fail(id: string, owner: string, error: string): Promise<void>;
+  /** Hands an interrupted job back to the queue at once, not counting the attempt (graceful shutdown). */
+  release(id: string, owner: string): Promise<void>;
+  find(id: string): Promise<JobRecord | undefined>;
+  /** Jobs in the given statuses, oldest first (tests, the dashboard). */
+  list(filter: { kind?: string; statuses?: readonly JobStatus[] }): Promise<JobRecord[]>;
+}

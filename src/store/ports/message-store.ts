@@ -1,0 +1,52 @@
+/** Messages: what visitors, agents and the system said in a conversation. */
+
+export type MessageFrom = 'human' | 'agent' | 'system';
+
+export type MessageEval = 'GOOD' | 'BAD';
+
+/** Token counts of the model call that produced a message. */
+export interface MessageUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface MessageRecord {
+  id: string;
+  workspaceId: string;
+  conversationId: string;
+  from: MessageFrom;
+  text: string;
+  /** What the answer was drawn from; the element shape is the query endpoint's. */
+  sources: Record<string, unknown>[];
+  eval: MessageEval | null;
+  read: boolean;
+  attachments: Record<string, unknown>[];
+  usage: MessageUsage | null;
+  model: string | null;
+  visitorId: string | null;
+  createdAt: string;
+}
+
+export type NewMessage = Omit<MessageRecord, 'eval'>;
+
+/** A workspace's messages; they are added through the conversation store, with their conversation. */
+export interface MessageStore {
+  /** The message if it exists in this workspace. */
+  find(workspaceId: string, id: string): Promise<MessageRecord | undefined>;
+  /** The workspace that owns `id`, whichever it is; workspace-free like every `ownerOf`, to tell 403 from 404. */
+  ownerOf(id: string): Promise<string | undefined>;
+  /**
+   * The messages of these conversations, oldest first (createdAt, id); with `latest`, only each
+   * conversation's last `latest` ones.
+   */
+  listByConversations(
+    workspaceId: string,
+    conversationIds: readonly string[],
+    options?: { latest?: number },
+  ): Promise<MessageRecord[]>;
+  /** Sets or clears the rating; undefined when the message is not in the workspace. */
+  rate(workspaceId: string, id: string, value: MessageEval | null): Promise<MessageRecord | undefined>;
+  /** Agent answers the workspace received since `since` (ISO time), for the query quota. */
+  countAgentAnswersSince(workspaceId: string, since: string): Promise<number>;
+}
