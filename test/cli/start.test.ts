@@ -11,7 +11,7 @@ describe('npm start on an empty data directory', () => {
     for (const dir of dataDirs) await fs.rm(dir, { recursive: true, force: true });
   });
 
-  it('builds, starts, and prints the API URL, the docs URL and a key that works', async () => {
+  it('builds, starts, and prints the API URL, the docs URL, a key that works, the dashboard and a one-time setup link', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'parley-start-'));
     dataDirs.push(dataDir);
     const child = spawn('npm', ['start', '--silent'], {
@@ -20,11 +20,20 @@ describe('npm start on an empty data directory', () => {
       detached: true,
     });
     try {
-      const [, url, docs, key] = await waitForOutput(
+      const [, url, docs, key, dashboard, setup] = await waitForOutput(
         child,
-        /API base URL:\s+(http:\/\/\S+)\s+API docs:\s+(\S+)\s+API key:\s+(pk_live_\S+)/,
+        /API base URL:\s+(http:\/\/\S+)\s+API docs:\s+(\S+)\s+API key:\s+(pk_live_\S+)[\s\S]*Dashboard:\s+(\S+)\s+Setup link:\s+(\S+)/,
         90_000,
       );
+      expect(dashboard).toBe(`${url}/dashboard/`);
+      expect(setup).toMatch(new RegExp(`^${url}/dashboard/setup\\?token=[\\w-]+$`));
+      const token = new URL(setup!).searchParams.get('token');
+      const owner = await fetch(`${url}/auth/setup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: url! },
+        body: JSON.stringify({ token, email: 'owner@example.com', name: 'Owner', password: 'a long enough password' }),
+      });
+      expect(owner.status).toBe(200);
       expect(docs).toBe(`${url}/docs`);
       const agents = await fetch(`${url}/agents`, { headers: { authorization: `Bearer ${key}` } });
       expect(agents.status).toBe(200);
