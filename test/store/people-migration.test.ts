@@ -1,18 +1,9 @@
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ParleyMigrationProvider } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/open-store.js';
-import { POSTGRES_CAPABILITIES } from '../../src/store/postgres/postgres-store.js';
-import { SQLITE_CAPABILITIES } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
+import { connectBare, migrateTo } from '../support/migrations.js';
 import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
-
-function connect(scratch: ScratchStore): Kysely<unknown> {
-  if (scratch.config.kind === 'sqlite') return new Kysely({ dialect: new SqliteDialect({ database: new SQLite(scratch.config.file) }) });
-  return new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.config.url, max: 1 }) }) });
-}
 
 describe.each(STORE_KINDS)('migration 006: members become users, on %s', (kind) => {
   let scratch: ScratchStore;
@@ -20,14 +11,8 @@ describe.each(STORE_KINDS)('migration 006: members become users, on %s', (kind) 
 
   beforeAll(async () => {
     scratch = await createScratchStore(kind);
-    const db = connect(scratch);
-    const migrator = new Migrator({
-      db,
-      provider: new ParleyMigrationProvider(scratch.config.kind === 'sqlite' ? SQLITE_CAPABILITIES : POSTGRES_CAPABILITIES),
-      migrationTableName: 'parley_migration',
-      migrationLockTableName: 'parley_migration_lock',
-    });
-    expect((await migrator.migrateTo('005-public-agents')).error).toBeUndefined();
+    const db = connectBare(scratch);
+    await migrateTo(db, scratch, '005-public-agents');
     // The previous release's members: one person in two workspaces, one in one.
     await sql`insert into workspace (id, name, created_at) values ('ws_a', 'A', '2026-01-01T00:00:00Z'), ('ws_b', 'B', '2026-01-02T00:00:00Z')`.execute(db);
     await sql`

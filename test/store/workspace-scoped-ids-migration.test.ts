@@ -1,33 +1,12 @@
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ParleyMigrationProvider } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/open-store.js';
-import { POSTGRES_CAPABILITIES } from '../../src/store/postgres/postgres-store.js';
-import { SQLITE_CAPABILITIES } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
+import { connectBare, migrateTo } from '../support/migrations.js';
+import { conversationRecord } from '../support/store-contract.js';
 import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
-
-/** A bare connection to the scratch store, as the migrator sees it. */
-function connect(scratch: ScratchStore): Kysely<unknown> {
-  if (scratch.config.kind === 'sqlite') {
-    const database = new SQLite(scratch.config.file);
-    database.pragma('foreign_keys = ON');
-    return new Kysely({ dialect: new SqliteDialect({ database }) });
-  }
-  return new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.config.url, max: 1 }) }) });
-}
-
-const migrator = (db: Kysely<unknown>, scratch: ScratchStore) =>
-  new Migrator({
-    db,
-    provider: new ParleyMigrationProvider(scratch.config.kind === 'sqlite' ? SQLITE_CAPABILITIES : POSTGRES_CAPABILITIES),
-    migrationTableName: 'parley_migration',
-    migrationLockTableName: 'parley_migration_lock',
-  });
 
 describe.each(STORE_KINDS)('migration 005: conversation and visitor ids per workspace, on %s', (kind) => {
   let scratch: ScratchStore;
@@ -35,9 +14,8 @@ describe.each(STORE_KINDS)('migration 005: conversation and visitor ids per work
 
   beforeAll(async () => {
     scratch = await createScratchStore(kind);
-    const db = connect(scratch);
-    const to004 = await migrator(db, scratch).migrateTo('004-events');
-    expect(to004.error).toBeUndefined();
+    const db = connectBare(scratch);
+    await migrateTo(db, scratch, '004-events');
     // What a store written by the previous release holds: a conversation with its visitor, contact and messages.
     await sql`insert into workspace (id, name, created_at) values ('ws_a', 'A', ${AT}), ('ws_b', 'B', ${AT})`.execute(db);
     await sql`insert into contact (id, workspace_id, email, created_at, updated_at) values ('ct_1', 'ws_a', 'jane@example.com', ${AT}, ${AT})`.execute(db);
@@ -78,27 +56,14 @@ describe.each(STORE_KINDS)('migration 005: conversation and visitor ids per work
   it('lets another workspace use the same conversation and visitor ids as its own', async () => {
     const visitor = await store.participants.ensureVisitor('ws_b', 'visitor-1', null, AT);
     expect(visitor).toMatchObject({ workspaceId: 'ws_b', contactId: null });
-    const ensured = await store.conversations.ensure({
-      id: 'order-1001',
-      workspaceId: 'ws_b',
-      agentId: null,
-      channel: 'api',
-      channelExternalId: null,
-      status: 'UNRESOLVED',
-      isAiEnabled: true,
-      title: '',
-      metadata: {},
-      visitorId: 'visitor-1',
-      contactId: null,
-      createdAt: AT,
-    });
+    const ensured = await store.conversations.ensure(conversationRecord('ws_b', { id: 'order-1001', visitorId: 'visitor-1', createdAt: AT }));
     expect(ensured).toMatchObject({ created: true, conversation: { workspaceId: 'ws_b', status: 'UNRESOLVED' } });
     expect(await store.messages.listByConversations('ws_b', ['order-1001'])).toEqual([]);
     expect((await store.conversations.find('ws_a', 'order-1001'))?.status).toBe('HUMAN_REQUESTED');
   });
 
   it('still deletes a conversation’s messages with it', async () => {
-    const db = connect(scratch);
+    const db = connectBare(scratch);
     try {
       await sql`delete from conversation where workspace_id = 'ws_a' and id = 'order-1001'`.execute(db);
       const left = await sql<{ n: number | string }>`select count(*) as n from message where workspace_id = 'ws_a'`.execute(db);
