@@ -107,9 +107,10 @@ export class SqlMemberStore implements MemberStore {
 
   async changeRole(workspaceId: string, id: string, role: MemberRole): Promise<MemberRecord | 'last-owner' | undefined> {
     return this.db.transaction().execute(async (trx) => {
+      const owners = await this.lockOwners(trx, workspaceId);
       const current = await membersWithUsers(trx).where('member.workspace_id', '=', workspaceId).where('member.id', '=', id).executeTakeFirst();
       if (current === undefined) return undefined;
-      if (current.role === 'owner' && role !== 'owner' && (await this.otherOwners(trx, workspaceId, id)) === 0) return 'last-owner';
+      if (current.role === 'owner' && role !== 'owner' && owners.every((owner) => owner === id)) return 'last-owner';
       await trx.updateTable('member').set({ role }).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
       return { ...toRecord(current), role };
     });
@@ -117,22 +118,23 @@ export class SqlMemberStore implements MemberStore {
 
   async delete(workspaceId: string, id: string): Promise<MemberRecord | 'last-owner' | undefined> {
     return this.db.transaction().execute(async (trx) => {
+      const owners = await this.lockOwners(trx, workspaceId);
       const current = await membersWithUsers(trx).where('member.workspace_id', '=', workspaceId).where('member.id', '=', id).executeTakeFirst();
       if (current === undefined) return undefined;
-      if (current.role === 'owner' && (await this.otherOwners(trx, workspaceId, id)) === 0) return 'last-owner';
+      if (current.role === 'owner' && owners.every((owner) => owner === id)) return 'last-owner';
       await trx.deleteFrom('member').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
       return toRecord(current);
     });
   }
 
   /**
-   * Owners of the workspace besides `id`. PostgreSQL locks them (SQLite's writer is alone anyway), so two
-   * owners cannot demote each other at once and leave none.
+   * The workspace's owners. PostgreSQL locks all of them, in one order, before any is changed: of two owners
+   * demoting each other at once one waits, then finds itself the last (SQLite's single writer serialises anyway).
    */
-  private async otherOwners(trx: Kysely<Database>, workspaceId: string, id: string): Promise<number> {
+  private async lockOwners(trx: Kysely<Database>, workspaceId: string): Promise<string[]> {
     const rows = await sql<{ id: string }>`
-      select id from member where workspace_id = ${workspaceId} and role = 'owner' and id <> ${id}
+      select id from member where workspace_id = ${workspaceId} and role = 'owner' order by id
       ${this.connection.capabilities.supportsRowLocks ? sql`for update` : sql``}`.execute(trx);
-    return rows.rows.length;
+    return rows.rows.map((row) => row.id);
   }
 }
