@@ -17,7 +17,8 @@ export function UserMenu() {
   const { name, email } = me.user;
   return (
     <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="user-button" aria-label={`Account menu for ${name || email}`}>
+      <DropdownMenu.Trigger className="user-button">
+        <span className="visually-hidden">Account menu: </span>
         <span className="avatar" aria-hidden="true">
           {initials(name, email)}
         </span>

@@ -15,7 +15,7 @@ export function WorkspaceSwitcher() {
   );
   if (me.memberships.length < 2) {
     return (
-      <div className="workspace-switcher" aria-label="Workspace">
+      <div className="workspace-switcher">
         <span className="workspace-label">Workspace</span>
         {current}
       </div>
@@ -23,7 +23,7 @@ export function WorkspaceSwitcher() {
   }
   return (
     <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="workspace-switcher workspace-switcher-button" aria-label={`Workspace: ${workspace.workspaceName}. Switch workspace`}>
+      <DropdownMenu.Trigger className="workspace-switcher workspace-switcher-button">
         <span className="workspace-label">Workspace</span>
         {current}
         <Icon name="chevron" />

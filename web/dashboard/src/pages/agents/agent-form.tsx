@@ -103,7 +103,7 @@ export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: Agen
           hint={
             <>
               The message sent for each question. <code>{'{query}'}</code> is replaced by the question and <code>{'{context}'}</code> by the
-              passages found in the datastores, e.g. <code>{'Answer from these notes:\n{context}\n\nQuestion: {query}'}</code>.
+              passages found in the datastores, e.g. <code>{'Answer from these notes: {context} Question: {query}'}</code>.
             </>
           }
         >

@@ -44,7 +44,9 @@ export function Playground({ agent }: { agent: Agent }) {
     );
 
   useEffect(() => () => abort.current?.abort(), []);
-  useEffect(() => logEnd.current?.scrollIntoView({ block: 'nearest' }), [turns]);
+  useEffect(() => {
+    logEnd.current?.scrollIntoView({ block: 'nearest' });
+  }, [turns]);
 
   const update = (turnId: number, change: (turn: Turn) => Partial<Turn>) =>
     setTurns((all) => all.map((turn) => (turn.id === turnId ? { ...turn, ...change(turn) } : turn)));

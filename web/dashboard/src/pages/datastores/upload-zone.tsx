@@ -94,7 +94,7 @@ export function UploadZone({ datastoreId }: { datastoreId: string }) {
                 ) : (
                   <>
                     <progress className="progress" max={100} value={percent} aria-label={`Uploading ${upload.name}`} />
-                    <span className="muted small">{percent}%</span>
+                    <span className="muted small">{percent < 100 ? `${percent}%` : 'Saving…'}</span>
                   </>
                 )}
               </li>
