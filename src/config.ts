@@ -27,6 +27,8 @@ export interface Config {
   readonly embeddings: EmbeddingsConfig;
   readonly events: EventsConfig;
   readonly publicAccess: PublicAccessConfig;
+  /** Anyone may create an account on the dashboard (PARLEY_SIGNUP=open); otherwise by invitation only. */
+  readonly signUpOpen: boolean;
 }
 
 /** Requests per minute, per API key and, on public routes, per client IP and per visitor (in one workspace). */
@@ -176,6 +178,7 @@ export const ENVIRONMENT = Type.Object({
   PARLEY_RATE_LIMIT_VISITOR_PER_MINUTE: atLeast(1, 20, 'Requests a minute per visitor on public routes'),
   PARLEY_REDIS_URL: Type.Optional(url('rediss?', 'Redis for shared rate-limit counters')),
   PARLEY_PUBLIC_QUERY_MAX_CHARS: atLeast(1, 4000, 'Longest question a caller without a key may ask'),
+  PARLEY_SIGNUP: oneOf(['closed', 'open'], { default: 'closed', description: 'open: anyone may create an account and a workspace' }),
 });
 
 type Environment = Static<typeof ENVIRONMENT>;
@@ -191,7 +194,12 @@ function describeProblem(error: ErrorObject, root: string, source: unknown): str
   const path = error.instancePath.split('/').filter(Boolean);
   const name = [root, ...path].filter(Boolean).join('.');
   const allowed = error.params.allowedValues;
-  const what = Array.isArray(allowed) ? `must be one of ${allowed.join(', ')}` : (error.message ?? 'is not valid');
+  const type = error.keyword === 'type' ? String(error.params.type) : undefined;
+  const what = Array.isArray(allowed)
+    ? `must be one of ${allowed.join(', ')}`
+    : type !== undefined
+      ? `must be ${type === 'integer' ? 'an integer' : `a ${type}`}`
+      : (error.message ?? 'is not valid');
   const got = path.reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], source);
   const property = error.keyword === 'additionalProperties' ? ` (${String(error.params.additionalProperty)})` : '';
   return `${name} ${what}${property}${typeof got === 'string' ? `, got "${got}"` : ''}`;
@@ -303,5 +311,6 @@ export function loadConfig(env: Env = process.env): Config {
       redisUrl: v.PARLEY_REDIS_URL ?? null,
       queryMaxChars: v.PARLEY_PUBLIC_QUERY_MAX_CHARS,
     }),
+    signUpOpen: v.PARLEY_SIGNUP === 'open',
   });
 }

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { ParleyError } from './errors.js';
 import { ModelSettingsError } from './llm/chat/model-registry.js';
 import { DEFAULT_WORKSPACE_NAME } from './domain/workspaces.js';
+import { joinWorkspace } from './domain/memberships.js';
 import { openCore, startServer, startWorkers, type Core, type RunningWorkers } from './parley.js';
 
 const USAGE = `Usage: parley <command>
@@ -17,6 +18,10 @@ Commands:
   keys list [--workspace NAME]
                          list API keys (prefixes only)
   keys delete ID         delete an API key (a workspace's last key cannot be deleted)
+  users create --email EMAIL [--name NAME] [--workspace NAME] [--role owner|admin|member]
+                         create a dashboard user (and the workspace if missing); prints a link to set the password
+  users reset-password --email EMAIL
+                         print a one-time link that sets a new password
 
 Configuration comes from environment variables (PORT, HOST, PARLEY_DATA_DIR, PARLEY_DATABASE_URL, …);
 the README lists them all.`;
@@ -59,7 +64,15 @@ async function serve(config: Config, core: Core, { withWorkers }: { withWorkers:
   } else if (withWorkers) {
     lines.push('  API key:       made on the first start; create another with `npx parley keys create`');
   }
-  lines.push(`  Try:           curl -H "Authorization: Bearer $KEY" ${url}/agents`, '');
+  lines.push(`  Try:           curl -H "Authorization: Bearer $KEY" ${url}/agents`);
+  // Links in the terminal use the address the server really got (PORT=0 picks one).
+  const base = config.port === 0 ? url : config.events.publicUrl;
+  lines.push(`  Dashboard:     ${base}/dashboard/`);
+  const setup = await core.services.accounts.setupLink();
+  if (setup !== undefined) {
+    lines.push(`  Setup link:    ${base}/dashboard/setup?token=${setup.token}`, '                 (creates the owner account; works once, for 24 hours)');
+  }
+  lines.push('');
   console.log(lines.join('\n'));
   closeOnSignal(async () => {
     await app.close();
@@ -114,13 +127,46 @@ async function keys(core: Core, args: string[]): Promise<void> {
   }
 }
 
+const ROLES = ['owner', 'admin', 'member'] as const;
+
+/** Headless user management: `users create` and `users reset-password`, each printing a one-time link. */
+async function users(config: Config, core: Core, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { email: { type: 'string' }, name: { type: 'string' }, workspace: { type: 'string' }, role: { type: 'string' } },
+  });
+  const [action] = positionals;
+  const { accounts, workspaces } = core.services;
+  if (values.email === undefined) throw new UsageError(`users ${action ?? ''} needs --email`);
+  switch (action) {
+    case 'create': {
+      const role = ROLES.find((candidate) => candidate === (values.role ?? 'owner'));
+      if (role === undefined) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      const { workspace } = await workspaces.findOrCreate(values.workspace ?? DEFAULT_WORKSPACE_NAME);
+      const user = await accounts.ensureUser(values.email, values.name ?? '');
+      await joinWorkspace(core.store, workspace.id, user, role);
+      const link = await accounts.passwordResetLink(user.email);
+      console.log(`${user.email} is ${role === 'admin' ? 'an admin' : `a ${role}`} of "${workspace.name}". Set the password (once, within 24 hours):\n${link.url}`);
+      return;
+    }
+    case 'reset-password': {
+      const link = await accounts.passwordResetLink(values.email);
+      console.log(`Set a new password for ${values.email} (once, within 24 hours):\n${link.url}`);
+      return;
+    }
+    default:
+      throw new UsageError(`Unknown users action "${action ?? ''}"`);
+  }
+}
+
 async function run(argv: string[]): Promise<void> {
   const [command = 'start', ...rest] = argv;
   if (command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return;
   }
-  if (!['start', 'serve', 'worker', 'migrate', 'keys'].includes(command)) {
+  if (!['start', 'serve', 'worker', 'migrate', 'keys', 'users'].includes(command)) {
     throw new UsageError(`Unknown command "${command}"`);
   }
   const config = loadConfig();
@@ -135,8 +181,9 @@ async function run(argv: string[]): Promise<void> {
       console.log('Migrations applied; the store is up to date');
       return core.close();
     case 'keys':
+    case 'users':
       try {
-        await keys(core, rest);
+        await (command === 'keys' ? keys(core, rest) : users(config, core, rest));
       } finally {
         await core.close();
       }

@@ -6,17 +6,21 @@ import { INGEST_JOB } from './domain/datasources.js';
 import { createServices, type Services } from './domain/services.js';
 import { buildServer, type LogStream } from './http/server.js';
 import type { JobRunner } from './jobs/job-runner.js';
-import { BUILT_IN_MODEL_NAMES, createModelRegistry } from './llm/chat/model-registry.js';
+import { createModelRegistry, type ModelRegistry } from './llm/chat/model-registry.js';
 import type { Embedder } from './llm/embeddings/embedder.js';
 import { ModelError } from './llm/model-error.js';
 import { PARSE_LIMITS } from './rag/ingest/parse/parse-limits.js';
 import { openStore } from './store/open-store.js';
+import { renderInvitationEmail } from './events/invitation-email.js';
+import { Mailer } from './events/mailer.js';
 import type { Store } from './store/store.js';
 
 
 /** Store, models and use cases, opened and migrated: what every CLI command starts from. */
 export interface Core {
   store: Store;
+  /** Which model serves each model name. */
+  models: ModelRegistry;
   services: Services;
   /** The embedding model, started on first use (it spins up worker threads). */
   embedder(): Promise<Embedder>;
@@ -33,9 +37,14 @@ const tempDirOf = (config: Config) => path.join(config.dataDir, 'tmp');
 
 export async function openCore(config: Config): Promise<Core> {
   const store = await openStore(config.store, config.dataDir);
+  const models = createModelRegistry(config.models);
+  const { smtpUrl, mailFrom, smtpTimeoutMs } = config.events;
+  // Invitations are sent from the API process itself: a person waits for them, and the link is shown anyway.
+  const mailer = smtpUrl === null ? undefined : new Mailer({ smtpUrl, from: mailFrom, timeoutMs: smtpTimeoutMs });
   let embedder: Promise<Embedder> | undefined;
   const core: Core = {
     store,
+    models,
     services: createServices(store, {
       tempDir: tempDirOf(config),
       maxAttempts: config.jobs.maxAttempts,
@@ -45,12 +54,15 @@ export async function openCore(config: Config): Promise<Core> {
       onSuperseded: (datasourceId, liveGeneration) => core.onSuperseded(datasourceId, liveGeneration),
       embedder: () => core.embedder(),
       queryCacheSize: config.embeddings.queryCacheSize,
-      models: createModelRegistry(config.models),
+      models,
       queryQuota: config.models.queryQuota,
       publicQueryMaxChars: config.publicAccess.queryMaxChars,
       rateLimits: config.publicAccess.rateLimits,
       emailEnabled: config.events.smtpUrl !== null,
       deliveryMaxAttempts: config.events.deliveryMaxAttempts,
+      publicUrl: config.events.publicUrl,
+      signUpOpen: config.signUpOpen,
+      invitationMailer: mailer && ((invitation) => mailer.send([invitation.to], renderInvitationEmail(invitation))),
     }),
     // Loaded on demand: CLI commands such as `keys` should start in a blink.
     embedder: () => (embedder ??= import('./llm/embeddings/create-embedder.js').then((m) => m.createEmbedder(config.embeddings))),
@@ -58,6 +70,7 @@ export async function openCore(config: Config): Promise<Core> {
     onEvent: () => undefined,
     onSuperseded: () => undefined,
     async close() {
+      mailer?.close();
       await (await embedder)?.close();
       await store.close();
     },
@@ -75,7 +88,8 @@ export async function startServer(config: Config, core: Core, { logStream }: { l
   const app = await buildServer({
     services: core.services,
     store: core.store,
-    modelNames: [...new Set([...BUILT_IN_MODEL_NAMES, ...config.extraModelNames])],
+    models: core.models.catalogue(),
+    publicUrl: config.events.publicUrl,
     logLevel: config.logLevel,
     logStream,
     bodyLimitBytes: config.bodyLimitBytes,

@@ -44,7 +44,7 @@ describe('configuration', () => {
     [{ PARLEY_MODELS: '{nope' }, /PARLEY_MODELS/],
     [{ PARLEY_MODELS: '{"m": {"provider": "local", "maxOutputTokens": 0}}' }, /PARLEY_MODELS\.m\.maxOutputTokens must be >= 1/],
     [{ PARLEY_MODELS: '{"m": {"provider": "local", "maxOutputTokens": 1.5}}' }, /PARLEY_MODELS\.m\.maxOutputTokens/],
-    [{ PARLEY_MODELS: '{"m": {"provider": "local", "timeoutSeconds": "30"}}' }, /PARLEY_MODELS\.m\.timeoutSeconds must be number/],
+    [{ PARLEY_MODELS: '{"m": {"provider": "local", "timeoutSeconds": "30"}}' }, /PARLEY_MODELS\.m\.timeoutSeconds must be a number/],
     [{ PARLEY_PORT: '1' }, /Unknown configuration variable PARLEY_PORT/],
     [{ PARLEY_SMTP_URL: 'mail.example.com:25' }, /PARLEY_SMTP_URL/],
     [{ PARLEY_PUBLIC_URL: 'support.example.com' }, /PARLEY_PUBLIC_URL/],

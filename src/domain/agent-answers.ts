@@ -3,7 +3,7 @@ import { streamAnswer, type AnswerUsage } from '../llm/chat/stream-answer.js';
 import { assemblePrompt } from '../llm/prompt/assemble-prompt.js';
 import type { RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
 import type { Store } from '../store/store.js';
-import { keyWorkspace, type Caller } from './callers.js';
+import { callerWorkspace, isWorkspaceCaller, type Caller } from './callers.js';
 import type { AgentQuestion } from './agent-question.js';
 import type { ConversationService } from './conversations.js';
 import { ParleyError, invalid } from '../errors.js';
@@ -101,15 +101,15 @@ export class AgentAnswerService {
   ) {}
 
   /**
-   * A key may ask any agent of its workspace anything, overrides included; visitors and anonymous
+   * A key or a member may ask any agent of its workspace anything, overrides included; visitors and anonymous
    * callers only public agents, as configured, in their own conversations (see {@link publicQuestion}).
    */
   async ask(caller: Caller, agentId: string, asked: AgentQuestion, options: AnswerOptions): Promise<AgentAnswer | ExchangeIds> {
-    const agent = await findUsable(this.store.agents, 'Agent', keyWorkspace(caller), agentId);
-    if (caller.kind !== 'key' && options.origin !== undefined && !originAllowed(agent.allowedOrigins, options.origin)) {
+    const agent = await findUsable(this.store.agents, 'Agent', callerWorkspace(caller), agentId);
+    if (!isWorkspaceCaller(caller) && options.origin !== undefined && !originAllowed(agent.allowedOrigins, options.origin)) {
       throw new ParleyError('FORBIDDEN', `This agent does not answer pages of ${options.origin}`);
     }
-    const question = caller.kind === 'key' ? asked : publicQuestion(agent, caller, asked, this.publicLimits);
+    const question = isWorkspaceCaller(caller) ? asked : publicQuestion(agent, caller, asked, this.publicLimits);
     const modelName = question.modelName ?? agent.modelName;
     const limits = this.limitsOf(modelName, question.maxTokens);
     const model = this.models.resolveModel(modelName);

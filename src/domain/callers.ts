@@ -1,3 +1,5 @@
+import type { MemberRole } from '../store/store.js';
+
 /**
  * What a visitor token grants: continuing one conversation with one agent, as one visitor, in one
  * workspace. Its holder is the only caller without a key who may touch that conversation.
@@ -11,12 +13,21 @@ export interface VisitorGrant {
 
 /**
  * Who makes a request, as authentication resolved it. The domain decides what each may do: a key acts
- * for its whole workspace; a visitor only within its grant; an anonymous caller only on public resources.
+ * for its whole workspace, a member by role; a visitor only within its grant; an anonymous caller only on public resources.
  */
 export type Caller =
   | { kind: 'key'; workspaceId: string; keyId: string }
+  | { kind: 'member'; workspaceId: string; userId: string; role: MemberRole }
   | { kind: 'visitor'; grant: VisitorGrant }
   | { kind: 'anonymous' };
 
-/** The workspace a caller acts for with full rights; null for visitors and anonymous callers. */
-export const keyWorkspace = (caller: Caller): string | null => (caller.kind === 'key' ? caller.workspaceId : null);
+/** A caller acting for a workspace: an API key (every right) or a signed-in member (by role). */
+export type WorkspaceCaller = Extract<Caller, { kind: 'key' | 'member' }>;
+
+export const isWorkspaceCaller = (caller: Caller): caller is WorkspaceCaller => caller.kind === 'key' || caller.kind === 'member';
+
+/** The workspace a caller acts for; null for visitors and anonymous callers (public resources only). */
+export const callerWorkspace = (caller: Caller): string | null => (isWorkspaceCaller(caller) ? caller.workspaceId : null);
+
+/** Owners and admins manage members, webhooks and workspace settings; keys are all equal (spec §5). */
+export const mayAdminister = (caller: WorkspaceCaller): boolean => caller.kind === 'key' || caller.role !== 'member';

@@ -1,6 +1,8 @@
-import type { MemberRecord, MemberRole, Store } from '../store/store.js';
 import { conflict, notFound } from '../errors.js';
+import type { MemberRecord, MemberRole, Store } from '../store/store.js';
+import type { AccountService } from './accounts.js';
 import { newId, now } from './ids.js';
+import type { IssuedLink, OneTimeLinks } from './one-time-links.js';
 import { findInWorkspace } from './scoped.js';
 
 export interface MemberInput {
@@ -9,30 +11,74 @@ export interface MemberInput {
   role?: MemberRole;
 }
 
-/** The people of a workspace; owners and admins receive its notification e-mails. */
+/** Sends the invitation e-mail; absent when no SMTP server is configured (the link is shown to copy). */
+export type InvitationMailer = (invitation: { to: string; workspaceName: string; role: MemberRole; url: string }) => Promise<void>;
+
+/** A member just invited, with the link that lets them in (shown once; also e-mailed when SMTP is set). */
+export interface Invited {
+  member: MemberRecord;
+  invitation: IssuedLink;
+  emailed: boolean;
+}
+
+const lastOwner = () => conflict('A workspace keeps at least one owner: make someone else an owner first');
+
+/** The people of a workspace and their roles; owners and admins receive its notification e-mails. */
 export class MemberService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly accounts: AccountService,
+    private readonly links: OneTimeLinks,
+    private readonly mailer: InvitationMailer | undefined,
+  ) {}
 
   list(workspaceId: string): Promise<MemberRecord[]> {
     return this.store.members.list(workspaceId);
   }
 
-  async add(workspaceId: string, input: MemberInput): Promise<MemberRecord> {
-    const member: MemberRecord = {
+  /**
+   * Invites a person by e-mail: a user (without a password until they accept) and an invited membership,
+   * with a single-use link; 409 when they are a member already.
+   */
+  async invite(workspaceId: string, input: MemberInput): Promise<Invited> {
+    const user = await this.accounts.ensureUser(input.email, input.name ?? '');
+    const member = {
       id: newId(),
       workspaceId,
-      email: input.email.trim().toLowerCase(),
-      name: input.name?.trim() ?? '',
+      userId: user.id,
+      email: user.email,
+      name: user.name,
       role: input.role ?? 'admin',
       createdAt: now(),
     };
-    if (!(await this.store.members.create(member))) throw conflict(`${member.email} is already a member of this workspace`);
-    return member;
+    if (!(await this.store.members.create({ ...member, acceptedAt: null }))) {
+      throw conflict(`${user.email} is already a member of this workspace`);
+    }
+    const invitation = await this.links.issue('invitation', { userId: user.id, workspaceId, memberId: member.id });
+    const workspaceName = (await this.store.workspaces.list()).find((workspace) => workspace.id === workspaceId)?.name ?? 'Parley';
+    let emailed = false;
+    if (this.mailer !== undefined) {
+      // The invitation stands whether or not the mail goes out: the link is in the answer too.
+      emailed = await this.mailer({ to: user.email, workspaceName, role: member.role, url: invitation.url }).then(
+        () => true,
+        () => false,
+      );
+    }
+    return { member: { ...member, status: 'invited' }, invitation, emailed };
+  }
+
+  async changeRole(workspaceId: string, id: string, role: MemberRole): Promise<MemberRecord> {
+    await findInWorkspace(this.store.members, 'Member', workspaceId, id);
+    const changed = await this.store.members.changeRole(workspaceId, id, role);
+    if (changed === 'last-owner') throw lastOwner();
+    if (changed === undefined) throw notFound('Member', id);
+    return changed;
   }
 
   async remove(workspaceId: string, id: string): Promise<MemberRecord> {
     await findInWorkspace(this.store.members, 'Member', workspaceId, id);
     const removed = await this.store.members.delete(workspaceId, id);
+    if (removed === 'last-owner') throw lastOwner();
     if (removed === undefined) throw notFound('Member', id);
     return removed;
   }

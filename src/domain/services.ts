@@ -10,7 +10,10 @@ import { DatasourceService, type DatasourceServiceOptions } from './datasources.
 import { DatastoreService } from './datastores.js';
 import { KeyService } from './keys.js';
 import { WorkspaceService } from './workspaces.js';
-import { MemberService } from './members.js';
+import { MemberService, type InvitationMailer } from './members.js';
+import { AccessTokens } from './access-tokens.js';
+import { AccountService } from './accounts.js';
+import { OneTimeLinks } from './one-time-links.js';
 import { NotificationService } from './notifications.js';
 import { WebhookService } from './webhooks.js';
 import { VisitorTokens } from './visitor-tokens.js';
@@ -33,6 +36,8 @@ export interface Services {
   readonly visitorTokens: VisitorTokens;
   readonly publicAccess: PublicAccess;
   readonly rateLimits: RateLimitSettings;
+  readonly accounts: AccountService;
+  readonly accessTokens: AccessTokens;
 }
 
 export interface ServiceOptions extends DatasourceServiceOptions {
@@ -47,6 +52,12 @@ export interface ServiceOptions extends DatasourceServiceOptions {
   publicQueryMaxChars: number;
   /** The server's rate limits; workspaces may set their own. */
   rateLimits: RateLimits;
+  /** Where people reach Parley: the base of the links sent to them. */
+  publicUrl: string;
+  /** Anyone may create an account (PARLEY_SIGNUP=open). */
+  signUpOpen: boolean;
+  /** Sends invitation e-mail; absent without SMTP. */
+  invitationMailer?: InvitationMailer;
   /** An SMTP server is configured. */
   emailEnabled: boolean;
   deliveryMaxAttempts: number;
@@ -59,6 +70,9 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const retriever = new Retriever(store.search, options.embedder, options.queryCacheSize);
   const conversations = new ConversationService(store, options.onEvent);
   const visitorTokens = new VisitorTokens(store.secrets);
+  const links = new OneTimeLinks(store, options.publicUrl);
+  const accessTokens = new AccessTokens(store.secrets);
+  const accounts = new AccountService(store, links, accessTokens, { signUpOpen: options.signUpOpen });
   return {
     keys,
     workspaces: new WorkspaceService(store, keys),
@@ -75,10 +89,12 @@ export function createServices(store: Store, options: ServiceOptions): Services 
       maxAttempts: options.deliveryMaxAttempts,
       onEnqueued: options.onEnqueued,
     }),
-    members: new MemberService(store),
+    members: new MemberService(store, accounts, links, options.invitationMailer),
     notifications: new NotificationService(store, options.emailEnabled),
     visitorTokens,
     publicAccess: new PublicAccess(store),
     rateLimits: new RateLimitSettings(store, options.rateLimits),
+    accounts,
+    accessTokens,
   };
 }

@@ -1,17 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { InstanceSecretStore } from '../store/store.js';
 import type { VisitorGrant } from './callers.js';
 import { unauthorized } from '../errors.js';
-import { now } from './ids.js';
+import { SigningKey } from './signing-key.js';
 
 const ISSUER = 'parley';
 const AUDIENCE = 'parley:visitor';
 const ALGORITHM = 'HS256';
 const SECRET_NAME = 'visitor-token-key';
 
-/** Tells a visitor token from an API key at a glance: every JWT starts with its base64url header `{"`. */
-export const looksLikeVisitorToken = (token: string): boolean => token.startsWith('eyJ') && token.split('.').length === 3;
+/** Tells a token (a visitor's or a member's) from an API key at a glance: a JWT starts with its base64url header `{"`. */
+export const looksLikeToken = (token: string): boolean => token.startsWith('eyJ') && token.split('.').length === 3;
 
 /**
  * Visitor tokens: JWTs (HS256) signed with a key every process on the store shares, made on first use.
@@ -20,9 +19,11 @@ export const looksLikeVisitorToken = (token: string): boolean => token.startsWit
  * conversation only.
  */
 export class VisitorTokens {
-  #key: Promise<Uint8Array> | undefined;
+  readonly #key: SigningKey;
 
-  constructor(private readonly secrets: InstanceSecretStore) {}
+  constructor(secrets: InstanceSecretStore) {
+    this.#key = new SigningKey(secrets, SECRET_NAME);
+  }
 
   async issue(grant: VisitorGrant): Promise<string> {
     return new SignJWT({ ws: grant.workspaceId, agt: grant.agentId, cnv: grant.conversationId })
@@ -31,13 +32,13 @@ export class VisitorTokens {
       .setAudience(AUDIENCE)
       .setSubject(grant.visitorId)
       .setIssuedAt()
-      .sign(await this.key());
+      .sign(await this.#key.get());
   }
 
   /** The grant a token carries; `UNAUTHORIZED` when it is forged, altered, of another kind or malformed. */
   async verify(token: string): Promise<VisitorGrant> {
     try {
-      const { payload } = await jwtVerify(token, await this.key(), {
+      const { payload } = await jwtVerify(token, await this.#key.get(), {
         algorithms: [ALGORITHM],
         issuer: ISSUER,
         audience: AUDIENCE,
@@ -50,17 +51,5 @@ export class VisitorTokens {
       // Any verification failure is the same answer: the token is not one of ours.
     }
     throw unauthorized('The visitor token is not valid');
-  }
-
-  private key(): Promise<Uint8Array> {
-    this.#key ??= this.secrets
-      .getOrCreate(SECRET_NAME, randomBytes(32).toString('base64url'), now())
-      .then((value) => new Uint8Array(Buffer.from(value, 'base64url')))
-      .catch((error: unknown) => {
-        // The store was unreachable: the next call tries again instead of failing for ever.
-        this.#key = undefined;
-        throw error;
-      });
-    return this.#key;
   }
 }

@@ -1,4 +1,5 @@
 import type { Store, WorkspaceRecord } from '../store/store.js';
+import { invalid, notFound } from '../errors.js';
 import { newId, now } from './ids.js';
 import type { IssuedKey, KeyService } from './keys.js';
 
@@ -16,6 +17,19 @@ export class WorkspaceService {
     const workspace: WorkspaceRecord = { id: newId(), name, createdAt: now() };
     await this.store.workspaces.create(workspace);
     return { workspace, created: true };
+  }
+
+  async get(id: string): Promise<WorkspaceRecord> {
+    const workspace = await this.store.workspaces.find(id);
+    if (workspace === undefined) throw notFound('Workspace', id);
+    return workspace;
+  }
+
+  async rename(id: string, name: string): Promise<WorkspaceRecord> {
+    const trimmed = name.trim();
+    if (trimmed === '') throw invalid('A workspace needs a name', [{ field: 'name', message: 'must not be blank' }]);
+    await this.store.workspaces.rename(id, trimmed);
+    return this.get(id);
   }
 
   /**

@@ -10,7 +10,10 @@ import { registerBearerAuth } from './plugins/auth.js';
 import { registerCors } from './plugins/cors.js';
 import { dashboardRoutes } from './plugins/dashboard.js';
 import { PublicRoutes } from './plugins/public-routes.js';
-import { registerRateLimits } from './plugins/rate-limits.js';
+import { limitCallers, registerRateLimitStore } from './plugins/rate-limits.js';
+import cookie from '@fastify/cookie';
+import { authRoutes } from './routes/auth.js';
+import { modelRoutes, type ModelRoutesOptions } from './routes/models.js';
 import { answerUnparsableRequest, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -31,7 +34,10 @@ import { ErrorBody } from './schemas.js';
 export interface ServerDeps {
   services: Services;
   store: Store;
-  modelNames: readonly string[];
+  /** The model names an agent may use, with their provider kinds (the registry's catalogue). */
+  models: ModelRoutesOptions['catalogue'];
+  /** The address people reach Parley at (PARLEY_PUBLIC_URL). */
+  publicUrl: string;
   logLevel: LogLevel;
   /** Where log lines go (JSON, one per line); standard output when absent. */
   logStream?: LogStream;
@@ -73,6 +79,7 @@ function createValidators() {
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const modelNames = deps.models.map((model) => model.name);
   const app = Fastify({
     logger: { level: deps.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}), ...REQUEST_LOG_OPTIONS },
     bodyLimit: deps.bodyLimitBytes,
@@ -113,16 +120,26 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { store: deps.store });
   await app.register(dashboardRoutes);
 
-  // Everything in this scope needs a workspace key; health and docs above stay open.
+  await registerRateLimitStore(app, deps.redisUrl);
+  await app.register(cookie);
+  await app.register(authRoutes, {
+    accounts: deps.services.accounts,
+    accessTokens: deps.services.accessTokens,
+    publicOrigin: new URL(deps.publicUrl).origin,
+  });
+
+  // Everything in this scope needs a key or a member's token (public routes say so); health, docs and the
+  // dashboard's own /auth endpoints above stay outside.
   await app.register(async (api) => {
     registerBearerAuth(api, deps.services);
-    await registerRateLimits(api, { settings: deps.services.rateLimits, access: deps.services.publicAccess, redisUrl: deps.redisUrl });
+    limitCallers(api, { settings: deps.services.rateLimits, access: deps.services.publicAccess });
     await api.register(keyRoutes, { keys: deps.services.keys });
-    await api.register(agentRoutes, { agents: deps.services.agents, modelNames: deps.modelNames });
+    await api.register(agentRoutes, { agents: deps.services.agents, modelNames });
+    await api.register(modelRoutes, { catalogue: deps.models });
     await api.register(agentQueryRoutes, {
       answers: deps.services.answers,
       visitorTokens: deps.services.visitorTokens,
-      modelNames: deps.modelNames,
+      modelNames,
     });
     await api.register(datastoreRoutes, { datastores: deps.services.datastores, search: deps.services.search });
     await api.register(datasourceRoutes, {
@@ -133,7 +150,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await api.register(conversationRoutes, { conversations: deps.services.conversations });
     await api.register(messageRoutes, { conversations: deps.services.conversations });
     await api.register(webhookRoutes, { webhooks: deps.services.webhooks });
-    await api.register(workspaceRoutes, { notifications: deps.services.notifications, rateLimits: deps.services.rateLimits });
+    await api.register(workspaceRoutes, {
+      workspaces: deps.services.workspaces,
+      notifications: deps.services.notifications,
+      rateLimits: deps.services.rateLimits,
+    });
     await api.register(memberRoutes, { members: deps.services.members });
   });
 

@@ -199,10 +199,44 @@ export interface EventOutboxTable {
 export interface MemberTable {
   id: string;
   workspace_id: string;
+  /** The user's e-mail and name when the member was added (the user's own are read through `user_id`). */
   email: string;
   name: string;
   role: string;
   created_at: string;
+  user_id: string;
+  /** Null while the invitation is open. */
+  accepted_at: string | null;
+}
+
+export interface AppUserTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserSessionTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  user_agent: string;
+  created_at: string;
+  last_seen_at: string;
+  revoked_at: string | null;
+}
+
+export interface OneTimeLinkTable {
+  token_hash: string;
+  purpose: string;
+  user_id: string | null;
+  workspace_id: string | null;
+  member_id: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export interface WebhookEndpointTable {
@@ -278,4 +312,7 @@ export interface Database {
   delivery: DeliveryTable;
   delivery_attempt: DeliveryAttemptTable;
   instance_secret: InstanceSecretTable;
+  app_user: AppUserTable;
+  user_session: UserSessionTable;
+  one_time_link: OneTimeLinkTable;
 }

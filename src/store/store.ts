@@ -3,6 +3,10 @@
  * the workspace id, so no query can reach another workspace's rows by id alone.
  */
 
+import type { OneTimeLinkStore, SessionStore, UserStore } from './ports/people.js';
+
+export type * from './ports/people.js';
+
 export interface WorkspaceRecord {
   id: string;
   name: string;
@@ -246,6 +250,8 @@ export interface WorkspaceStore {
   settings(workspaceId: string): Promise<Record<string, unknown>>;
   saveSettings(workspaceId: string, settings: Record<string, unknown>): Promise<void>;
   findByName(name: string): Promise<WorkspaceRecord | undefined>;
+  find(id: string): Promise<WorkspaceRecord | undefined>;
+  rename(id: string, name: string): Promise<void>;
   list(): Promise<WorkspaceRecord[]>;
 }
 
@@ -353,6 +359,9 @@ export interface Store {
   readonly webhooks: WebhookStore;
   readonly deliveries: DeliveryStore;
   readonly secrets: InstanceSecretStore;
+  readonly users: UserStore;
+  readonly sessions: SessionStore;
+  readonly links: OneTimeLinkStore;
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Throws when the store cannot be reached. */
@@ -582,20 +591,42 @@ export interface OutboxStore {
 
 export type MemberRole = 'owner' | 'admin' | 'member';
 
-/** A person of the workspace; owners and admins are the administrators that notifications reach. */
+/** A person's place in a workspace; owners and admins are the administrators that notifications reach. */
 export interface MemberRecord {
   id: string;
   workspaceId: string;
+  userId: string;
+  /** The user's e-mail and name. */
   email: string;
   name: string;
   role: MemberRole;
+  /** `invited` until the person accepts the invitation (sets a password or signs in). */
+  status: 'active' | 'invited';
   createdAt: string;
 }
 
+export interface NewMember extends Omit<MemberRecord, 'status'> {
+  /** Null for an open invitation. */
+  acceptedAt: string | null;
+}
+
+/** A membership with the name of its workspace, for a person's list of workspaces. */
+export interface WorkspaceMembership {
+  member: MemberRecord;
+  workspaceName: string;
+}
+
 export interface MemberStore extends ScopedReads<MemberRecord> {
-  /** False when the workspace already has a member with this e-mail. */
-  create(member: MemberRecord): Promise<boolean>;
-  delete(workspaceId: string, id: string): Promise<MemberRecord | undefined>;
+  /** False when the user is already a member of the workspace. */
+  create(member: NewMember): Promise<boolean>;
+  findByUser(workspaceId: string, userId: string): Promise<MemberRecord | undefined>;
+  /** Workspace-free on purpose: the workspaces one person belongs to (oldest workspace first). */
+  listByUser(userId: string): Promise<WorkspaceMembership[]>;
+  /** Marks an invited member as having accepted. */
+  accept(workspaceId: string, id: string, at: string): Promise<void>;
+  /** `last-owner` when it would leave the workspace without an owner; undefined when not in the workspace. */
+  changeRole(workspaceId: string, id: string, role: MemberRole): Promise<MemberRecord | 'last-owner' | undefined>;
+  delete(workspaceId: string, id: string): Promise<MemberRecord | 'last-owner' | undefined>;
 }
 
 export interface WebhookEndpointRecord {

@@ -10,6 +10,8 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
   let b: Workspace;
   /** A visitor token of workspace B's public agent: it continues one conversation and is no key anywhere. */
   let visitorToken: string;
+  /** An owner of workspace B, signed in to the dashboard: their access token is B's, like B's key. */
+  let memberToken: string;
 
   it.beforeAll(async ({ startParley }) => {
     parley = await startParley(kind);
@@ -17,6 +19,7 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
     b = await parley.newWorkspace();
     const bAgent = (await parley.call('POST', '/agents', { key: b.key, body: { visibility: 'public' } })).body.id;
     visitorToken = (await parley.call('POST', `/agents/${bAgent}/query`, { key: null, body: { query: 'hello' } })).body.visitorToken;
+    memberToken = (await parley.newMember(b.id, 'owner')).accessToken;
   });
 
   it('has a table entry for every authenticated route the server registers', () => {
@@ -26,10 +29,15 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
 
   const cases = Object.entries(ROUTE_TABLE);
 
-  it.each(cases)('%s: another workspace’s key cannot reach workspace A', async (route, routeCase) => {
+  const credentials = cases.flatMap(([route, routeCase]) => [
+    [route, 'key', routeCase] as const,
+    [route, 'member token', routeCase] as const,
+  ]);
+
+  it.each(credentials)('%s: another workspace’s %s cannot reach workspace A', async (route, credential, routeCase) => {
     const method = route.split(' ')[0]!;
     const { path, body } = routeCase.request(seed);
-    const response = await parley.call(method, path, { key: b.key, body });
+    const response = await parley.call(method, path, { key: credential === 'key' ? b.key : memberToken, body });
     if (routeCase.foreign === 'forbidden') {
       expect(response.status).toBe(403);
       expect(response.body.error).toBe('FORBIDDEN');

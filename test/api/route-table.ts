@@ -121,8 +121,13 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
   },
   'GET /workspace/email-deliveries': { request: () => ({ path: '/workspace/email-deliveries' }), foreign: mustNotMention },
   'GET /members': { request: () => ({ path: '/members' }), foreign: mustNotMention },
-  'POST /members': { request: () => ({ path: '/members', body: { email: 'b-admin@example.com' } }), foreign: mustNotMention },
+  'POST /members': {
+    request: () => ({ path: '/members', body: { email: `b-admin-${Math.random().toString(36).slice(2, 8)}@example.com` } }),
+    foreign: mustNotMention,
+  },
+  'PATCH /members/:id': { request: (s) => ({ path: `/members/${s.memberId}`, body: { role: 'member' } }), foreign: 'forbidden' },
   'DELETE /members/:id': { request: (s) => ({ path: `/members/${s.memberId}` }), foreign: 'forbidden' },
+  'GET /models': { request: () => ({ path: '/models' }), foreign: mustNotMention },
 };
 
 /** Creates what workspace A owns for the table's requests. */
@@ -171,8 +176,11 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
   };
 }
 
-/** Authenticated routes the server registered, as table keys. */
+/**
+ * Workspace routes the server registered, as table keys: all but the probes and the dashboard's session
+ * endpoints (`/auth/*`, `/me`: a person's own, not a workspace's; test/api/auth.test.ts covers them).
+ */
 export const authenticatedRoutes = (parley: TestParley): string[] =>
   parley.app.registeredRoutes
-    .filter((route) => !route.hidden && !['/healthz', '/readyz'].includes(route.url))
+    .filter((route) => !route.hidden && !['/healthz', '/readyz', '/me'].includes(route.url) && !route.url.startsWith('/auth/'))
     .map((route) => `${route.method} ${route.url}`);

@@ -3,11 +3,23 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { openCore, startServer, startWorkers, type Core } from '../../src/parley.js';
 import type { FastifyInstance } from 'fastify';
 import type { LogStream } from '../../src/http/server.js';
+import { joinWorkspace } from '../../src/domain/memberships.js';
+import { hashPassword } from '../../src/domain/passwords.js';
+import type { MemberRole } from '../../src/store/store.js';
 import { createScratchStore, type ScratchStore, type StoreKind } from './stores.js';
 
 export interface Workspace {
   id: string;
   key: string;
+}
+
+/** A person signed in to the dashboard: their session cookie's value and an access token for one workspace. */
+export interface SignedInMember {
+  userId: string;
+  email: string;
+  password: string;
+  sessionSecret: string;
+  accessToken: string;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -33,6 +45,8 @@ export interface TestParley {
   config: Config;
   scratch: ScratchStore;
   newWorkspace(name?: string): Promise<Workspace>;
+  /** A user with a password, an active member of the workspace with `role`, signed in. */
+  newMember(workspaceId: string, role?: MemberRole): Promise<SignedInMember>;
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
   close(): Promise<void>;
 }
@@ -94,6 +108,17 @@ export async function startTestParley(kind: StoreKind, options: TestParleyOption
         const { workspace } = await core.services.workspaces.findOrCreate(name);
         const { secret } = await core.services.keys.issue(workspace.id);
         return { id: workspace.id, key: secret };
+      },
+      async newMember(workspaceId, role = 'owner') {
+        const { accounts } = core.services;
+        const email = `person-${++workspaceCounter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+        const password = 'correct horse battery';
+        const user = await accounts.ensureUser(email, 'Test person');
+        await core.store.users.update(user.id, { passwordHash: await hashPassword(password) }, new Date().toISOString());
+        await joinWorkspace(core.store, workspaceId, user, role);
+        const { sessionSecret } = await accounts.signIn({ email, password }, 'test');
+        const { accessToken } = await accounts.mintAccessToken(sessionSecret, workspaceId);
+        return { userId: user.id, email, password, sessionSecret, accessToken };
       },
       close,
     };

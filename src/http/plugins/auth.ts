@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Caller } from '../../domain/callers.js';
-import { unauthorized } from '../../errors.js';
+import { decodeJwt } from 'jose';
+import { ACCESS_TOKEN_AUDIENCE, type AccessTokens } from '../../domain/access-tokens.js';
+import { isWorkspaceCaller, mayAdminister, type Caller } from '../../domain/callers.js';
+import { ParleyError, unauthorized } from '../../errors.js';
 import type { KeyService } from '../../domain/keys.js';
-import { looksLikeVisitorToken, type VisitorTokens } from '../../domain/visitor-tokens.js';
+import { looksLikeToken, type VisitorTokens } from '../../domain/visitor-tokens.js';
 
 /**
  * `required` (the default): an API key or 401; `optional`: a public route, open to anonymous callers
@@ -13,9 +15,11 @@ export type AuthMode = 'required' | 'optional';
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
+    /** Only owners and admins (and API keys) may call it: members, webhooks, workspace settings. */
+    adminOnly?: boolean;
   }
   interface FastifyRequest {
-    /** The workspace of the bearer key; null for visitors and anonymous callers (public routes only). */
+    /** The workspace of the key or member token; null for visitors and anonymous callers (public routes only). */
     workspaceId: string | null;
     /** Who is calling, as the credential says. */
     caller: Caller;
@@ -34,19 +38,36 @@ export function workspaceOf(request: FastifyRequest): string {
 export interface Credentials {
   keys: KeyService;
   visitorTokens: VisitorTokens;
+  accessTokens: AccessTokens;
+}
+
+/** A member's access token or a visitor token (both JWTs), told apart by their audience. */
+async function tokenCaller(token: string, { visitorTokens, accessTokens }: Credentials): Promise<Caller> {
+  let audience: unknown;
+  try {
+    audience = decodeJwt(token).aud;
+  } catch {
+    throw unauthorized('The bearer credential is not valid');
+  }
+  if (audience === ACCESS_TOKEN_AUDIENCE) {
+    const grant = await accessTokens.verify(token);
+    return { kind: 'member', workspaceId: grant.workspaceId, userId: grant.userId, role: grant.role };
+  }
+  return { kind: 'visitor', grant: await visitorTokens.verify(token) };
 }
 
 /**
  * Resolves `Authorization: Bearer <credential>` to a caller for every route registered in `scope`
  * (encapsulated: health and docs routes outside it stay open). An API key (`pk_live_…`) acts for its
- * workspace; a visitor token only on public routes, within its grant.
+ * workspace, a member's access token for its workspace by role; a visitor token only on public routes,
+ * within its grant.
  */
-export function registerBearerAuth(scope: FastifyInstance, { keys, visitorTokens }: Credentials): void {
+export function registerBearerAuth(scope: FastifyInstance, credentials: Credentials): void {
   scope.decorateRequest('workspaceId', null);
-  // Set by the hook below on every request of the scope before anything reads it.
   scope.decorateRequest<Caller | null>('caller', null);
   scope.addHook('onRequest', async (request) => {
-    const open = request.routeOptions.config.auth === 'optional';
+    const { auth, adminOnly } = request.routeOptions.config;
+    const open = auth === 'optional';
     request.caller = ANONYMOUS;
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
@@ -56,16 +77,21 @@ export function registerBearerAuth(scope: FastifyInstance, { keys, visitorTokens
     const match = BEARER.exec(header);
     if (match?.[1] === undefined) throw unauthorized('The Authorization header must read "Bearer <API key>"');
     const credential = match[1];
-    if (looksLikeVisitorToken(credential)) {
-      const grant = await visitorTokens.verify(credential);
-      if (!open) throw unauthorized('This route needs an API key; a visitor token only continues its own conversation');
-      request.caller = { kind: 'visitor', grant };
-      return;
+    const caller = looksLikeToken(credential) ? await tokenCaller(credential, credentials) : await keyCaller(credential, credentials.keys);
+    if (caller.kind === 'visitor' && !open) {
+      throw unauthorized('This route needs an API key; a visitor token only continues its own conversation');
     }
-    const key = await keys.authenticate(credential);
-    request.workspaceId = key.workspaceId;
-    request.caller = { kind: 'key', workspaceId: key.workspaceId, keyId: key.id };
+    if (isWorkspaceCaller(caller)) {
+      if (adminOnly && !mayAdminister(caller)) throw new ParleyError('FORBIDDEN', 'Only owners and admins of the workspace may do this');
+      request.workspaceId = caller.workspaceId;
+    }
+    request.caller = caller;
   });
+}
+
+async function keyCaller(secret: string, keys: KeyService): Promise<Caller> {
+  const key = await keys.authenticate(secret);
+  return { kind: 'key', workspaceId: key.workspaceId, keyId: key.id };
 }
 
 /** A visitor token sent in the body, for clients that cannot set headers; the header's credential wins. */

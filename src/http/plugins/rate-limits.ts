@@ -30,36 +30,35 @@ const LIMIT_OF: Readonly<Record<Dimension, keyof RateLimits>> = {
 export interface RateLimitOptions {
   settings: RateLimitSettings;
   access: PublicAccess;
-  /** Shared counters for several processes; in memory (per process) when null. */
-  redisUrl: string | null;
 }
 
-/**
- * Rate limits, per minute: every API key; on public routes every client IP and every visitor, counted
- * per workspace (one busy site does not spend another's allowance) with the workspace's own limits.
- * Each answer carries `RateLimit-Limit/Remaining/Reset` of its tightest counter; past a limit, 429
- * `RATE_LIMIT` with `Retry-After`. Counters live in Redis when configured, so processes share them.
- */
-export async function registerRateLimits(scope: FastifyInstance, options: RateLimitOptions): Promise<void> {
-  const redis =
-    options.redisUrl === null
-      ? undefined
-      : new Redis(options.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000, lazyConnect: false });
+/** The counters' store: Redis when configured, so processes share them; in memory (per process) otherwise. */
+export async function registerRateLimitStore(app: FastifyInstance, redisUrl: string | null): Promise<void> {
+  const redis = redisUrl === null ? undefined : new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
   if (redis !== undefined) {
     // Without Redis the limits are skipped (logged), rather than the API going down with it.
-    redis.on('error', (error: Error) => scope.log.warn({ err: error }, 'rate-limit store unreachable'));
-    scope.addHook('onClose', async () => {
+    redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store unreachable'));
+    app.addHook('onClose', async () => {
       redis.disconnect();
     });
   }
-  await scope.register(rateLimit, {
-    global: false,
-    timeWindow: WINDOW_MS,
-    redis,
-    nameSpace: 'parley-rate-limit:',
-    skipOnError: true,
-  });
+  await app.register(rateLimit, { global: false, timeWindow: WINDOW_MS, redis, nameSpace: 'parley-rate-limit:', skipOnError: true });
+}
 
+/** Throws `429 RATE_LIMIT` (with Retry-After) when a limiter says the request is one too many. */
+export function refuseWhenExceeded(who: string, result: { isExceeded?: boolean; max?: number; ttlInSeconds?: number }): void {
+  if (!result.isExceeded) return;
+  const retryAfterSeconds = Math.max(1, result.ttlInSeconds ?? 1);
+  throw new ParleyError('RATE_LIMIT', `Too many requests from ${who}; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+}
+
+/**
+ * Rate limits, per minute: every API key and signed-in member; on public routes every client IP and every
+ * visitor, counted per workspace (one busy site does not spend another's allowance) with the workspace's
+ * own limits. Each answer carries `RateLimit-Limit/Remaining/Reset` of its tightest counter; past a limit,
+ * 429 `RATE_LIMIT` with `Retry-After`. Needs {@link registerRateLimitStore} on an enclosing scope.
+ */
+export function limitCallers(scope: FastifyInstance, options: RateLimitOptions): void {
   const planned = new WeakMap<FastifyRequest, Partial<Record<Dimension, Check>>>();
   const limiter = (dimension: Dimension) =>
     scope.createRateLimit({
@@ -70,9 +69,11 @@ export async function registerRateLimits(scope: FastifyInstance, options: RateLi
 
   const plan = async (request: FastifyRequest): Promise<Partial<Record<Dimension, Check>>> => {
     const { caller } = request;
-    if (caller.kind === 'key') {
+    if (caller.kind === 'key' || caller.kind === 'member') {
       const limits = await options.settings.forWorkspace(caller.workspaceId);
-      return { key: { key: `key:${caller.keyId}`, max: limits.keyPerMinute } };
+      // A signed-in member spends an allowance of their own, as a key does.
+      const key = caller.kind === 'key' ? `key:${caller.keyId}` : `member:${caller.workspaceId}:${caller.userId}`;
+      return { key: { key, max: limits.keyPerMinute } };
     }
     const resource = request.routeOptions.config.publicResource;
     const id = (request.params as { id?: unknown }).id;

@@ -5,44 +5,82 @@ import type { MemberRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { IdParams, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
+const Role = StringEnum(['owner', 'admin', 'member'], {
+  description: 'owners and admins manage members, webhooks and settings, and receive notification e-mails',
+});
+
 const Member = Type.Object({
   id: Type.String(),
   email: Type.String(),
   name: Type.String(),
-  role: StringEnum(['owner', 'admin', 'member'], { description: 'owners and admins receive notification e-mails' }),
-  createdAt: Timestamp('When the member was added'),
+  role: Role,
+  status: StringEnum(['active', 'invited'], { description: 'invited until the person accepts the invitation' }),
+  createdAt: Timestamp('When the member was invited'),
 });
 
-const memberView = ({ workspaceId: _workspace, ...member }: MemberRecord) => member;
+const Invited = Type.Composite([
+  Member,
+  Type.Object({
+    invitationUrl: Type.String({ description: 'The single-use link that lets the person in (shown only now)' }),
+    invitationExpiresAt: Timestamp('When the link stops working'),
+    emailed: Type.Boolean({ description: 'The link was also sent by e-mail (PARLEY_SMTP_URL is set and the server took it)' }),
+  }),
+]);
 
-/** The workspace's people; owners and admins receive its notification e-mails. */
+const memberView = ({ workspaceId: _workspace, userId: _user, ...member }: MemberRecord) => member;
+
+/** The workspace's people and their roles; only owners and admins (and API keys) manage them. */
 export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }> = async (app, { members }) => {
+  const tags = ['members'];
+
   app.get(
     '/members',
-    { schema: { tags: ['members'], summary: 'The workspace’s members', response: { 200: Type.Array(Member), ...errorResponses() } } },
+    { schema: { tags, summary: 'The workspace’s members', response: { 200: Type.Array(Member), ...errorResponses() } } },
     async (request) => (await members.list(workspaceOf(request))).map(memberView),
   );
 
   app.post(
     '/members',
     {
+      config: { adminOnly: true },
       schema: {
-        tags: ['members'],
-        summary: 'Add a member (409 when the e-mail is already one)',
+        tags,
+        summary: 'Invite a person by e-mail (409 when already a member); the invitation link is in the answer and e-mailed',
         body: Type.Object({
           email: Type.String({ format: 'email', maxLength: 320 }),
           name: Type.Optional(Type.String({ maxLength: 200 })),
-          role: Type.Optional(StringEnum(['owner', 'admin', 'member'])),
+          role: Type.Optional(Role),
         }),
+        response: { 200: Invited, ...errorResponses(409, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { member, invitation, emailed } = await members.invite(workspaceOf(request), request.body);
+      return { ...memberView(member), invitationUrl: invitation.url, invitationExpiresAt: invitation.expiresAt, emailed };
+    },
+  );
+
+  app.patch(
+    '/members/:id',
+    {
+      config: { adminOnly: true },
+      schema: {
+        tags,
+        summary: 'Change a member’s role (409 for the last owner)',
+        params: IdParams,
+        body: Type.Object({ role: Role }),
         response: { 200: Member, ...errorResponses(409, 413, 415) },
       },
     },
-    async (request) => memberView(await members.add(workspaceOf(request), request.body)),
+    async (request) => memberView(await members.changeRole(workspaceOf(request), request.params.id, request.body.role)),
   );
 
   app.delete(
     '/members/:id',
-    { schema: { tags: ['members'], summary: 'Remove a member', params: IdParams, response: { 200: Member, ...errorResponses() } } },
+    {
+      config: { adminOnly: true },
+      schema: { tags, summary: 'Remove a member (409 for the last owner)', params: IdParams, response: { 200: Member, ...errorResponses(409) } },
+    },
     async (request) => memberView(await members.remove(workspaceOf(request), request.params.id)),
   );
 };

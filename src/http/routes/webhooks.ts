@@ -83,6 +83,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
   app.post(
     '/webhooks',
     {
+      config: { adminOnly: true },
       schema: {
         tags,
         summary: 'Create a webhook endpoint; the answer is the only time its signing secret is shown',
@@ -103,19 +104,20 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
 
   app.get(
     '/webhooks',
-    { schema: { tags, summary: 'List the workspace’s webhook endpoints', response: { 200: Type.Array(Webhook), ...errorResponses() } } },
+    { config: { adminOnly: true }, schema: { tags, summary: 'List the workspace’s webhook endpoints', response: { 200: Type.Array(Webhook), ...errorResponses() } } },
     async (request) => (await webhooks.list(workspaceOf(request))).map(webhookView),
   );
 
   app.get(
     '/webhooks/:id',
-    { schema: { tags, summary: 'A webhook endpoint', params: IdParams, response: { 200: Webhook, ...errorResponses() } } },
+    { config: { adminOnly: true }, schema: { tags, summary: 'A webhook endpoint', params: IdParams, response: { 200: Webhook, ...errorResponses() } } },
     async (request) => webhookView(await webhooks.get(workspaceOf(request), request.params.id)),
   );
 
   app.patch(
     '/webhooks/:id',
     {
+      config: { adminOnly: true },
       schema: {
         tags,
         summary: 'Change a webhook endpoint’s URL, events, description or enabled flag',
@@ -135,6 +137,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
   app.delete(
     '/webhooks/:id',
     {
+      config: { adminOnly: true },
       schema: { tags, summary: 'Delete a webhook endpoint and its delivery log', params: IdParams, response: { 200: Webhook, ...errorResponses() } },
     },
     async (request) => webhookView(await webhooks.delete(workspaceOf(request), request.params.id)),
@@ -143,6 +146,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
   app.get(
     '/webhooks/:id/deliveries',
     {
+      config: { adminOnly: true },
       schema: {
         tags,
         summary: 'The endpoint’s latest 100 deliveries, newest first, with every attempt',
@@ -156,6 +160,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
   app.post(
     '/webhooks/:id/deliveries/:deliveryId/replay',
     {
+      config: { adminOnly: true },
       schema: {
         tags,
         summary: 'Send a delivery’s event again, as a new delivery (same body, new `Parley-Delivery`)',

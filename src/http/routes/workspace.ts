@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { NotificationService } from '../../domain/notifications.js';
 import type { RateLimitSettings } from '../../domain/rate-limits.js';
+import type { WorkspaceService } from '../../domain/workspaces.js';
 import { NOTIFYING_EVENTS } from '../../events/event-types.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { errorResponses } from '../schemas.js';
@@ -30,6 +31,7 @@ const RateLimits = Type.Object({
 });
 
 const Settings = Type.Object({
+  name: Type.String({ description: 'The workspace’s name' }),
   notifications: byEvent(Audience, false),
   emailEnabled: Type.Boolean({ description: 'Read-only: an SMTP server is configured (PARLEY_SMTP_URL), so e-mail can go out' }),
   rateLimits: RateLimits,
@@ -43,12 +45,13 @@ const RateLimitChanges = Type.Object(
 );
 
 export interface WorkspaceRoutesOptions {
+  workspaces: WorkspaceService;
   notifications: NotificationService;
   rateLimits: RateLimitSettings;
 }
 
 /** The workspace itself: its notification settings, its rate limits and the log of its e-mails. */
-export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceRoutesOptions> = async (app, { notifications, rateLimits }) => {
+export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceRoutesOptions> = async (app, { workspaces, notifications, rateLimits }) => {
   app.get(
     '/workspace/settings',
     {
@@ -60,18 +63,21 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceRoutesOptions> 
     },
     async (request) => {
       const workspaceId = workspaceOf(request);
-      return { ...(await notifications.get(workspaceId)), rateLimits: await rateLimits.forWorkspace(workspaceId) };
+      const { name } = await workspaces.get(workspaceId);
+      return { name, ...(await notifications.get(workspaceId)), rateLimits: await rateLimits.forWorkspace(workspaceId) };
     },
   );
 
   app.patch(
     '/workspace/settings',
     {
+      config: { adminOnly: true },
       schema: {
         tags: ['workspace'],
         summary: 'Change the notification settings and rate limits; what is left out keeps its value',
         body: Type.Object(
           {
+            name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
             notifications: Type.Optional(byEvent(Type.Partial(Audience), true)),
             rateLimits: Type.Optional(RateLimitChanges),
           },
@@ -84,13 +90,15 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceRoutesOptions> 
       const workspaceId = workspaceOf(request);
       const changes = request.body.rateLimits;
       const limits = changes === undefined ? await rateLimits.forWorkspace(workspaceId) : await rateLimits.update(workspaceId, changes);
-      return { ...(await notifications.update(workspaceId, request.body)), rateLimits: limits };
+      const { name } = request.body.name === undefined ? await workspaces.get(workspaceId) : await workspaces.rename(workspaceId, request.body.name);
+      return { name, ...(await notifications.update(workspaceId, request.body)), rateLimits: limits };
     },
   );
 
   app.get(
     '/workspace/email-deliveries',
     {
+      config: { adminOnly: true },
       schema: {
         tags: ['workspace'],
         summary: 'The latest 100 notification e-mails, newest first, with every attempt',

@@ -30,6 +30,8 @@ export interface ModelRegistry {
   limitsOf(modelName: string): ModelLimits;
   /** Every name that resolves: the built-in ones first, then configured ones in their order. */
   modelNames(): string[];
+  /** The same names, each with the kind of provider that serves it. */
+  catalogue(): { name: string; provider: ModelProviderKind }[];
 }
 
 export const BUILT_IN_MODEL_NAMES = ['llm_a', 'llm_b', 'llm_b_mini', 'llm_c'] as const;
@@ -118,6 +120,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
     resolveModel: (modelName) => find(modelName).model,
     limitsOf: (modelName) => find(modelName).limits,
     modelNames: () => [...names],
+    catalogue: () => [...settings].map(([name, entry]) => ({ name, provider: entry.provider })),
   };
 }
 

@@ -5,6 +5,7 @@ import * as ingestion from './002-ingestion.js';
 import * as conversations from './003-conversations.js';
 import * as events from './004-events.js';
 import * as publicAgents from './005-public-agents.js';
+import * as people from './006-people.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -17,6 +18,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '003-conversations': conversations,
   '004-events': events,
   '005-public-agents': publicAgents,
+  '006-people': people,
 };
 
 /** Hands Kysely's migrator the migrations with the column types of one dialect bound in. */

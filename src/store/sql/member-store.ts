@@ -1,45 +1,138 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, MemberTable } from '../schema.js';
-import type { MemberRecord, MemberRole, MemberStore } from '../store.js';
-import { OwnedRecords } from './owned-rows.js';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import type { SqlConnection } from './sql-dialect.js';
+import type { MemberRecord, MemberRole, MemberStore, NewMember, WorkspaceMembership } from '../store.js';
 
-const toRecord = (row: Selectable<MemberTable>): MemberRecord => ({
+/** Members with their user's current e-mail and name. */
+function membersWithUsers(db: Kysely<Database>) {
+  return db
+    .selectFrom('member')
+    .innerJoin('app_user', 'app_user.id', 'member.user_id')
+    .select([
+      'member.id',
+      'member.workspace_id',
+      'member.user_id',
+      'member.role',
+      'member.created_at',
+      'member.accepted_at',
+      'app_user.email',
+      'app_user.name',
+    ]);
+}
+
+type MemberRow = Awaited<ReturnType<ReturnType<typeof membersWithUsers>['executeTakeFirstOrThrow']>>;
+
+const toRecord = (row: MemberRow): MemberRecord => ({
   id: row.id,
   workspaceId: row.workspace_id,
+  userId: row.user_id,
   email: row.email,
   name: row.name,
   role: row.role as MemberRole,
+  status: row.accepted_at === null ? 'invited' : 'active',
   createdAt: row.created_at,
 });
 
-export class SqlMemberStore extends OwnedRecords<'member', MemberRecord> implements MemberStore {
-  constructor(private readonly db: Kysely<Database>) {
-    super(db, 'member', toRecord);
+export class SqlMemberStore implements MemberStore {
+  constructor(private readonly connection: SqlConnection) {}
+
+  private get db(): Kysely<Database> {
+    return this.connection.db;
   }
 
-  async create(member: MemberRecord): Promise<boolean> {
+  async find(workspaceId: string, id: string): Promise<MemberRecord | undefined> {
+    const row = await membersWithUsers(this.db).where('member.workspace_id', '=', workspaceId).where('member.id', '=', id).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async ownerOf(id: string): Promise<string | undefined> {
+    return (await this.db.selectFrom('member').select('workspace_id').where('id', '=', id).executeTakeFirst())?.workspace_id;
+  }
+
+  async list(workspaceId: string): Promise<MemberRecord[]> {
+    const rows = await membersWithUsers(this.db)
+      .where('member.workspace_id', '=', workspaceId)
+      .orderBy('member.created_at', 'desc')
+      .orderBy('member.id', 'desc')
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async findByUser(workspaceId: string, userId: string): Promise<MemberRecord | undefined> {
+    const row = await membersWithUsers(this.db)
+      .where('member.workspace_id', '=', workspaceId)
+      .where('member.user_id', '=', userId)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async listByUser(userId: string): Promise<WorkspaceMembership[]> {
+    const rows = await membersWithUsers(this.db)
+      .innerJoin('workspace', 'workspace.id', 'member.workspace_id')
+      .select('workspace.name as workspace_name')
+      .where('member.user_id', '=', userId)
+      .orderBy('workspace.created_at')
+      .orderBy('workspace.id')
+      .execute();
+    return rows.map((row) => ({ member: toRecord(row), workspaceName: row.workspace_name }));
+  }
+
+  async create(member: NewMember): Promise<boolean> {
     const inserted = await this.db
       .insertInto('member')
       .values({
         id: member.id,
         workspace_id: member.workspaceId,
+        user_id: member.userId,
         email: member.email,
         name: member.name,
         role: member.role,
         created_at: member.createdAt,
+        accepted_at: member.acceptedAt,
       })
-      .onConflict((conflict) => conflict.columns(['workspace_id', 'email']).doNothing())
+      .onConflict((conflict) => conflict.columns(['workspace_id', 'user_id']).doNothing())
       .executeTakeFirst();
     return (inserted.numInsertedOrUpdatedRows ?? 0n) > 0n;
   }
 
-  async delete(workspaceId: string, id: string): Promise<MemberRecord | undefined> {
-    const row = await this.db
-      .deleteFrom('member')
+  async accept(workspaceId: string, id: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('member')
+      .set({ accepted_at: at })
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toRecord(row);
+      .where('accepted_at', 'is', null)
+      .execute();
+  }
+
+  async changeRole(workspaceId: string, id: string, role: MemberRole): Promise<MemberRecord | 'last-owner' | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await membersWithUsers(trx).where('member.workspace_id', '=', workspaceId).where('member.id', '=', id).executeTakeFirst();
+      if (current === undefined) return undefined;
+      if (current.role === 'owner' && role !== 'owner' && (await this.otherOwners(trx, workspaceId, id)) === 0) return 'last-owner';
+      await trx.updateTable('member').set({ role }).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+      return { ...toRecord(current), role };
+    });
+  }
+
+  async delete(workspaceId: string, id: string): Promise<MemberRecord | 'last-owner' | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await membersWithUsers(trx).where('member.workspace_id', '=', workspaceId).where('member.id', '=', id).executeTakeFirst();
+      if (current === undefined) return undefined;
+      if (current.role === 'owner' && (await this.otherOwners(trx, workspaceId, id)) === 0) return 'last-owner';
+      await trx.deleteFrom('member').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+      return toRecord(current);
+    });
+  }
+
+  /**
+   * Owners of the workspace besides `id`. PostgreSQL locks them (SQLite's writer is alone anyway), so two
+   * owners cannot demote each other at once and leave none.
+   */
+  private async otherOwners(trx: Kysely<Database>, workspaceId: string, id: string): Promise<number> {
+    const rows = await sql<{ id: string }>`
+      select id from member where workspace_id = ${workspaceId} and role = 'owner' and id <> ${id}
+      ${this.connection.supportsRowLocks ? sql`for update` : sql``}`.execute(trx);
+    return rows.rows.length;
   }
 }

@@ -22,6 +22,8 @@ export class SqlBlobStore implements BlobStore {
         await trx.insertInto('blob_part').values({ key, part, data: data as Buffer }).execute();
         part += 1;
       }
+      // An empty file is still a file: part 0 records that it exists.
+      if (part === 0) await trx.insertInto('blob_part').values({ key, part, data: Buffer.alloc(0) }).execute();
     });
     await fs.rm(sourcePath, { force: true });
   }

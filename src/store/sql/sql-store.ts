@@ -15,6 +15,7 @@ import { SqlParticipantStore } from './participant-store.js';
 import { SqlMemberStore } from './member-store.js';
 import { SqlWebhookStore } from './webhook-store.js';
 import { SqlInstanceSecretStore } from './instance-secret-store.js';
+import { SqlOneTimeLinkStore, SqlSessionStore, SqlUserStore } from './people-store.js';
 import { SqlDeliveryStore } from './delivery-store.js';
 
 /** The store over any SQL dialect Kysely speaks; dialect folders only open the connection. */
@@ -40,7 +41,10 @@ export function createSqlStore(connection: SqlConnection, { blobs, search }: Dia
     messages: new SqlMessageStore(db),
     participants: new SqlParticipantStore(db),
     outbox: new SqlOutboxStore(db),
-    members: new SqlMemberStore(db),
+    members: new SqlMemberStore(connection),
+    users: new SqlUserStore(db),
+    sessions: new SqlSessionStore(db),
+    links: new SqlOneTimeLinkStore(db),
     webhooks: new SqlWebhookStore(db),
     deliveries: new SqlDeliveryStore(db),
     secrets: new SqlInstanceSecretStore(db),

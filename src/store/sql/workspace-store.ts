@@ -27,6 +27,15 @@ export class SqlWorkspaceStore implements WorkspaceStore {
     await this.db.updateTable('workspace').set({ settings: JSON.stringify(settings) }).where('id', '=', workspaceId).execute();
   }
 
+  async find(id: string): Promise<WorkspaceRecord | undefined> {
+    const row = await this.db.selectFrom('workspace').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async rename(id: string, name: string): Promise<void> {
+    await this.db.updateTable('workspace').set({ name }).where('id', '=', id).execute();
+  }
+
   async findByName(name: string): Promise<WorkspaceRecord | undefined> {
     const row = await this.db.selectFrom('workspace').selectAll().where('name', '=', name).executeTakeFirst();
     return row && toRecord(row);

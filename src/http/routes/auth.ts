@@ -1,0 +1,302 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessTokens } from '../../domain/access-tokens.js';
+import type { AccountService, Me, SignedIn } from '../../domain/accounts.js';
+import { MIN_PASSWORD_LENGTH } from '../../domain/passwords.js';
+import { ParleyError, unauthorized } from '../../errors.js';
+import type { SessionRecord, UserRecord } from '../../store/store.js';
+import { refuseWhenExceeded } from '../plugins/rate-limits.js';
+import { IdParams, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+
+/** The dashboard's session cookie: a random secret whose hash names the server-side session. */
+export const SESSION_COOKIE = 'parley_session';
+/** The cookie outlives no session: sessions end after 30 days idle on the server side anyway. */
+const COOKIE_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+/** Sign-in attempts per address a minute, and wrong passwords per account in 15 minutes. */
+const ATTEMPTS_PER_ADDRESS = 30;
+const FAILURES_PER_ACCOUNT = 5;
+
+const Password = Type.String({ minLength: 1, maxLength: 1000, description: `At least ${MIN_PASSWORD_LENGTH} characters` });
+const Email = Type.String({ format: 'email', maxLength: 320 });
+const Token = Type.String({ minLength: 1, maxLength: 200 });
+const Name = Type.String({ maxLength: 200 });
+const Role = StringEnum(['owner', 'admin', 'member']);
+
+const User = Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() });
+const UserAnswer = Type.Object({ user: User });
+
+const MeAnswer = Type.Object({
+  user: User,
+  memberships: Type.Array(Type.Object({ workspaceId: Type.String(), workspaceName: Type.String(), role: Role })),
+});
+
+const Session = Type.Object({
+  id: Type.String(),
+  createdAt: Timestamp('When the person signed in'),
+  lastSeenAt: Timestamp('When the session was last used (to the minute)'),
+  userAgent: Type.String(),
+  current: Type.Boolean({ description: 'The session this request came with' }),
+});
+
+const userView = ({ id, email, name }: UserRecord) => ({ id, email, name });
+
+const meView = ({ user, memberships }: Me) => ({
+  user: userView(user),
+  memberships: memberships.map(({ member, workspaceName }) => ({ workspaceId: member.workspaceId, workspaceName, role: member.role })),
+});
+
+const sessionView = (session: SessionRecord, currentId: string | undefined) => ({
+  id: session.id,
+  createdAt: session.createdAt,
+  lastSeenAt: session.lastSeenAt,
+  userAgent: session.userAgent,
+  current: session.id === currentId,
+});
+
+export interface AuthRoutesOptions {
+  accounts: AccountService;
+  accessTokens: AccessTokens;
+  /** The origin people reach Parley at (PARLEY_PUBLIC_URL), besides the request's own. */
+  publicOrigin: string;
+}
+
+/**
+ * The dashboard's own endpoints (DESIGN §7: `/auth/*` and `/me`, nothing else): setup, sign-in, sessions
+ * in an HttpOnly SameSite=Strict cookie, access tokens for the public API, invitations, password resets
+ * and the person's account. State-changing calls refuse another site's `Origin` (CSRF).
+ */
+export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, { accounts, accessTokens, publicOrigin }) => {
+  const tags = ['auth'];
+  const perAddress = app.createRateLimit({ keyGenerator: (request) => `auth-address:${request.ip}`, max: ATTEMPTS_PER_ADDRESS, timeWindow: 60_000 });
+  const accountOf = (request: FastifyRequest) => {
+    const email = (request.body as { email?: unknown } | undefined)?.email;
+    return `auth-account:${typeof email === 'string' ? email.trim().toLowerCase() : '-'}`;
+  };
+  const failuresPerAccount = app.createRateLimit({ keyGenerator: accountOf, max: FAILURES_PER_ACCOUNT, timeWindow: 15 * 60_000 });
+
+  const sameOrigin = (request: FastifyRequest) => {
+    const origin = request.headers.origin;
+    return origin === `${request.protocol}://${request.host}` || origin === publicOrigin;
+  };
+  // Cookies go with every request to this site; only its own pages may change anything with them.
+  app.addHook('preHandler', async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    const attempt = await perAddress(request);
+    if (!attempt.isAllowed) refuseWhenExceeded('your address', attempt);
+    const origin = request.headers.origin;
+    if ((origin !== undefined || request.routeOptions.config.requireOrigin) && !sameOrigin(request)) {
+      throw new ParleyError('FORBIDDEN', 'This request must come from a Parley page (Origin)');
+    }
+  });
+
+  const setSession = (request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) => {
+    reply.setCookie(SESSION_COOKIE, signedIn.sessionSecret, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: request.protocol === 'https',
+      path: '/',
+      maxAge: COOKIE_MAX_AGE_SECONDS,
+    });
+    return { user: userView(signedIn.user) };
+  };
+  const userAgent = (request: FastifyRequest) => request.headers['user-agent'] ?? 'unknown';
+  const secretOf = (request: FastifyRequest) => request.cookies[SESSION_COOKIE];
+  const signedIn = async (request: FastifyRequest) => {
+    const secret = secretOf(request);
+    const found = secret === undefined ? undefined : await accounts.session(secret);
+    if (found === undefined) throw unauthorized('Sign in first');
+    return found;
+  };
+  /** `/me` answers the session's person, or the person an access token names. */
+  const userIdOf = async (request: FastifyRequest): Promise<string> => {
+    const bearer = /^bearer[ \t]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
+    if (bearer !== undefined) return (await accessTokens.verify(bearer)).userId;
+    return (await signedIn(request)).user.id;
+  };
+
+  app.get(
+    '/auth/setup-status',
+    {
+      schema: {
+        tags,
+        security: [],
+        summary: 'Whether the instance still needs its first owner, and whether anyone may sign up',
+        response: { 200: Type.Object({ setupRequired: Type.Boolean(), signUpOpen: Type.Boolean() }), ...errorResponses() },
+      },
+    },
+    async () => accounts.setupStatus(),
+  );
+
+  app.post(
+    '/auth/setup',
+    {
+      schema: {
+        tags,
+        security: [],
+        summary: 'Create the first owner with the one-time setup link printed at the first start',
+        body: Type.Object({ token: Token, email: Email, name: Name, password: Password }),
+        response: { 200: UserAnswer, ...errorResponses(429) },
+      },
+    },
+    async (request, reply) => setSession(request, reply, await accounts.setup(request.body, userAgent(request))),
+  );
+
+  app.post(
+    '/auth/sign-up',
+    {
+      schema: {
+        tags,
+        security: [],
+        summary: 'Create an account and a workspace of one’s own (only with PARLEY_SIGNUP=open)',
+        body: Type.Object({ email: Email, name: Name, password: Password, workspaceName: Type.String({ maxLength: 200 }) }),
+        response: { 200: UserAnswer, ...errorResponses(409, 429) },
+      },
+    },
+    async (request, reply) => setSession(request, reply, await accounts.signUp(request.body, userAgent(request))),
+  );
+
+  app.post(
+    '/auth/sign-in',
+    {
+      schema: {
+        tags,
+        security: [],
+        summary: 'Sign in with e-mail and password; sets the session cookie',
+        body: Type.Object({ email: Type.String({ maxLength: 320 }), password: Password }),
+        response: { 200: UserAnswer, ...errorResponses(429) },
+      },
+    },
+    async (request, reply) => {
+      const before = await failuresPerAccount(request, { increment: false });
+      if (!before.isAllowed && before.remaining <= 0) refuseWhenExceeded('this account', { ...before, isExceeded: true });
+      try {
+        return setSession(request, reply, await accounts.signIn(request.body, userAgent(request)));
+      } catch (error) {
+        if (ParleyError.isInstance(error) && error.code === 'UNAUTHORIZED') await failuresPerAccount(request);
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/auth/sign-out',
+    { schema: { tags, security: [], summary: 'End this session and clear its cookie', response: { 204: Type.Null(), ...errorResponses(429) } } },
+    async (request, reply) => {
+      const secret = secretOf(request);
+      if (secret !== undefined) await accounts.signOut(secret);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/auth/token',
+    {
+      config: { requireOrigin: true },
+      schema: {
+        tags,
+        security: [],
+        summary: 'An access token (15 minutes) for one of the person’s workspaces, to call the public API with',
+        body: Type.Object({ workspaceId: Type.Optional(Type.String({ maxLength: 200 })) }),
+        response: {
+          200: Type.Object({ accessToken: Type.String(), expiresAt: Timestamp('When it stops working'), workspaceId: Type.String(), role: Role }),
+          ...errorResponses(429),
+        },
+      },
+    },
+    async (request) => {
+      const secret = secretOf(request);
+      if (secret === undefined) throw unauthorized('Sign in first');
+      return accounts.mintAccessToken(secret, request.body.workspaceId);
+    },
+  );
+
+  app.get(
+    '/me',
+    { schema: { tags, summary: 'The signed-in person and their workspaces (session cookie or access token)', response: { 200: MeAnswer, ...errorResponses() } } },
+    async (request) => meView(await accounts.me(await userIdOf(request))),
+  );
+
+  app.patch(
+    '/me',
+    {
+      schema: {
+        tags,
+        summary: 'Change one’s name or password (a new password needs the current one)',
+        body: Type.Object({ name: Type.Optional(Name), password: Type.Optional(Password), currentPassword: Type.Optional(Password) }),
+        response: { 200: UserAnswer, ...errorResponses(413, 415, 429) },
+      },
+    },
+    async (request) => ({ user: userView(await accounts.updateMe(await userIdOf(request), request.body)) }),
+  );
+
+  app.get(
+    '/auth/sessions',
+    { schema: { tags, security: [], summary: 'The person’s signed-in sessions, most recently used first', response: { 200: Type.Array(Session), ...errorResponses() } } },
+    async (request) => {
+      const { user, session } = await signedIn(request);
+      return (await accounts.listSessions(user.id)).map((each) => sessionView(each, session.id));
+    },
+  );
+
+  app.delete(
+    '/auth/sessions/:id',
+    { schema: { tags, security: [], summary: 'Sign out one session (another device)', params: IdParams, response: { 204: Type.Null(), ...errorResponses() } } },
+    async (request, reply) => {
+      const { user } = await signedIn(request);
+      await accounts.revokeSession(user.id, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/auth/invitations/:token',
+    {
+      schema: {
+        tags,
+        security: [],
+        summary: 'What an invitation link offers',
+        params: Type.Object({ token: Token }),
+        response: { 200: Type.Object({ email: Type.String(), workspaceName: Type.String(), role: Role, hasPassword: Type.Boolean() }), ...errorResponses() },
+      },
+    },
+    async (request) => accounts.invitation(request.params.token),
+  );
+
+  app.post(
+    '/auth/invitations/accept',
+    {
+      schema: {
+        tags,
+        security: [],
+        summary: 'Accept an invitation: set a password (or give one’s own) and sign in',
+        body: Type.Object({ token: Token, name: Type.Optional(Name), password: Password }),
+        response: { 200: UserAnswer, ...errorResponses(429) },
+      },
+    },
+    async (request, reply) => setSession(request, reply, await accounts.acceptInvitation(request.body, userAgent(request))),
+  );
+
+  app.post(
+    '/auth/password-reset',
+    {
+      schema: {
+        tags,
+        security: [],
+        summary: 'Set a new password with a one-time reset link',
+        body: Type.Object({ token: Token, password: Password }),
+        response: { 200: UserAnswer, ...errorResponses(429) },
+      },
+    },
+    async (request, reply) => setSession(request, reply, await accounts.resetPassword(request.body, userAgent(request))),
+  );
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The request must carry this site's `Origin` (not just: may not carry another's). */
+    requireOrigin?: boolean;
+  }
+}

@@ -1,0 +1,185 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { AppUserTable, Database, OneTimeLinkTable, UserSessionTable } from '../schema.js';
+import type {
+  LinkPurpose,
+  OneTimeLinkRecord,
+  OneTimeLinkStore,
+  SessionRecord,
+  SessionStore,
+  UserRecord,
+  UserStore,
+} from '../ports/people.js';
+
+const toUser = (row: Selectable<AppUserTable>): UserRecord => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  passwordHash: row.password_hash,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const toSession = (row: Selectable<UserSessionTable>): SessionRecord => ({
+  id: row.id,
+  userId: row.user_id,
+  userAgent: row.user_agent,
+  createdAt: row.created_at,
+  lastSeenAt: row.last_seen_at,
+  revokedAt: row.revoked_at,
+});
+
+const toLink = (row: Selectable<OneTimeLinkTable>): OneTimeLinkRecord => ({
+  purpose: row.purpose as LinkPurpose,
+  userId: row.user_id,
+  workspaceId: row.workspace_id,
+  memberId: row.member_id,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+});
+
+export class SqlUserStore implements UserStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async ensure(user: UserRecord): Promise<UserRecord> {
+    await this.db
+      .insertInto('app_user')
+      .values({
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        password_hash: user.passwordHash,
+        created_at: user.createdAt,
+        updated_at: user.updatedAt,
+      })
+      .onConflict((conflict) => conflict.column('email').doNothing())
+      .execute();
+    return (await this.findByEmail(user.email))!;
+  }
+
+  async find(id: string): Promise<UserRecord | undefined> {
+    const row = await this.db.selectFrom('app_user').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  async findByEmail(email: string): Promise<UserRecord | undefined> {
+    const row = await this.db.selectFrom('app_user').selectAll().where('email', '=', email).executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  async update(id: string, changes: { name?: string; passwordHash?: string }, at: string): Promise<UserRecord | undefined> {
+    const row = await this.db
+      .updateTable('app_user')
+      .set({ name: changes.name, password_hash: changes.passwordHash, updated_at: at })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  async anyWithPassword(): Promise<boolean> {
+    const row = await this.db.selectFrom('app_user').select('id').where('password_hash', 'is not', null).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+}
+
+export class SqlSessionStore implements SessionStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(session: SessionRecord, tokenHash: string): Promise<void> {
+    await this.db
+      .insertInto('user_session')
+      .values({
+        id: session.id,
+        token_hash: tokenHash,
+        user_id: session.userId,
+        user_agent: session.userAgent,
+        created_at: session.createdAt,
+        last_seen_at: session.lastSeenAt,
+        revoked_at: null,
+      })
+      .execute();
+  }
+
+  async findLive(tokenHash: string): Promise<SessionRecord | undefined> {
+    const row = await this.db
+      .selectFrom('user_session')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row && toSession(row);
+  }
+
+  async touch(id: string, at: string): Promise<void> {
+    await this.db.updateTable('user_session').set({ last_seen_at: at }).where('id', '=', id).execute();
+  }
+
+  async revoke(userId: string, id: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('user_session')
+      .set({ revoked_at: at })
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async listLive(userId: string): Promise<SessionRecord[]> {
+    const rows = await this.db
+      .selectFrom('user_session')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .orderBy('last_seen_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(toSession);
+  }
+}
+
+export class SqlOneTimeLinkStore implements OneTimeLinkStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(link: OneTimeLinkRecord, tokenHash: string): Promise<void> {
+    await this.db
+      .insertInto('one_time_link')
+      .values({
+        token_hash: tokenHash,
+        purpose: link.purpose,
+        user_id: link.userId,
+        workspace_id: link.workspaceId,
+        member_id: link.memberId,
+        created_at: link.createdAt,
+        expires_at: link.expiresAt,
+        used_at: null,
+      })
+      .execute();
+  }
+
+  async peek(tokenHash: string, purpose: LinkPurpose, at: string): Promise<OneTimeLinkRecord | undefined> {
+    const row = await this.db
+      .selectFrom('one_time_link')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', at)
+      .executeTakeFirst();
+    return row && toLink(row);
+  }
+
+  async consume(tokenHash: string, purpose: LinkPurpose, at: string): Promise<OneTimeLinkRecord | undefined> {
+    // The check and the mark are one statement: two requests with one link cannot both use it.
+    const row = await this.db
+      .updateTable('one_time_link')
+      .set({ used_at: at })
+      .where('token_hash', '=', tokenHash)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', at)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toLink(row);
+  }
+}
