@@ -27,6 +27,8 @@ export default function buildDashboard(): void {
   console.log('[browser tests] building the dashboard (its sources are newer than dist/web/dashboard)');
   execFileSync(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'web/dashboard/vite.config.ts', '--logLevel', 'warn'], {
     cwd: ROOT,
+    // Vitest runs with NODE_ENV=test, which would give React's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
     stdio: 'inherit',
   });
 }

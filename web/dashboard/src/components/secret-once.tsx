@@ -5,8 +5,8 @@ import { CopyButton } from './copy-button';
 export function SecretOnce({ label, secret, note }: { label: string; secret: string; note: string }) {
   const id = useId();
   return (
-    <div className="secret" role="group" aria-labelledby={`${id}-label`}>
-      <label id={`${id}-label`} htmlFor={id} className="secret-label">
+    <div className="secret">
+      <label htmlFor={id} className="secret-label">
         {label}
       </label>
       <div className="secret-row">

@@ -13,7 +13,11 @@ export interface Member {
 }
 
 export interface InvitedMember extends Member {
-  invitationUrl?: string;
+  /** The single-use link, shown only in this answer. */
+  invitationUrl: string;
+  invitationExpiresAt: string;
+  /** The link went out by e-mail too. */
+  emailed: boolean;
 }
 
 export const memberKeys = {

@@ -22,22 +22,22 @@ const ROLES: ReadonlyArray<{ role: Role; label: string; about: string }> = [
 function InviteForm({ close }: { close: () => void }) {
   const invite = useInviteMember();
   if (invite.data !== undefined) {
-    const { email, invitationUrl } = invite.data;
+    const { email, invitationUrl, invitationExpiresAt, emailed } = invite.data;
     return (
       <div className="stack">
         <div className="alert alert-success" role="status">
-          {email} is invited. If e-mail is set up, the invitation is on its way.
+          {emailed ? `${email} is invited: the invitation is on its way by e-mail.` : `${email} is invited. E-mail is not set up on this server: send them the link below.`}
         </div>
-        {invitationUrl !== undefined && (
-          <div className="secret">
-            <p className="secret-label">Invitation link</p>
-            <div className="secret-row">
-              <input className="input mono" readOnly value={invitationUrl} aria-label="Invitation link" onFocus={(event) => event.currentTarget.select()} />
-              <CopyButton text={invitationUrl} label="Copy link" />
-            </div>
-            <p className="secret-note">Send it yourself if the e-mail does not arrive; it works once.</p>
+        <div className="secret">
+          <p className="secret-label">Invitation link</p>
+          <div className="secret-row">
+            <input className="input mono" readOnly value={invitationUrl} aria-label="Invitation link" onFocus={(event) => event.currentTarget.select()} />
+            <CopyButton text={invitationUrl} label="Copy link" />
           </div>
-        )}
+          <p className="secret-note">
+            It works once, until <DateTime iso={invitationExpiresAt} />. This is the only time it is shown.
+          </p>
+        </div>
         <div className="form-actions">
           <button type="button" className="button button-primary" onClick={close}>
             Done
