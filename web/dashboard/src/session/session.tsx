@@ -59,11 +59,11 @@ function initialWorkspace(memberships: readonly Membership[], search: string): s
  */
 export function SessionGate({ tokens, children }: { tokens: AccessTokens; children: ReactNode }) {
   const me = useMe();
-  const [location] = useLocation();
-  const search = useSearch();
   if (me.isPending) return <LoadingState label="Signing you in…" fullPage />;
   if (me.error instanceof ApiError && me.error.status === 401) {
-    return <Redirect to={signInPath(location + (search === '' ? '' : `?${search}`))} replace />;
+    // The address as the browser has it (still encoded), less the dashboard's base.
+    const here = window.location.pathname.replace(/^\/dashboard/, '') + window.location.search;
+    return <Redirect to={signInPath(here)} replace />;
   }
   if (me.isError) return <ErrorState error={me.error} retry={() => void me.refetch()} fullPage />;
   return (
