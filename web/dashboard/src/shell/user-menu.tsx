@@ -16,7 +16,7 @@ export function UserMenu() {
   const [, navigate] = useLocation();
   const { name, email } = me.user;
   return (
-    <DropdownMenu.Root>
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger className="user-button">
         <span className="visually-hidden">Account menu: </span>
         <span className="avatar" aria-hidden="true">

@@ -22,7 +22,7 @@ export function WorkspaceSwitcher() {
     );
   }
   return (
-    <DropdownMenu.Root>
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger className="workspace-switcher workspace-switcher-button">
         <span className="workspace-label">Workspace</span>
         {current}

@@ -27,7 +27,7 @@ export function Playground({ agent }: { agent: Agent }) {
   const [conversationId, setConversationId] = useState<string | undefined>();
   const [question, setQuestion] = useState('');
   const abort = useRef<AbortController | null>(null);
-  const logEnd = useRef<HTMLDivElement>(null);
+  const lastTurn = useRef<HTMLDivElement>(null);
   const streaming = turns.some((turn) => turn.state === 'streaming');
 
   const modelOverride = params.get('model') ?? '';
@@ -44,9 +44,10 @@ export function Playground({ agent }: { agent: Agent }) {
     );
 
   useEffect(() => () => abort.current?.abort(), []);
+  // A new question scrolls to its top; the answer then grows below it without pulling the view along.
   useEffect(() => {
-    logEnd.current?.scrollIntoView({ block: 'nearest' });
-  }, [turns]);
+    lastTurn.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }, [turns.length]);
 
   const update = (turnId: number, change: (turn: Turn) => Partial<Turn>) =>
     setTurns((all) => all.map((turn) => (turn.id === turnId ? { ...turn, ...change(turn) } : turn)));
@@ -127,8 +128,8 @@ export function Playground({ agent }: { agent: Agent }) {
             Ask {agent.name} something its datastores cover. {agent.tools.length === 0 && 'It has no datastore yet: attach one in its settings.'}
           </p>
         ) : (
-          turns.map((turn) => (
-            <div key={turn.id} className="turn">
+          turns.map((turn, index) => (
+            <div key={turn.id} className="turn" ref={index === turns.length - 1 ? lastTurn : undefined}>
               <div className="bubble bubble-user">
                 <span className="visually-hidden">You: </span>
                 {turn.question}
@@ -147,7 +148,6 @@ export function Playground({ agent }: { agent: Agent }) {
             </div>
           ))
         )}
-        <div ref={logEnd} />
       </div>
 
       <form

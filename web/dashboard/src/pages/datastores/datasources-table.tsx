@@ -48,9 +48,13 @@ export function DatasourcesTable({ datastoreId, datasources }: { datastoreId: st
                 <StatusBadge datasource={datasource} />
                 {datasource.error !== null && <div className="row-error">{datasource.error}</div>}
               </td>
-              <td data-label="Chunks">{datasource.nbChunks.toLocaleString()}</td>
-              <td data-label="Size">{formatSize(datasource.size)}</td>
-              <td data-label="Updated">
+              <td data-label="Chunks" className="nowrap">
+                {datasource.nbChunks.toLocaleString()}
+              </td>
+              <td data-label="Size" className="nowrap">
+                {formatSize(datasource.size)}
+              </td>
+              <td data-label="Updated" className="nowrap">
                 <DateTime iso={datasource.updatedAt} relative />
               </td>
               <td className="row-actions">

@@ -12,6 +12,15 @@ const STATUS = {
   failed: { label: 'Failed', tone: 'badge-error' },
 } as const;
 
+/** The body as sent, indented for reading (as is when it is not JSON). */
+function readableJson(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
 /** One endpoint (`/settings/webhooks/{id}`): its settings and its latest deliveries with every attempt. */
 export function WebhookSection() {
   const { id } = useParams<{ id: string }>();
@@ -128,7 +137,7 @@ function DeliveryItem({ delivery, onReplay, replaying }: { delivery: Delivery; o
             </table>
           </div>
         )}
-        <pre className="code">{delivery.body}</pre>
+        <pre className="code">{readableJson(delivery.body)}</pre>
       </details>
     </li>
   );
