@@ -299,7 +299,7 @@ describe('weight', () => {
       await context.close();
       return sizes.reduce((sum, size) => sum + size, 0);
     };
-    const agents = await measure('/dashboard/agents', (page) => page.getByRole('link', { name: 'Support bot' }).waitFor(), true);
+    const agents = await measure('/dashboard/agents', (page) => page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor(), true);
     const signIn = await measure('/dashboard/sign-in', (page) => page.getByRole('heading', { name: 'Sign in' }).waitFor(), false);
     console.log(`first page, JS + CSS gzipped: agents ${(agents / 1024).toFixed(1)} KB, sign-in ${(signIn / 1024).toFixed(1)} KB`);
     expect(agents).toBeLessThan(150 * 1024);
