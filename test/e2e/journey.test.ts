@@ -85,12 +85,12 @@ describe.each(STORE_KINDS)('the dashboard on %s', (kind) => {
     await owner.getByLabel('Name').fill('Handbook');
     await owner.getByRole('button', { name: 'Create datastore' }).click();
     await owner.getByRole('heading', { name: 'Handbook', level: 1 }).waitFor();
-    await owner.evaluate(() => Object.assign(window, { notReloaded: true }));
+    await owner.evaluate(() => Object.assign(globalThis, { notReloaded: true }));
     await owner.getByLabel('Choose files').setInputFiles([path.join(FIXTURES, 'pdf-memo-1p.pdf'), path.join(FIXTURES, 'md-ibm-wiki.md')]);
     for (const file of ['pdf-memo-1p.pdf', 'md-ibm-wiki.md']) {
       await owner.getByRole('row').filter({ hasText: file }).getByText('Synched').waitFor({ timeout: 90_000 });
     }
-    expect(await owner.evaluate(() => 'notReloaded' in window)).toBe(true);
+    expect(await owner.evaluate(() => 'notReloaded' in globalThis)).toBe(true);
 
     // The search tester finds the memo in all three modes, its state in the URL.
     await owner.getByRole('tab', { name: 'Search tester' }).click();

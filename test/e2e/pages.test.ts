@@ -273,9 +273,9 @@ describe('a workspace', () => {
     await page.getByRole('link', { name: 'Handbook' }).waitFor();
     expect(await page.title()).toBe('Datastores · Parley');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe('Skip to content');
     await page.keyboard.press('Enter');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('main');
     await page.goto('/dashboard/settings/members');
     await page.getByRole('heading', { name: 'Members' }).waitFor();
     expect(await page.title()).toBe('Members — Settings · Parley');

@@ -106,7 +106,7 @@ describe('text from people and models', () => {
   async function expectInert(page: Page, visibleText: string[]): Promise<void> {
     expect(await page.locator('.injected').count()).toBe(0);
     expect(await page.locator('img[src="x"], script:not([src])').count()).toBe(0);
-    expect(await page.evaluate(() => (window as { pwned?: string }).pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { pwned?: string }).pwned)).toBeUndefined();
     for (const text of visibleText) expect(await page.getByText(text, { exact: false }).count(), text).toBeGreaterThan(0);
   }
 

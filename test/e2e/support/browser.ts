@@ -66,13 +66,14 @@ export interface AxeViolation {
 
 /** Runs axe-core in the page and answers its serious and critical violations, described for a reader. */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  const loaded = await page.evaluate(() => 'axe' in window);
+  const loaded = await page.evaluate(() => 'axe' in globalThis);
   // page.addScriptTag would add an inline <script>, which the dashboard's CSP refuses (as it should);
   // evaluating the source through the DevTools protocol is not subject to it.
   if (!loaded) await page.evaluate(await axeSource());
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
+    // In the page: the browser's globals, untyped here (the tests compile without the DOM library).
+    const scope = globalThis as any;
+    const result: { violations: AxeViolation[] } = await scope.axe.run(scope.document, { resultTypes: ['violations'] });
     return result.violations.map(({ id, impact, help, nodes }) => ({
       id,
       impact,
@@ -100,7 +101,7 @@ export async function screenshots(
   for (const viewport of viewports) {
     await page.setViewportSize(viewport);
     // From the top, so sticky bars sit where a reader expects them in a full-page picture.
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
       await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${colorScheme}-${viewport.width}.png`), fullPage, animations: 'disabled' });

@@ -18,7 +18,7 @@ export async function uploadFile(parley: TestParley, key: string, datastoreId: s
   form.append('type', 'file');
   form.append('datastoreId', datastoreId);
   form.append('fileName', fileName);
-  form.append('file', new Blob([bytes ?? (await fs.readFile(path.join(FIXTURES, fileName)))]), fileName);
+  form.append('file', new Blob([new Uint8Array(bytes ?? (await fs.readFile(path.join(FIXTURES, fileName))))]), fileName);
   const response = await fetch(`${parley.url}/datasources`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
   if (!response.ok) throw new Error(`upload ${fileName}: ${response.status} ${await response.text()}`);
   return response.json();
