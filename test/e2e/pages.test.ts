@@ -255,13 +255,20 @@ describe('a workspace', () => {
     await page.setViewportSize(DESKTOP);
   });
 
-  parleyTest('switching workspace mints a token for the other one', async () => {
+  parleyTest('switching workspace mints a token for the other one; its last key cannot be deleted', async () => {
     await page.goto('/dashboard/agents');
     await page.getByRole('button', { name: /^Workspace Acme support/ }).click();
     const minted = page.waitForResponse((response) => response.url().endsWith('/auth/token'));
     await page.getByRole('menuitemradio', { name: /Second workspace/ }).click();
     expect((await minted).request().postDataJSON()).toMatchObject({ workspaceId: expect.any(String) });
     await page.getByRole('heading', { name: 'No agents yet' }).waitFor();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: /^Delete the key/ }).click();
+    await page.getByRole('button', { name: 'Delete key' }).click();
+    await page.getByRole('alertdialog').getByRole('alert').getByText(/last/i).waitFor();
+    await capture(page, 'settings-keys-last-refused', { fullPage: false, viewports: [DESKTOP] });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('link', { name: 'Agents' }).click();
     await page.getByRole('button', { name: /^Workspace Second workspace/ }).click();
     await page.getByRole('menuitemradio', { name: /Acme support/ }).click();
     await page.getByRole('link', { name: 'Support bot' }).waitFor();
@@ -279,6 +286,49 @@ describe('a workspace', () => {
     await page.goto('/dashboard/settings/members');
     await page.getByRole('heading', { name: 'Members' }).waitFor();
     expect(await page.title()).toBe('Members — Settings · Parley');
+  });
+});
+
+describe('uploads and the access token', () => {
+  parleyTest('files dropped on the upload zone are uploaded', async () => {
+    const { page, context, problems } = await signedInPage();
+    const datastore = await apiCall(parley, workspace.key, 'POST', '/datastores', { name: 'Dropbox' });
+    await page.goto(`/dashboard/datastores/${datastore.id}`);
+    await page.getByRole('heading', { name: 'No documents yet' }).waitFor();
+    const dropped = await page.evaluateHandle(() => {
+      const scope = globalThis as any;
+      const transfer = new scope.DataTransfer();
+      transfer.items.add(new scope.File(['Dropped notes about opening hours.'], 'dropped-notes.txt', { type: 'text/plain' }));
+      transfer.items.add(new scope.File(['# Second\n\nMore notes.'], 'second.md', { type: 'text/markdown' }));
+      return transfer;
+    });
+    await page.getByText('Drop files here to upload them, or').dispatchEvent('drop', { dataTransfer: dropped });
+    for (const file of ['dropped-notes.txt', 'second.md']) {
+      await page.getByRole('row').filter({ hasText: file }).getByText('Synched').waitFor();
+    }
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
+  parleyTest('the token is renewed a minute before it expires, and once when the API refuses it', async () => {
+    const { page, context, problems } = await signedInPage();
+    await page.clock.install();
+    await page.goto('/dashboard/agents');
+    await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
+    const renewed = page.waitForRequest((request) => request.url().endsWith('/auth/token'));
+    await page.clock.fastForward('14:01');
+    await renewed;
+
+    let refused = 0;
+    await page.route('**/datastores', (route) => (refused++ === 0 ? route.fulfill({ status: 401, json: { error: 'UNAUTHORIZED', message: 'expired', requestId: 'r' } }) : route.fallback()));
+    const minted = page.waitForRequest((request) => request.url().endsWith('/auth/token'));
+    await page.getByRole('link', { name: 'Datastores' }).click();
+    await minted;
+    await page.getByRole('heading', { name: 'Datastores', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Handbook' }).waitFor();
+    expect(refused).toBe(2);
+    await context.close();
+    expect(problems).toEqual([]);
   });
 });
 

@@ -21,6 +21,8 @@ const RENEW_BEFORE_MS = 60_000;
 export class AccessTokens implements CredentialSource {
   #workspaceId: string | null = null;
   #grant: Promise<AccessGrant> | null = null;
+  /** A mint under way: requests refused together wait for the same new token. */
+  #minting: Promise<AccessGrant> | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #onSignedOut: () => void;
 
@@ -47,7 +49,7 @@ export class AccessTokens implements CredentialSource {
   async renew(): Promise<string | null> {
     if (this.#workspaceId === null) return null;
     try {
-      return (await this.#mint()).accessToken;
+      return (await (this.#minting ?? this.#mint())).accessToken;
     } catch {
       return null;
     }
@@ -58,6 +60,7 @@ export class AccessTokens implements CredentialSource {
     clearTimeout(this.#timer);
     this.#workspaceId = null;
     this.#grant = null;
+    this.#minting = null;
   }
 
   #mint(): Promise<AccessGrant> {
@@ -65,6 +68,11 @@ export class AccessTokens implements CredentialSource {
     const workspaceId = this.#workspaceId;
     const grant = api<AccessGrant>('/auth/token', { method: 'POST', body: { workspaceId }, anonymous: true });
     this.#grant = grant;
+    this.#minting = grant;
+    const settled = () => {
+      if (this.#minting === grant) this.#minting = null;
+    };
+    grant.then(settled, settled);
     grant.then(
       (minted) => {
         if (this.#grant !== grant) return;

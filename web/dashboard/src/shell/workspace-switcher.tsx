@@ -9,7 +9,9 @@ export function WorkspaceSwitcher() {
   const { me, workspace, switchWorkspace } = useSession();
   const current = (
     <>
-      <span className="workspace-name">{workspace.workspaceName}</span>
+      <span className="workspace-name" title={workspace.workspaceName}>
+        {workspace.workspaceName}
+      </span>
       <span className="workspace-role">{ROLE_LABELS[workspace.role]}</span>
     </>
   );
