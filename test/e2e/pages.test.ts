@@ -172,7 +172,7 @@ describe('a workspace', () => {
 
     await page.goto('/dashboard/datastores');
     await page.getByRole('link', { name: 'Handbook' }).waitFor();
-    await page.getByText('5 documents').waitFor();
+    await page.getByRole('listitem').filter({ hasText: 'Handbook' }).getByRole('definition').first().getByText('5', { exact: true }).waitFor();
     await capture(page, 'datastores');
     await page.getByRole('link', { name: 'Handbook' }).click();
     await page.getByRole('row').filter({ hasText: 'pdf-memo-1p.pdf' }).getByText('Synched').waitFor();

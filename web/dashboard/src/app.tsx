@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
-import { Route, Router, Switch } from 'wouter';
+import { Route, Router, Switch, useLocation } from 'wouter';
+import { ErrorBoundary } from './components/error-boundary';
 import { LoadingState } from './components/query-status';
 import type { AccessTokens } from './session/access-tokens';
 
@@ -15,6 +16,15 @@ const WorkspaceArea = lazy(() => import('./workspace-area').then((module) => ({ 
 export function App({ tokens }: { tokens: AccessTokens }) {
   return (
     <Router base="/dashboard">
+      <Pages tokens={tokens} />
+    </Router>
+  );
+}
+
+function Pages({ tokens }: { tokens: AccessTokens }) {
+  const [location] = useLocation();
+  return (
+    <ErrorBoundary resetKey={location}>
       <Suspense fallback={<LoadingState fullPage />}>
         <Switch>
           <Route path="/sign-in" component={SignInPage} />
@@ -27,6 +37,6 @@ export function App({ tokens }: { tokens: AccessTokens }) {
           </Route>
         </Switch>
       </Suspense>
-    </Router>
+    </ErrorBoundary>
   );
 }

@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { Redirect, Route, Switch } from 'wouter';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { ErrorBoundary } from './components/error-boundary';
 import { LoadingState } from './components/query-status';
 import type { AccessTokens } from './session/access-tokens';
 import { HOME } from './session/next-path';
@@ -24,26 +25,29 @@ const NotFoundPage = lazyPage(() => import('./pages/not-found-page'), 'NotFoundP
  * sign-in page loads neither the shell's menus nor its dialogs.
  */
 export function WorkspaceArea({ tokens }: { tokens: AccessTokens }) {
+  const [location] = useLocation();
   return (
     <SessionGate tokens={tokens}>
       <AppShell>
-        <Suspense fallback={<LoadingState />}>
-          <Switch>
-            <Route path="/">
-              <Redirect to={HOME} replace />
-            </Route>
-            <Route path="/agents" component={AgentsPage} />
-            <Route path="/agents/new" component={NewAgentPage} />
-            <Route path="/agents/:id" component={AgentPage} />
-            <Route path="/datastores" component={DatastoresPage} />
-            <Route path="/datastores/:id" component={DatastorePage} />
-            <Route path="/settings">
-              <Redirect to="/settings/keys" replace />
-            </Route>
-            <Route path="/settings/*" component={SettingsPage} />
-            <Route component={NotFoundPage} />
-          </Switch>
-        </Suspense>
+        <ErrorBoundary resetKey={location}>
+          <Suspense fallback={<LoadingState />}>
+            <Switch>
+              <Route path="/">
+                <Redirect to={HOME} replace />
+              </Route>
+              <Route path="/agents" component={AgentsPage} />
+              <Route path="/agents/new" component={NewAgentPage} />
+              <Route path="/agents/:id" component={AgentPage} />
+              <Route path="/datastores" component={DatastoresPage} />
+              <Route path="/datastores/:id" component={DatastorePage} />
+              <Route path="/settings">
+                <Redirect to="/settings/keys" replace />
+              </Route>
+              <Route path="/settings/*" component={SettingsPage} />
+              <Route component={NotFoundPage} />
+            </Switch>
+          </Suspense>
+        </ErrorBoundary>
       </AppShell>
     </SessionGate>
   );

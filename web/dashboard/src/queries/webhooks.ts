@@ -60,14 +60,15 @@ export const webhookKeys = {
 
 const webhookPath = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
 
-export function useWebhooks() {
+/** `enabled: false` for members, whom the API refuses (only owners and admins manage webhooks). */
+export function useWebhooks({ enabled = true } = {}) {
   const workspaceId = useWorkspaceId();
-  return useQuery({ queryKey: webhookKeys.all(workspaceId), queryFn: () => api<Webhook[]>('/webhooks') });
+  return useQuery({ queryKey: webhookKeys.all(workspaceId), queryFn: () => api<Webhook[]>('/webhooks'), enabled });
 }
 
-export function useWebhook(id: string) {
+export function useWebhook(id: string, { enabled = true } = {}) {
   const workspaceId = useWorkspaceId();
-  return useQuery({ queryKey: webhookKeys.detail(workspaceId, id), queryFn: () => api<Webhook>(webhookPath(id)) });
+  return useQuery({ queryKey: webhookKeys.detail(workspaceId, id), queryFn: () => api<Webhook>(webhookPath(id)), enabled });
 }
 
 /** The endpoint's deliveries, refreshed while any is still being retried. */

@@ -34,9 +34,10 @@ export const workspaceKeys = {
   settings: (workspaceId: string) => ['workspaces', workspaceId, 'settings'] as const,
 };
 
-export function useWorkspaceSettings() {
+/** `enabled: false` for members, whom the API refuses (only owners and admins manage settings). */
+export function useWorkspaceSettings({ enabled = true } = {}) {
   const workspaceId = useWorkspaceId();
-  return useQuery({ queryKey: workspaceKeys.settings(workspaceId), queryFn: () => api<WorkspaceSettings>('/workspace/settings') });
+  return useQuery({ queryKey: workspaceKeys.settings(workspaceId), queryFn: () => api<WorkspaceSettings>('/workspace/settings'), enabled });
 }
 
 export function useUpdateWorkspaceSettings() {

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { api, ApiError } from '../api';
 import { LoadingState, ErrorState } from '../components/query-status';
@@ -91,7 +91,6 @@ function WorkspaceSession({ me, tokens, children }: { me: Me; tokens: AccessToke
 
   const switchWorkspace = useCallback(
     (id: string) => {
-      remember(id);
       setChosen(id);
       // A page of one workspace's resource means nothing in another: go to the section's list.
       navigate(`/${window.location.pathname.replace(/^\/dashboard\/?/, '').split('/')[0] || 'agents'}`);
@@ -106,6 +105,10 @@ function WorkspaceSession({ me, tokens, children }: { me: Me; tokens: AccessToke
     navigate('/sign-in', { replace: true });
   }, [navigate, queryClient, tokens]);
 
+  useEffect(() => {
+    if (workspaceId !== undefined) remember(workspaceId);
+  }, [workspaceId]);
+
   const membership = me.memberships.find((m) => m.workspaceId === workspaceId);
   const session = useMemo<Session | null>(
     () =>
@@ -118,7 +121,6 @@ function WorkspaceSession({ me, tokens, children }: { me: Me; tokens: AccessToke
   if (membership === undefined) return <NoWorkspace email={me.user.email} signOut={signOut} />;
   if (grant.isError) return <ErrorState error={grant.error} retry={() => void grant.refetch()} fullPage />;
   if (session === null) return <LoadingState label="Opening the workspace…" fullPage />;
-  if (workspaceId !== undefined && workspaceId !== rememberedWorkspace()) remember(workspaceId);
   return (
     <SessionContext.Provider value={session} key={workspaceId}>
       {children}

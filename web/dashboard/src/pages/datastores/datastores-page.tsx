@@ -32,8 +32,6 @@ function NewDatastoreButton() {
   );
 }
 
-const plural = (count: number, one: string, many: string) => `${count.toLocaleString()} ${count === 1 ? one : many}`;
-
 export function DatastoresPage() {
   const datastores = useDatastores();
   const datasources = useDatasourcesOf(datastores.data?.map((datastore) => datastore.id) ?? []);
@@ -65,11 +63,11 @@ export function DatastoresPage() {
                 <dl className="card-facts">
                   <div>
                     <dt>Documents</dt>
-                    <dd>{sources === undefined ? '…' : plural(sources.length, 'document', 'documents')}</dd>
+                    <dd>{sources === undefined ? '…' : sources.length.toLocaleString()}</dd>
                   </div>
                   <div>
                     <dt>Chunks</dt>
-                    <dd>{sources === undefined ? '…' : plural(sources.reduce((sum, source) => sum + source.nbChunks, 0), 'chunk', 'chunks')}</dd>
+                    <dd>{sources === undefined ? '…' : sources.reduce((sum, source) => sum + source.nbChunks, 0).toLocaleString()}</dd>
                   </div>
                   <div>
                     <dt>Visibility</dt>

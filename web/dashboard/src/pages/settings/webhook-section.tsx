@@ -25,7 +25,7 @@ function readableJson(body: string): string {
 export function WebhookSection() {
   const { id } = useParams<{ id: string }>();
   const canAdminister = useCanAdminister();
-  const webhook = useWebhook(id);
+  const webhook = useWebhook(id, { enabled: canAdminister });
   if (!canAdminister) return <AdminsOnly what="webhooks" />;
   if (webhook.isPending) return <LoadingState label="Loading the endpoint…" />;
   if (webhook.isError) return <ErrorState error={webhook.error} retry={() => void webhook.refetch()} />;

@@ -57,7 +57,7 @@ function EnabledSwitch({ webhook }: { webhook: Webhook }) {
 /** Endpoints that receive the workspace's events as signed POSTs. */
 export function WebhooksSection() {
   const canAdminister = useCanAdminister();
-  const webhooks = useWebhooks();
+  const webhooks = useWebhooks({ enabled: canAdminister });
   const remove = useDeleteWebhook();
   const newButton = (
     <ModalDialog

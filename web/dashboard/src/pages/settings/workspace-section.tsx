@@ -20,7 +20,7 @@ const FIELDS = ['name', 'notifications', 'rateLimits'];
 /** The workspace's name, who is e-mailed on which event, and its rate limits. */
 export function WorkspaceSection() {
   const canAdminister = useCanAdminister();
-  const settings = useWorkspaceSettings();
+  const settings = useWorkspaceSettings({ enabled: canAdminister });
   if (!canAdminister) {
     return (
       <section className="stack">
