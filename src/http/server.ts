@@ -8,6 +8,7 @@ import type { Services } from '../domain/services.js';
 import type { Store } from '../store/store.js';
 import { registerBearerAuth } from './plugins/auth.js';
 import { registerCors } from './plugins/cors.js';
+import { dashboardRoutes } from './plugins/dashboard.js';
 import { PublicRoutes } from './plugins/public-routes.js';
 import { limitCallers, registerRateLimitStore } from './plugins/rate-limits.js';
 import cookie from '@fastify/cookie';
@@ -117,6 +118,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await registerCors(app, publicRoutes, deps.services.publicAccess);
   await registerOpenApi(app);
   await app.register(healthRoutes, { store: deps.store });
+  await app.register(dashboardRoutes);
 
   await registerRateLimitStore(app, deps.redisUrl);
   await app.register(cookie);

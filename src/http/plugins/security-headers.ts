@@ -33,17 +33,30 @@ const DOCS_CSP: CspDirectives = {
   'style-src': ["'self'", "'unsafe-inline'"],
 };
 
+/** The dashboard's own scripts and styles only (its build inlines nothing); it talks to this origin alone. */
+const DASHBOARD_CSP: CspDirectives = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'frame-ancestors': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+};
+
 /** Exactly these directives: helmet's defaults are for HTML pages and would loosen the API's. */
 const policy = (directives: CspDirectives) => ({ useDefaults: false, directives });
 
 /**
  * Parts of the site that serve pages instead of JSON, by path prefix (a prefix without a trailing
- * slash also covers the path itself). Each page kind states its own policy here: the dashboard
- * (`/dashboard/`) and the chat widget (`/widget.js`, loaded by other sites, so with a cross-origin
- * resource policy too) join this list when they are served.
+ * slash also covers the path itself). Each page kind states its own policy here; the chat widget
+ * (`/widget.js`, loaded by other sites, so with a cross-origin resource policy too) joins this list
+ * when it is served.
  */
 const SECTIONS: ReadonlyArray<{ prefix: string; headers: SectionHeaders }> = [
   { prefix: '/docs', headers: { contentSecurityPolicy: policy(DOCS_CSP) } },
+  { prefix: '/dashboard/', headers: { contentSecurityPolicy: policy(DASHBOARD_CSP) } },
 ];
 
 const within = (url: string, prefix: string): boolean =>

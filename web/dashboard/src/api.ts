@@ -1,7 +1,9 @@
 /**
  * The one fetch module of the dashboard: the public API with a bearer credential, JSON in and out, and
  * the API's error body turned into an ApiError whose `details` the forms show beside their fields.
+ * Uploads (XHR, for their progress events) and the streamed agent answer go through here too.
  */
+import { readServerSentEvents } from './server-sent-events';
 
 export interface FieldProblem {
   field: string;
@@ -19,16 +21,29 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** The message for one form field (`name` matches `body.name`), if the API named it. */
+  /**
+   * The message for one form field (`name` matches `body.name`, and `body.name.0` for an item of a
+   * list), if the API named it.
+   */
   fieldMessage(name: string): string | undefined {
-    return this.details.find((detail) => detail.field === `body.${name}` || detail.field === name)?.message;
+    const named = (field: string) => field === `body.${name}` || field === name || field.startsWith(`body.${name}.`);
+    return this.details.find((detail) => named(detail.field))?.message;
   }
 }
 
-/** Supplies the bearer credential of the current workspace (an access token minted from the session). */
-export type CredentialSource = () => Promise<string | null>;
+/** The message of a form field's problem in a failed mutation, if any. */
+export const fieldError = (error: unknown, name: string): string | undefined =>
+  error instanceof ApiError ? error.fieldMessage(name) : undefined;
 
-let credential: CredentialSource = async () => null;
+/** Supplies the bearer credential of the current workspace (an access token minted from the session). */
+export interface CredentialSource {
+  /** The credential to send now; null sends none. */
+  current(): Promise<string | null>;
+  /** After a 401: a fresh credential, or null when there is none to be had. */
+  renew(): Promise<string | null>;
+}
+
+let credential: CredentialSource = { current: async () => null, renew: async () => null };
 
 export function setCredentialSource(source: CredentialSource): void {
   credential = source;
@@ -42,26 +57,125 @@ export interface RequestOptions {
   anonymous?: boolean;
 }
 
+const OFFLINE = 'Parley cannot be reached. Check the connection and try again.';
+
+/** Sends with the current credential and, when that is refused once, with a renewed one. */
+async function withCredential(anonymous: boolean | undefined, send: (token: string | null) => Promise<Response>): Promise<Response> {
+  if (anonymous) return send(null);
+  const token = await credential.current();
+  const response = await send(token);
+  if (response.status !== 401 || token === null) return response;
+  const renewed = await credential.renew();
+  return renewed === null ? response : send(renewed);
+}
+
+function errorOf(status: number, statusText: string, json: unknown): ApiError {
+  const body = (typeof json === 'object' && json !== null ? json : {}) as Partial<Record<'error' | 'message' | 'requestId', string>> & {
+    details?: FieldProblem[];
+  };
+  return new ApiError(status, body.error ?? 'ERROR', body.message ?? (statusText || `HTTP ${status}`), body.details, body.requestId);
+}
+
+const parseBody = (text: string, contentType: string | null): unknown =>
+  text !== '' && contentType?.includes('json') ? JSON.parse(text) : text;
+
+async function send(path: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, { ...init, credentials: 'same-origin' });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, 'NETWORK', OFFLINE);
+  }
+}
+
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = {};
-  if (!options.anonymous) {
-    const token = await credential();
-    if (token !== null) headers.authorization = `Bearer ${token}`;
-  }
   let body: BodyInit | undefined;
-  if (options.body instanceof FormData) body = options.body;
-  else if (options.body !== undefined) {
+  if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-  const response = await fetch(path, { method: options.method ?? 'GET', headers, body, signal: options.signal, credentials: 'same-origin' });
-  const text = await response.text();
-  const json: unknown = text !== '' && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
-  if (!response.ok) {
-    const error = (typeof json === 'object' && json !== null ? json : {}) as Partial<Record<'error' | 'message' | 'requestId', string>> & {
-      details?: FieldProblem[];
-    };
-    throw new ApiError(response.status, error.error ?? 'ERROR', error.message ?? response.statusText, error.details, error.requestId);
-  }
+  const response = await withCredential(options.anonymous, (token) =>
+    send(path, {
+      method: options.method ?? 'GET',
+      headers: token === null ? headers : { ...headers, authorization: `Bearer ${token}` },
+      body,
+      signal: options.signal,
+    }),
+  );
+  const json = parseBody(await response.text(), response.headers.get('content-type'));
+  if (!response.ok) throw errorOf(response.status, response.statusText, json);
   return json as T;
+}
+
+/** Progress of an upload: bytes sent of the total. */
+export type UploadProgress = (sent: number, total: number) => void;
+
+function postForm<T>(path: string, form: FormData, token: string | null, onProgress: UploadProgress, signal?: AbortSignal) {
+  return new Promise<{ status: number; value: T | ApiError }>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    if (token !== null) request.setRequestHeader('authorization', `Bearer ${token}`);
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) onProgress(event.loaded, event.total);
+    });
+    request.addEventListener('load', () => {
+      let json: unknown;
+      try {
+        json = parseBody(request.responseText, request.getResponseHeader('content-type'));
+      } catch {
+        json = undefined;
+      }
+      const ok = request.status >= 200 && request.status < 300;
+      resolve({ status: request.status, value: ok ? (json as T) : errorOf(request.status, request.statusText, json) });
+    });
+    request.addEventListener('error', () => reject(new ApiError(0, 'NETWORK', OFFLINE)));
+    request.addEventListener('abort', () => reject(new DOMException('The upload was cancelled', 'AbortError')));
+    signal?.addEventListener('abort', () => request.abort());
+    request.send(form);
+  });
+}
+
+/** A multipart upload with progress events (fetch has none for request bodies). */
+export async function upload<T>(path: string, form: FormData, onProgress: UploadProgress, signal?: AbortSignal): Promise<T> {
+  let token = await credential.current();
+  let result = await postForm<T>(path, form, token, onProgress, signal);
+  if (result.status === 401 && token !== null) {
+    token = await credential.renew();
+    if (token !== null) result = await postForm<T>(path, form, token, onProgress, signal);
+  }
+  if (result.value instanceof ApiError) throw result.value;
+  return result.value;
+}
+
+/**
+ * A POST answered with server-sent events in the agent-answer framing (README): `event: answer` frames
+ * carry URI-encoded deltas, `event: endpoint_response` the final JSON, `data: [DONE]` ends, and
+ * `data: [ERROR]…` ends with a message. Resolves to the final JSON.
+ */
+export async function streamAnswer<T>(path: string, body: unknown, onDelta: (text: string) => void, signal?: AbortSignal): Promise<T> {
+  const response = await withCredential(false, (token) =>
+    send(path, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      },
+      body: JSON.stringify(body),
+      signal,
+    }),
+  );
+  if (!response.ok || response.body === null) {
+    throw errorOf(response.status, response.statusText, parseBody(await response.text(), response.headers.get('content-type')));
+  }
+  let result: T | undefined;
+  for await (const event of readServerSentEvents(response.body)) {
+    if (event.data === '[DONE]') break;
+    if (event.data.startsWith('[ERROR]')) throw new ApiError(0, 'STREAM_ERROR', event.data.slice('[ERROR]'.length).trim() || 'The answer could not be completed');
+    if (event.event === 'answer') onDelta(decodeURIComponent(event.data));
+    else if (event.event === 'endpoint_response') result = JSON.parse(event.data) as T;
+  }
+  if (result === undefined) throw new ApiError(0, 'STREAM_ERROR', 'The answer ended before it was complete');
+  return result;
 }

@@ -1,17 +1,31 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { ApiError, setCredentialSource } from './api';
 import { App } from './app';
+import { sessionKeys } from './queries/session';
+import { AccessTokens } from './session/access-tokens';
 import './styles.css';
 
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { staleTime: 10_000, retry: 1, refetchOnWindowFocus: true } },
+  defaultOptions: {
+    queries: {
+      staleTime: 10_000,
+      // A 4xx answer will not change by asking again; a network failure or a 5xx might.
+      retry: (failures, error) => failures < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+      refetchOnWindowFocus: true,
+    },
+  },
 });
+
+// When the session behind the token has ended, asking who is signed in again leads to the sign-in page.
+const tokens = new AccessTokens(() => void queryClient.invalidateQueries({ queryKey: sessionKeys.me }));
+setCredentialSource(tokens);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <App />
+      <App tokens={tokens} />
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -1,0 +1,36 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useState, type ReactElement, type ReactNode } from 'react';
+
+interface ModalDialogProps {
+  trigger: ReactElement;
+  title: string;
+  description?: ReactNode;
+  /** The dialog's body; `close` shuts it (after a successful submit). */
+  children: (close: () => void) => ReactNode;
+  wide?: boolean;
+}
+
+/** A dialog holding a form or a viewer, with focus kept inside and Escape to close. */
+export function ModalDialog({ trigger, title, description, children, wide = false }: ModalDialogProps) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className={wide ? 'dialog dialog-wide' : 'dialog'} {...(description === undefined ? { 'aria-describedby': undefined } : {})}>
+          <div className="dialog-head">
+            <Dialog.Title className="dialog-title">{title}</Dialog.Title>
+            <Dialog.Close asChild>
+              <button type="button" className="icon-button" aria-label="Close">
+                <span aria-hidden="true">×</span>
+              </button>
+            </Dialog.Close>
+          </div>
+          {description !== undefined && <Dialog.Description className="dialog-description">{description}</Dialog.Description>}
+          {open && children(() => setOpen(false))}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

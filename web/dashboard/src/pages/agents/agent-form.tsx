@@ -1,0 +1,187 @@
+import { useId } from 'react';
+import { Link } from 'wouter';
+import { fieldError } from '../../api';
+import { Field } from '../../components/field';
+import { readForm } from '../../components/form-data';
+import { FormAlert } from '../../components/form-alert';
+import type { Agent, AgentInput, Visibility } from '../../queries/agents';
+import { useDatastores } from '../../queries/datastores';
+import { useModels } from '../../queries/models';
+
+/** A new agent's values: the API's defaults. */
+const DEFAULTS = { name: '', description: '', modelName: 'llm_b_mini', temperature: 0, visibility: 'private', systemPrompt: '', userPrompt: '{query}', allowedOrigins: [], tools: [] } as const;
+
+const FIELDS = ['name', 'description', 'modelName', 'temperature', 'visibility', 'systemPrompt', 'userPrompt', 'tools', 'allowedOrigins'];
+
+interface AgentFormProps {
+  agent?: Agent;
+  submitLabel: string;
+  pending: boolean;
+  error: unknown;
+  onSubmit: (input: AgentInput) => void;
+}
+
+/** Every field of an agent, for creating and for editing one. */
+export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: AgentFormProps) {
+  const id = useId();
+  const values = agent ?? DEFAULTS;
+  const models = useModels();
+  const datastores = useDatastores();
+  const linked = new Set(values.tools.map((tool) => tool.datastoreId));
+  // The agent's own model stays listed even if the server no longer offers it.
+  const modelOptions = models.data?.some((model) => model.name === values.modelName)
+    ? models.data
+    : [{ name: values.modelName, provider: '' }, ...(models.data ?? [])];
+  const toolsError = fieldError(error, 'tools');
+  const visibilityError = fieldError(error, 'visibility');
+
+  return (
+    <form
+      className="form form-wide"
+      noValidate
+      onSubmit={(event) => {
+        const form = readForm(event);
+        const temperature = form.text('temperature').trim();
+        onSubmit({
+          name: form.text('name').trim(),
+          description: form.text('description'),
+          modelName: form.text('modelName'),
+          ...(temperature === '' ? {} : { temperature: Number(temperature) }),
+          visibility: form.text('visibility') as Visibility,
+          systemPrompt: form.text('systemPrompt') === '' ? null : form.text('systemPrompt'),
+          userPrompt: form.text('userPrompt'),
+          tools: form.all('datastoreIds').map((datastoreId) => ({ type: 'datastore', datastoreId })),
+          allowedOrigins: form
+            .text('allowedOrigins')
+            .split('\n')
+            .map((origin) => origin.trim())
+            .filter(Boolean),
+        });
+      }}
+    >
+      <FormAlert error={error} fields={FIELDS} />
+      <div className="form-section">
+        <h2 className="form-section-title">Identity</h2>
+        <Field label="Name" error={fieldError(error, 'name')}>
+          {(control) => <input {...control} className="input" name="name" defaultValue={values.name} required maxLength={200} />}
+        </Field>
+        <Field label="Description" error={fieldError(error, 'description')} hint="For your team; visitors do not see it.">
+          {(control) => <textarea {...control} className="input" name="description" rows={2} defaultValue={values.description} />}
+        </Field>
+      </div>
+
+      <div className="form-section">
+        <h2 className="form-section-title">Model</h2>
+        <div className="form-row">
+          <Field label="Model" error={fieldError(error, 'modelName')} hint={models.isError ? 'The list of models could not be loaded.' : undefined}>
+            {(control) => (
+              <select {...control} className="input" name="modelName" defaultValue={values.modelName} key={modelOptions.length}>
+                {modelOptions.map(({ name, provider }) => (
+                  <option key={name} value={name}>
+                    {provider === '' ? name : `${name} (${provider})`}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Temperature" error={fieldError(error, 'temperature')} hint="0 to 1: low is focused and repeatable, high is varied.">
+            {(control) => (
+              <input {...control} className="input" type="number" name="temperature" min={0} max={1} step={0.1} defaultValue={values.temperature} inputMode="decimal" />
+            )}
+          </Field>
+        </div>
+      </div>
+
+      <div className="form-section">
+        <h2 className="form-section-title">Prompts</h2>
+        <Field label="System prompt" error={fieldError(error, 'systemPrompt')} hint="How the agent behaves: its role, tone and limits. Optional.">
+          {(control) => <textarea {...control} className="input mono" name="systemPrompt" rows={5} defaultValue={values.systemPrompt ?? ''} />}
+        </Field>
+        <Field
+          label="User prompt"
+          error={fieldError(error, 'userPrompt')}
+          hint={
+            <>
+              The message sent for each question. <code>{'{query}'}</code> is replaced by the question and <code>{'{context}'}</code> by the
+              passages found in the datastores, e.g. <code>{'Answer from these notes: {context} Question: {query}'}</code>.
+            </>
+          }
+        >
+          {(control) => <textarea {...control} className="input mono" name="userPrompt" rows={4} defaultValue={values.userPrompt} />}
+        </Field>
+      </div>
+
+      <div className="form-section">
+        <h2 className="form-section-title">Knowledge</h2>
+        <fieldset className="fieldset" aria-describedby={toolsError === undefined ? `${id}-tools-hint` : `${id}-tools-hint ${id}-tools-error`}>
+          <legend>Datastores</legend>
+          <p className="field-hint" id={`${id}-tools-hint`}>
+            The agent searches these for every question.
+          </p>
+          {datastores.isPending ? (
+            <p className="muted">Loading datastores…</p>
+          ) : datastores.data === undefined || datastores.data.length === 0 ? (
+            <p className="muted">
+              No datastores yet — <Link href="/datastores">create one</Link> and upload your documents, then attach it here.
+            </p>
+          ) : (
+            <ul className="checkbox-list">
+              {datastores.data.map((datastore) => (
+                <li key={datastore.id}>
+                  <label className="check">
+                    <input type="checkbox" name="datastoreIds" value={datastore.id} defaultChecked={linked.has(datastore.id)} />
+                    {datastore.name}
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )}
+          {toolsError !== undefined && (
+            <div className="field-error" id={`${id}-tools-error`}>
+              {toolsError}
+            </div>
+          )}
+        </fieldset>
+      </div>
+
+      <div className="form-section">
+        <h2 className="form-section-title">Access</h2>
+        <fieldset className="fieldset" aria-describedby={visibilityError === undefined ? undefined : `${id}-visibility-error`}>
+          <legend>Visibility</legend>
+          <label className="check">
+            <input type="radio" name="visibility" value="private" defaultChecked={values.visibility === 'private'} />
+            <span>
+              <strong>Private</strong> <span className="muted">— only callers with an API key of this workspace.</span>
+            </span>
+          </label>
+          <label className="check">
+            <input type="radio" name="visibility" value="public" defaultChecked={values.visibility === 'public'} />
+            <span>
+              <strong>Public</strong> <span className="muted">— anyone, e.g. the chat widget on your website.</span>
+            </span>
+          </label>
+          {visibilityError !== undefined && (
+            <div className="field-error" id={`${id}-visibility-error`}>
+              {visibilityError}
+            </div>
+          )}
+        </fieldset>
+        <Field
+          label="Allowed origins"
+          error={fieldError(error, 'allowedOrigins')}
+          hint="For a public agent: the websites whose pages may call it, one per line (https://www.example.com). Empty allows any."
+        >
+          {(control) => (
+            <textarea {...control} className="input mono" name="allowedOrigins" rows={3} defaultValue={values.allowedOrigins.join('\n')} spellCheck={false} />
+          )}
+        </Field>
+      </div>
+
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={pending}>
+          {pending ? 'Saving…' : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,85 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import { useLocation, useParams, useSearchParams } from 'wouter';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { PageHeader } from '../../components/page-header';
+import { ErrorState, LoadingState } from '../../components/query-status';
+import { useAgent, useDeleteAgent, useUpdateAgent, type Agent } from '../../queries/agents';
+import { AgentForm } from './agent-form';
+import { Playground } from './playground';
+
+const TABS = ['settings', 'playground'] as const;
+type Tab = (typeof TABS)[number];
+
+/** One agent: its settings and its playground (`?tab=playground`). */
+export function AgentPage() {
+  const { id } = useParams<{ id: string }>();
+  const agent = useAgent(id);
+  if (agent.isPending) return <LoadingState label="Loading the agent…" />;
+  if (agent.isError) return <ErrorState error={agent.error} retry={() => void agent.refetch()} />;
+  return <AgentView agent={agent.data} />;
+}
+
+function AgentView({ agent }: { agent: Agent }) {
+  const [params, setParams] = useSearchParams();
+  const [, navigate] = useLocation();
+  const remove = useDeleteAgent();
+  const tab: Tab = TABS.find((name) => name === params.get('tab')) ?? 'settings';
+
+  return (
+    <>
+      <PageHeader
+        title={agent.name}
+        windowTitle={`${agent.name} — ${tab === 'playground' ? 'Playground' : 'Agent settings'}`}
+        back={{ href: '/agents', label: 'Agents' }}
+        description={agent.description === '' ? undefined : agent.description}
+        actions={
+          <ConfirmDialog
+            trigger={
+              <button type="button" className="button button-danger-quiet">
+                Delete agent
+              </button>
+            }
+            title={`Delete the agent “${agent.name}”?`}
+            description="Its settings go for good. Its datastores and past conversations stay."
+            confirmLabel="Delete agent"
+            onConfirm={() => remove.mutateAsync(agent.id).then(() => navigate('/agents', { replace: true }))}
+          />
+        }
+      />
+      <Tabs.Root
+        value={tab}
+        onValueChange={(next) => setParams((current) => (next === 'settings' ? {} : { ...Object.fromEntries(current), tab: next }), { replace: true })}
+        activationMode="manual"
+      >
+        <Tabs.List className="tabs" aria-label="Agent">
+          <Tabs.Trigger value="settings" className="tab">
+            Settings
+          </Tabs.Trigger>
+          <Tabs.Trigger value="playground" className="tab">
+            Playground
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="settings" className="tab-panel">
+          <AgentSettings agent={agent} />
+        </Tabs.Content>
+        <Tabs.Content value="playground" className="tab-panel">
+          <Playground agent={agent} />
+        </Tabs.Content>
+      </Tabs.Root>
+    </>
+  );
+}
+
+function AgentSettings({ agent }: { agent: Agent }) {
+  const update = useUpdateAgent(agent.id);
+  return (
+    <>
+      {update.isSuccess && (
+        <div className="alert alert-success" role="status">
+          Saved.
+        </div>
+      )}
+      <AgentForm agent={agent} submitLabel="Save changes" pending={update.isPending} error={update.error} onSubmit={(input) => update.mutate(input)} />
+    </>
+  );
+}

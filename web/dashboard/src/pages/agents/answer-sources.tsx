@@ -1,0 +1,35 @@
+import type { AnswerSource } from '../../queries/agents';
+
+const pageOf = (source: AnswerSource) =>
+  source.page_number === undefined ? null : source.total_pages === undefined ? `page ${source.page_number}` : `page ${source.page_number} of ${source.total_pages}`;
+
+/** Where an answer comes from: each datasource's best passage, with its page and score. */
+export function AnswerSources({ sources }: { sources: readonly AnswerSource[] }) {
+  if (sources.length === 0) return <p className="muted small">No sources: nothing in the datastores matched.</p>;
+  return (
+    <details className="sources" open>
+      <summary>
+        {sources.length} {sources.length === 1 ? 'source' : 'sources'}
+      </summary>
+      <ol className="source-list">
+        {sources.map((source) => (
+          <li key={source.chunk_id} className="source">
+            <div className="source-head">
+              <span className="source-name">{source.datasource_name}</span>
+              {pageOf(source) !== null && <span className="muted">{pageOf(source)}</span>}
+              <span className="score" title="Relevance score">
+                score {source.score.toFixed(3)}
+              </span>
+            </div>
+            {source.source_url !== null && source.source_url !== '' && /^https?:\/\//.test(source.source_url) && (
+              <a className="source-url" href={source.source_url} target="_blank" rel="noreferrer noopener">
+                {source.source_url}
+              </a>
+            )}
+            <p className="passage">{source.text}</p>
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}

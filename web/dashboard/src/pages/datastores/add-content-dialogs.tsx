@@ -1,0 +1,102 @@
+import { fieldError } from '../../api';
+import { Field } from '../../components/field';
+import { readForm } from '../../components/form-data';
+import { FormAlert } from '../../components/form-alert';
+import { ModalDialog } from '../../components/modal-dialog';
+import { useAddDatasource } from '../../queries/datasources';
+
+interface FormProps {
+  datastoreId: string;
+  close: () => void;
+}
+
+/** Pasted text as a datasource. */
+export function AddTextDialog({ datastoreId }: { datastoreId: string }) {
+  return (
+    <ModalDialog
+      title="Add text"
+      description="Paste text, such as an FAQ or notes; it is indexed like a document."
+      wide
+      trigger={
+        <button type="button" className="button">
+          Add text
+        </button>
+      }
+    >
+      {(close) => <TextForm datastoreId={datastoreId} close={close} />}
+    </ModalDialog>
+  );
+}
+
+function TextForm({ datastoreId, close }: FormProps) {
+  const add = useAddDatasource(datastoreId);
+  return (
+    <form
+      className="form"
+      noValidate
+      onSubmit={(event) => {
+        const form = readForm(event);
+        const name = form.text('name').trim();
+        add.mutate({ type: 'text', text: form.text('text'), ...(name === '' ? {} : { name }) }, { onSuccess: close });
+      }}
+    >
+      <FormAlert error={add.error} fields={['name', 'text']} />
+      <Field label="Name" error={fieldError(add.error, 'name')} hint="Shown as the source of answers.">
+        {(control) => <input {...control} className="input" name="name" maxLength={500} />}
+      </Field>
+      <Field label="Text" error={fieldError(add.error, 'text')}>
+        {(control) => <textarea {...control} className="input" name="text" rows={10} required />}
+      </Field>
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={add.isPending}>
+          {add.isPending ? 'Adding…' : 'Add text'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A web page, fetched and indexed by the server. */
+export function AddWebPageDialog({ datastoreId }: { datastoreId: string }) {
+  return (
+    <ModalDialog
+      title="Add a web page"
+      description="Parley fetches the page and indexes its main text. Resync fetches it again."
+      trigger={
+        <button type="button" className="button">
+          Add web page
+        </button>
+      }
+    >
+      {(close) => <WebPageForm datastoreId={datastoreId} close={close} />}
+    </ModalDialog>
+  );
+}
+
+function WebPageForm({ datastoreId, close }: FormProps) {
+  const add = useAddDatasource(datastoreId);
+  return (
+    <form
+      className="form"
+      noValidate
+      onSubmit={(event) => {
+        const form = readForm(event);
+        const name = form.text('name').trim();
+        add.mutate({ type: 'web_page', config: { source_url: form.text('url').trim() }, ...(name === '' ? {} : { name }) }, { onSuccess: close });
+      }}
+    >
+      <FormAlert error={add.error} fields={['config', 'name']} />
+      <Field label="Address (URL)" error={fieldError(add.error, 'config')}>
+        {(control) => <input {...control} className="input" type="url" name="url" placeholder="https://www.example.com/help" required />}
+      </Field>
+      <Field label="Name" error={fieldError(add.error, 'name')} hint="Optional; the page’s address otherwise.">
+        {(control) => <input {...control} className="input" name="name" maxLength={500} />}
+      </Field>
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={add.isPending}>
+          {add.isPending ? 'Adding…' : 'Add web page'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,33 @@
+import { EmptyState } from '../../components/empty-state';
+import { ErrorState, LoadingState } from '../../components/query-status';
+import { isUnsettled, useDatasources } from '../../queries/datasources';
+import { AddTextDialog, AddWebPageDialog } from './add-content-dialogs';
+import { DatasourcesTable } from './datasources-table';
+import { UploadZone } from './upload-zone';
+
+/** Adding documents (files, text, web pages) and the table of those already in. */
+export function DatasourcesPanel({ datastoreId }: { datastoreId: string }) {
+  const datasources = useDatasources(datastoreId);
+  const working = datasources.data?.filter(isUnsettled).length ?? 0;
+  return (
+    <div className="stack">
+      <UploadZone datastoreId={datastoreId} />
+      <div className="toolbar">
+        <AddTextDialog datastoreId={datastoreId} />
+        <AddWebPageDialog datastoreId={datastoreId} />
+        <span className="toolbar-status muted small" role="status">
+          {working > 0 ? `Processing ${working} ${working === 1 ? 'document' : 'documents'}…` : ''}
+        </span>
+      </div>
+      {datasources.isPending ? (
+        <LoadingState label="Loading datasources…" />
+      ) : datasources.isError ? (
+        <ErrorState error={datasources.error} retry={() => void datasources.refetch()} />
+      ) : datasources.data.length === 0 ? (
+        <EmptyState title="No documents yet">Upload a file above, or add text or a web page. They are indexed in the background.</EmptyState>
+      ) : (
+        <DatasourcesTable datastoreId={datastoreId} datasources={datasources.data} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import { useId } from 'react';
+import { fieldError } from '../../api';
+import { Field } from '../../components/field';
+import { readForm } from '../../components/form-data';
+import { FormAlert } from '../../components/form-alert';
+import type { Visibility } from '../../queries/agents';
+import type { Datastore, DatastoreInput } from '../../queries/datastores';
+
+const FIELDS = ['name', 'description', 'visibility', 'vectorWeight', 'keywordWeight'];
+
+interface DatastoreFormProps {
+  /** Absent: a new datastore (name and description only; the rest keeps its defaults). */
+  datastore?: Datastore;
+  submitLabel: string;
+  pending: boolean;
+  error: unknown;
+  onSubmit: (input: DatastoreInput) => void;
+}
+
+export function DatastoreForm({ datastore, submitLabel, pending, error, onSubmit }: DatastoreFormProps) {
+  const id = useId();
+  const visibilityError = fieldError(error, 'visibility');
+  return (
+    <form
+      className="form"
+      noValidate
+      onSubmit={(event) => {
+        const form = readForm(event);
+        const number = (name: string) => (form.text(name).trim() === '' ? undefined : Number(form.text(name)));
+        onSubmit({
+          name: form.text('name').trim(),
+          description: form.text('description'),
+          ...(datastore === undefined
+            ? {}
+            : {
+                visibility: form.text('visibility') as Visibility,
+                vectorWeight: number('vectorWeight'),
+                keywordWeight: number('keywordWeight'),
+              }),
+        });
+      }}
+    >
+      <FormAlert error={error} fields={FIELDS} />
+      <Field label="Name" error={fieldError(error, 'name')}>
+        {(control) => <input {...control} className="input" name="name" defaultValue={datastore?.name ?? ''} required maxLength={200} />}
+      </Field>
+      <Field label="Description" error={fieldError(error, 'description')} hint="What it holds, for your team.">
+        {(control) => <textarea {...control} className="input" name="description" rows={2} defaultValue={datastore?.description ?? ''} />}
+      </Field>
+      {datastore !== undefined && (
+        <>
+          <fieldset className="fieldset" aria-describedby={visibilityError === undefined ? undefined : `${id}-visibility-error`}>
+            <legend>Visibility</legend>
+            <label className="check">
+              <input type="radio" name="visibility" value="private" defaultChecked={datastore.visibility === 'private'} />
+              <span>
+                <strong>Private</strong> <span className="muted">— searched only with an API key of this workspace.</span>
+              </span>
+            </label>
+            <label className="check">
+              <input type="radio" name="visibility" value="public" defaultChecked={datastore.visibility === 'public'} />
+              <span>
+                <strong>Public</strong> <span className="muted">— anyone may search it, without a key.</span>
+              </span>
+            </label>
+            {visibilityError !== undefined && (
+              <div className="field-error" id={`${id}-visibility-error`}>
+                {visibilityError}
+              </div>
+            )}
+          </fieldset>
+          <div className="form-row">
+            <Field label="Vector weight" error={fieldError(error, 'vectorWeight')} hint="Weight of meaning-based search in hybrid mode (0–10).">
+              {(control) => (
+                <input {...control} className="input" type="number" name="vectorWeight" min={0} max={10} step={0.1} defaultValue={datastore.vectorWeight} />
+              )}
+            </Field>
+            <Field label="Keyword weight" error={fieldError(error, 'keywordWeight')} hint="Weight of keyword search in hybrid mode (0–10).">
+              {(control) => (
+                <input {...control} className="input" type="number" name="keywordWeight" min={0} max={10} step={0.1} defaultValue={datastore.keywordWeight} />
+              )}
+            </Field>
+          </div>
+        </>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={pending}>
+          {pending ? 'Saving…' : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,151 @@
+import { fieldError } from '../../api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { DateTime } from '../../components/date-time';
+import { Field } from '../../components/field';
+import { readForm } from '../../components/form-data';
+import { FormAlert } from '../../components/form-alert';
+import { ErrorState, LoadingState } from '../../components/query-status';
+import { useBrowserSessions, useRevokeSession, useUpdateMe } from '../../queries/session';
+import { useSession } from '../../session/session';
+import { SectionHeader } from './section-header';
+
+function ProfileForm() {
+  const { me } = useSession();
+  const update = useUpdateMe();
+  return (
+    <form className="form" noValidate onSubmit={(event) => update.mutate({ name: readForm(event).text('name').trim() })}>
+      <h3 className="form-section-title">Profile</h3>
+      {update.isSuccess && (
+        <div className="alert alert-success" role="status">
+          Saved.
+        </div>
+      )}
+      <FormAlert error={update.error} fields={['name']} />
+      <Field label="E-mail">{(control) => <input {...control} className="input" value={me.user.email} readOnly />}</Field>
+      <Field label="Name" error={fieldError(update.error, 'name')}>
+        {(control) => <input {...control} className="input" name="name" defaultValue={me.user.name} autoComplete="name" />}
+      </Field>
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={update.isPending}>
+          {update.isPending ? 'Saving…' : 'Save name'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function PasswordForm() {
+  const update = useUpdateMe();
+  return (
+    <form
+      className="form"
+      noValidate
+      onSubmit={(event) => {
+        const form = readForm(event);
+        const target = event.currentTarget;
+        update.mutate({ currentPassword: form.text('currentPassword'), password: form.text('password') }, { onSuccess: () => target.reset() });
+      }}
+    >
+      <h3 className="form-section-title">Password</h3>
+      {update.isSuccess && (
+        <div className="alert alert-success" role="status">
+          Password changed.
+        </div>
+      )}
+      <FormAlert error={update.error} fields={['currentPassword', 'password']} />
+      <Field label="Current password" error={fieldError(update.error, 'currentPassword')}>
+        {(control) => <input {...control} className="input" type="password" name="currentPassword" autoComplete="current-password" required />}
+      </Field>
+      <Field label="New password" error={fieldError(update.error, 'password')} hint="At least 10 characters.">
+        {(control) => <input {...control} className="input" type="password" name="password" autoComplete="new-password" required />}
+      </Field>
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={update.isPending}>
+          {update.isPending ? 'Saving…' : 'Change password'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Sessions() {
+  const sessions = useBrowserSessions();
+  const revoke = useRevokeSession();
+  const { signOut } = useSession();
+  return (
+    <section className="stack" aria-labelledby="sessions-heading">
+      <h3 id="sessions-heading" className="form-section-title">
+        Where you are signed in
+      </h3>
+      {sessions.isPending ? (
+        <LoadingState label="Loading sessions…" />
+      ) : sessions.isError ? (
+        <ErrorState error={sessions.error} retry={() => void sessions.refetch()} />
+      ) : (
+        <div className="table-wrap">
+          <table className="table table-stack">
+            <caption className="visually-hidden">Sessions</caption>
+            <thead>
+              <tr>
+                <th scope="col">Browser</th>
+                <th scope="col">Signed in</th>
+                <th scope="col">Last seen</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.data.map((session) => (
+                <tr key={session.id}>
+                  <td data-label="Browser">
+                    <span className="break">{session.userAgent ?? 'Unknown browser'}</span> {session.current && <span className="badge badge-ok">This browser</span>}
+                  </td>
+                  <td data-label="Signed in">
+                    <DateTime iso={session.createdAt} />
+                  </td>
+                  <td data-label="Last seen">
+                    <DateTime iso={session.lastSeenAt} relative />
+                  </td>
+                  <td className="row-actions">
+                    {session.current ? (
+                      <button type="button" className="button button-small" onClick={() => void signOut()}>
+                        Sign out
+                      </button>
+                    ) : (
+                      <ConfirmDialog
+                        trigger={
+                          <button type="button" className="button button-small button-danger-quiet">
+                            Revoke
+                          </button>
+                        }
+                        title="Sign out this session?"
+                        description={`The browser “${session.userAgent ?? 'unknown'}” is signed out at once.`}
+                        confirmLabel="Revoke session"
+                        onConfirm={() => revoke.mutateAsync(session.id)}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The signed-in person's own account: name, password and sessions. */
+export function AccountSection() {
+  return (
+    <section className="stack">
+      <SectionHeader title="Account" description="Your own account, in every workspace you belong to." />
+      <div className="two-columns">
+        <ProfileForm />
+        <PasswordForm />
+      </div>
+      <Sessions />
+    </section>
+  );
+}

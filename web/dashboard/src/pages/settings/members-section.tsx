@@ -1,0 +1,202 @@
+import { useId } from 'react';
+import { fieldError } from '../../api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { CopyButton } from '../../components/copy-button';
+import { DateTime } from '../../components/date-time';
+import { Field } from '../../components/field';
+import { readForm } from '../../components/form-data';
+import { FormAlert } from '../../components/form-alert';
+import { ModalDialog } from '../../components/modal-dialog';
+import { ErrorState, LoadingState } from '../../components/query-status';
+import { useChangeRole, useInviteMember, useMembers, useRemoveMember, type Member } from '../../queries/members';
+import type { Role } from '../../session/access-tokens';
+import { useCanAdminister, useSession } from '../../session/session';
+import { AdminsOnly, SectionHeader } from './section-header';
+
+const ROLES: ReadonlyArray<{ role: Role; label: string; about: string }> = [
+  { role: 'member', label: 'Member', about: 'agents, datastores, keys and conversations' },
+  { role: 'admin', label: 'Admin', about: 'also members, webhooks and workspace settings' },
+  { role: 'owner', label: 'Owner', about: 'everything, like an admin' },
+];
+
+function InviteForm({ close }: { close: () => void }) {
+  const invite = useInviteMember();
+  if (invite.data !== undefined) {
+    const { email, invitationUrl, invitationExpiresAt, emailed } = invite.data;
+    return (
+      <div className="stack">
+        <div className="alert alert-success" role="status">
+          {emailed ? `${email} is invited: the invitation is on its way by e-mail.` : `${email} is invited. E-mail is not set up on this server: send them the link below.`}
+        </div>
+        <div className="secret">
+          <p className="secret-label">Invitation link</p>
+          <div className="secret-row">
+            <input className="input mono" readOnly value={invitationUrl} aria-label="Invitation link" onFocus={(event) => event.currentTarget.select()} />
+            <CopyButton text={invitationUrl} label="Copy link" />
+          </div>
+          <p className="secret-note">
+            It works once, until <DateTime iso={invitationExpiresAt} />. This is the only time it is shown.
+          </p>
+        </div>
+        <div className="form-actions">
+          <button type="button" className="button button-primary" onClick={close}>
+            Done
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <form
+      className="form"
+      noValidate
+      onSubmit={(event) => {
+        const form = readForm(event);
+        const name = form.text('name').trim();
+        invite.mutate({ email: form.text('email').trim(), role: form.text('role') as Role, ...(name === '' ? {} : { name }) });
+      }}
+    >
+      <FormAlert error={invite.error} fields={['email', 'name', 'role']} />
+      <Field label="E-mail" error={fieldError(invite.error, 'email')}>
+        {(control) => <input {...control} className="input" type="email" name="email" autoComplete="off" required />}
+      </Field>
+      <Field label="Name" error={fieldError(invite.error, 'name')} hint="Optional; they can change it.">
+        {(control) => <input {...control} className="input" name="name" autoComplete="off" />}
+      </Field>
+      <Field label="Role" error={fieldError(invite.error, 'role')}>
+        {(control) => (
+          <select {...control} className="input" name="role" defaultValue="member">
+            {ROLES.map(({ role, label, about }) => (
+              <option key={role} value={role}>
+                {label} — {about}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={invite.isPending}>
+          {invite.isPending ? 'Inviting…' : 'Send invitation'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function RoleSelect({ member }: { member: Member }) {
+  const id = useId();
+  const change = useChangeRole();
+  return (
+    <div className="role-select">
+      <label htmlFor={id} className="visually-hidden">
+        Role of {member.name || member.email}
+      </label>
+      <select
+        id={id}
+        className="input input-small"
+        value={change.isPending ? change.variables.role : member.role}
+        onChange={(event) => change.mutate({ id: member.id, role: event.target.value as Role })}
+        disabled={change.isPending}
+      >
+        {ROLES.map(({ role, label }) => (
+          <option key={role} value={role}>
+            {label}
+          </option>
+        ))}
+      </select>
+      {change.isError && (
+        <div className="field-error" role="alert">
+          {change.error.message}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Who is in the workspace; owners and admins invite, change roles and remove. */
+export function MembersSection() {
+  const members = useMembers();
+  const remove = useRemoveMember();
+  const canAdminister = useCanAdminister();
+  const { me } = useSession();
+  return (
+    <section className="stack">
+      <SectionHeader
+        title="Members"
+        description="People who use this dashboard. Owners and admins also receive notification e-mails."
+        action={
+          canAdminister ? (
+            <ModalDialog
+              title="Invite a member"
+              trigger={
+                <button type="button" className="button button-primary">
+                  Invite member
+                </button>
+              }
+            >
+              {(close) => <InviteForm close={close} />}
+            </ModalDialog>
+          ) : undefined
+        }
+      />
+      {!canAdminister && <AdminsOnly what="members" />}
+      {members.isPending ? (
+        <LoadingState label="Loading members…" />
+      ) : members.isError ? (
+        <ErrorState error={members.error} retry={() => void members.refetch()} />
+      ) : (
+        <div className="table-wrap">
+          <table className="table table-stack">
+            <caption className="visually-hidden">Members</caption>
+            <thead>
+              <tr>
+                <th scope="col">Person</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Added</th>
+                {canAdminister && (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {members.data.map((member) => (
+                <tr key={member.id}>
+                  <td data-label="Person">
+                    <div>{member.name || member.email}</div>
+                    {member.name !== '' && <div className="muted small">{member.email}</div>}
+                    {member.email === me.user.email && <span className="badge badge-neutral">You</span>}
+                  </td>
+                  <td data-label="Role">{canAdminister ? <RoleSelect member={member} /> : ROLES.find((r) => r.role === member.role)?.label}</td>
+                  <td data-label="Status">
+                    <span className={member.status === 'active' ? 'badge badge-ok' : 'badge badge-waiting'}>{member.status === 'active' ? 'Active' : 'Invited'}</span>
+                  </td>
+                  <td data-label="Added">
+                    <DateTime iso={member.createdAt} />
+                  </td>
+                  {canAdminister && (
+                    <td className="row-actions">
+                      <ConfirmDialog
+                        trigger={
+                          <button type="button" className="button button-small button-danger-quiet" aria-label={`Remove ${member.name || member.email}`}>
+                            Remove
+                          </button>
+                        }
+                        title={`Remove ${member.name || member.email} from the workspace?`}
+                        description="They lose access at once; their account stays, for other workspaces."
+                        confirmLabel="Remove member"
+                        onConfirm={() => remove.mutateAsync(member.id)}
+                      />
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

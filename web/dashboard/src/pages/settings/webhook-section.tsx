@@ -1,0 +1,144 @@
+import { Link, useParams } from 'wouter';
+import { DateTime } from '../../components/date-time';
+import { ErrorState, LoadingState } from '../../components/query-status';
+import { useDeliveries, useReplayDelivery, useUpdateWebhook, useWebhook, type Delivery, type Webhook } from '../../queries/webhooks';
+import { useCanAdminister } from '../../session/session';
+import { AdminsOnly, SectionHeader } from './section-header';
+import { WebhookForm } from './webhook-form';
+
+const STATUS = {
+  pending: { label: 'Retrying', tone: 'badge-waiting' },
+  succeeded: { label: 'Delivered', tone: 'badge-ok' },
+  failed: { label: 'Failed', tone: 'badge-error' },
+} as const;
+
+/** The body as sent, indented for reading (as is when it is not JSON). */
+function readableJson(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+/** One endpoint (`/settings/webhooks/{id}`): its settings and its latest deliveries with every attempt. */
+export function WebhookSection() {
+  const { id } = useParams<{ id: string }>();
+  const canAdminister = useCanAdminister();
+  const webhook = useWebhook(id, { enabled: canAdminister });
+  if (!canAdminister) return <AdminsOnly what="webhooks" />;
+  if (webhook.isPending) return <LoadingState label="Loading the endpoint…" />;
+  if (webhook.isError) return <ErrorState error={webhook.error} retry={() => void webhook.refetch()} />;
+  return <WebhookView webhook={webhook.data} />;
+}
+
+function WebhookView({ webhook }: { webhook: Webhook }) {
+  const update = useUpdateWebhook(webhook.id);
+  return (
+    <div className="stack">
+      <Link href="/settings/webhooks" className="back-link">
+        <span aria-hidden="true">← </span>Webhooks
+      </Link>
+      <SectionHeader title={webhook.url} description={webhook.enabled ? 'Receiving events.' : 'Switched off: receives no new events.'} />
+      <Deliveries webhookId={webhook.id} />
+      <details className="panel">
+        <summary>Endpoint settings</summary>
+        {update.isSuccess && (
+          <div className="alert alert-success" role="status">
+            Saved.
+          </div>
+        )}
+        <WebhookForm webhook={webhook} submitLabel="Save changes" pending={update.isPending} error={update.error} onSubmit={(input) => update.mutate(input)} />
+      </details>
+    </div>
+  );
+}
+
+function Deliveries({ webhookId }: { webhookId: string }) {
+  const deliveries = useDeliveries(webhookId);
+  const replay = useReplayDelivery(webhookId);
+  return (
+    <section className="stack" aria-labelledby="deliveries-heading">
+      <h3 id="deliveries-heading">Deliveries</h3>
+      {replay.isError && (
+        <div className="alert alert-error" role="alert">
+          Replay failed: {replay.error.message}
+        </div>
+      )}
+      {deliveries.isPending ? (
+        <LoadingState label="Loading deliveries…" />
+      ) : deliveries.isError ? (
+        <ErrorState error={deliveries.error} retry={() => void deliveries.refetch()} />
+      ) : deliveries.data.length === 0 ? (
+        <p className="muted">No deliveries yet: they appear here when a subscribed event happens.</p>
+      ) : (
+        <ul className="delivery-list">
+          {deliveries.data.map((delivery) => (
+            <DeliveryItem key={delivery.id} delivery={delivery} onReplay={() => replay.mutate(delivery.id)} replaying={replay.isPending && replay.variables === delivery.id} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function DeliveryItem({ delivery, onReplay, replaying }: { delivery: Delivery; onReplay: () => void; replaying: boolean }) {
+  const status = STATUS[delivery.status];
+  return (
+    <li className="delivery">
+      <div className="delivery-head">
+        <span className={`badge ${status.tone}`}>{status.label}</span>
+        <code>{delivery.eventType}</code>
+        <span className="muted small">
+          <DateTime iso={delivery.createdAt} /> · {delivery.attemptCount} {delivery.attemptCount === 1 ? 'attempt' : 'attempts'}
+          {delivery.lastStatusCode !== null && ` · HTTP ${delivery.lastStatusCode}`}
+          {delivery.replayOf !== null && ' · replay'}
+        </span>
+        <button type="button" className="button button-small" onClick={onReplay} disabled={replaying} aria-label={`Replay delivery ${delivery.id}`}>
+          {replaying ? 'Replaying…' : 'Replay'}
+        </button>
+      </div>
+      {delivery.lastError !== null && <p className="row-error">{delivery.lastError}</p>}
+      {delivery.nextAttemptAt !== null && delivery.status === 'pending' && (
+        <p className="muted small">
+          Next attempt <DateTime iso={delivery.nextAttemptAt} relative />
+        </p>
+      )}
+      <details>
+        <summary>Attempts and body</summary>
+        {delivery.attempts.length > 0 && (
+          <div className="table-wrap">
+            <table className="table table-compact">
+              <caption className="visually-hidden">Attempts</caption>
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Started</th>
+                  <th scope="col">Took</th>
+                  <th scope="col">Answer</th>
+                </tr>
+              </thead>
+              <tbody>
+                {delivery.attempts.map((attempt) => (
+                  <tr key={attempt.attempt}>
+                    <td>{attempt.attempt}</td>
+                    <td>
+                      <DateTime iso={attempt.startedAt} />
+                    </td>
+                    <td>{attempt.durationMs} ms</td>
+                    <td>
+                      {attempt.statusCode !== null && <span className="mono">HTTP {attempt.statusCode} </span>}
+                      {attempt.error !== null && <span className="row-error">{attempt.error}</span>}
+                      {attempt.responseExcerpt !== null && attempt.responseExcerpt !== '' && <pre className="code">{attempt.responseExcerpt}</pre>}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <pre className="code">{readableJson(delivery.body)}</pre>
+      </details>
+    </li>
+  );
+}

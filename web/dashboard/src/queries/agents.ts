@@ -1,0 +1,106 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../api';
+import { useWorkspaceId } from '../session/session';
+
+export type Visibility = 'public' | 'private';
+
+export interface Agent {
+  id: string;
+  name: string;
+  description: string;
+  modelName: string;
+  temperature: number;
+  visibility: Visibility;
+  systemPrompt: string | null;
+  userPrompt: string;
+  iconUrl: string | null;
+  handle: string | null;
+  allowedOrigins: string[];
+  tools: { type: 'datastore'; datastoreId: string }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type AgentInput = Partial<Pick<Agent, 'name' | 'description' | 'modelName' | 'temperature' | 'visibility' | 'systemPrompt' | 'userPrompt' | 'allowedOrigins' | 'tools'>>;
+
+export const agentKeys = {
+  all: (workspaceId: string) => ['workspaces', workspaceId, 'agents'] as const,
+  detail: (workspaceId: string, id: string) => [...agentKeys.all(workspaceId), id] as const,
+};
+
+const agentPath = (id: string) => `/agents/${encodeURIComponent(id)}`;
+
+export function useAgents() {
+  const workspaceId = useWorkspaceId();
+  return useQuery({ queryKey: agentKeys.all(workspaceId), queryFn: () => api<Agent[]>('/agents') });
+}
+
+export function useAgent(id: string) {
+  const workspaceId = useWorkspaceId();
+  return useQuery({ queryKey: agentKeys.detail(workspaceId, id), queryFn: () => api<Agent>(agentPath(id)) });
+}
+
+export function useCreateAgent() {
+  const workspaceId = useWorkspaceId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AgentInput) => api<Agent>('/agents', { method: 'POST', body }),
+    onSuccess: (agent) => {
+      queryClient.setQueryData(agentKeys.detail(workspaceId, agent.id), agent);
+      return queryClient.invalidateQueries({ queryKey: agentKeys.all(workspaceId), exact: true });
+    },
+  });
+}
+
+export function useUpdateAgent(id: string) {
+  const workspaceId = useWorkspaceId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AgentInput) => api<Agent>(agentPath(id), { method: 'PATCH', body }),
+    onSuccess: (agent) => {
+      queryClient.setQueryData(agentKeys.detail(workspaceId, id), agent);
+      return queryClient.invalidateQueries({ queryKey: agentKeys.all(workspaceId), exact: true });
+    },
+  });
+}
+
+export function useDeleteAgent() {
+  const workspaceId = useWorkspaceId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<Agent>(agentPath(id), { method: 'DELETE' }),
+    onSuccess: (agent) => {
+      queryClient.removeQueries({ queryKey: agentKeys.detail(workspaceId, agent.id) });
+      return queryClient.invalidateQueries({ queryKey: agentKeys.all(workspaceId), exact: true });
+    },
+  });
+}
+
+/** One source of an answer: the best passage of a datasource. */
+export interface AnswerSource {
+  chunk_id: string;
+  datasource_id: string;
+  datasource_name: string;
+  datasource_type: string;
+  source_url: string | null;
+  page_number?: number;
+  total_pages?: number;
+  score: number;
+  text: string;
+}
+
+export interface AgentAnswer {
+  answer?: string;
+  conversationId: string;
+  visitorId: string;
+  messageId: string;
+  sources?: AnswerSource[];
+}
+
+/** A question from the playground; overrides apply to this question only. */
+export interface PlaygroundQuestion {
+  query: string;
+  conversationId?: string;
+  modelName?: string;
+  temperature?: number;
+}

@@ -1,0 +1,132 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { api, upload, type UploadProgress } from '../api';
+import { useWorkspaceId } from '../session/session';
+
+export type DatasourceStatus = 'unsynched' | 'pending' | 'running' | 'synched' | 'error' | 'usage_limit_reached';
+
+export interface Datasource {
+  id: string;
+  type: 'file' | 'text' | 'web_page';
+  name: string;
+  status: DatasourceStatus;
+  datastoreId: string;
+  custom_id: string | null;
+  config: { source_url?: string; file_name?: string; kind?: string };
+  error: string | null;
+  progress: number;
+  nbChunks: number;
+  textSize: number;
+  totalPages: number | null;
+  mimeType: string | null;
+  size: number | null;
+  createdAt: string;
+  updatedAt: string;
+  lastSynch: string | null;
+}
+
+export interface Chunk {
+  id: string;
+  ordinal: number;
+  text: string;
+  source: string;
+  page_number: number | null;
+  tokens: number;
+  custom_id: string | null;
+}
+
+export const datasourceKeys = {
+  all: (workspaceId: string) => ['workspaces', workspaceId, 'datasources'] as const,
+  ofDatastore: (workspaceId: string, datastoreId: string) => [...datasourceKeys.all(workspaceId), 'of-datastore', datastoreId] as const,
+  chunks: (workspaceId: string, id: string) => [...datasourceKeys.all(workspaceId), id, 'chunks'] as const,
+};
+
+/** Still being processed: the list is polled while any is. */
+export const isUnsettled = (datasource: Datasource): boolean =>
+  datasource.status === 'unsynched' || datasource.status === 'pending' || datasource.status === 'running';
+
+export const fetchDatasources = (datastoreId: string) => api<Datasource[]>(`/datastores/${encodeURIComponent(datastoreId)}/datasources`);
+
+const POLL_MS = 1000;
+
+/** A datastore's datasources, refreshed every second while any is queued or running, and not after. */
+export function useDatasources(datastoreId: string) {
+  const workspaceId = useWorkspaceId();
+  return useQuery({
+    queryKey: datasourceKeys.ofDatastore(workspaceId, datastoreId),
+    queryFn: () => fetchDatasources(datastoreId),
+    refetchInterval: (query) => (query.state.data?.some(isUnsettled) ? POLL_MS : false),
+  });
+}
+
+/** A change of a datastore's datasources changes its list, counts and search results. */
+function invalidateDatastore(queryClient: QueryClient, workspaceId: string, datastoreId: string) {
+  void queryClient.invalidateQueries({ queryKey: ['workspaces', workspaceId, 'datastores', datastoreId, 'search'] });
+  return queryClient.invalidateQueries({ queryKey: datasourceKeys.ofDatastore(workspaceId, datastoreId) });
+}
+
+export type NewDatasource =
+  | { type: 'text'; name?: string; text: string; custom_id?: string }
+  | { type: 'web_page'; name?: string; config: { source_url: string }; custom_id?: string };
+
+export function useAddDatasource(datastoreId: string) {
+  const workspaceId = useWorkspaceId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NewDatasource) => api<Datasource>('/datasources', { method: 'POST', body: { ...body, datastoreId } }),
+    onSuccess: () => invalidateDatastore(queryClient, workspaceId, datastoreId),
+  });
+}
+
+/** Uploads one file as a datasource, reporting progress; the list is refreshed when it is in. */
+export function useUploadFile(datastoreId: string) {
+  const workspaceId = useWorkspaceId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, onProgress }: { file: File; onProgress: UploadProgress }) => {
+      const form = new FormData();
+      form.append('type', 'file');
+      form.append('datastoreId', datastoreId);
+      form.append('fileName', file.name);
+      form.append('file', file, file.name);
+      return upload<Datasource>('/datasources', form, onProgress);
+    },
+    onSuccess: () => invalidateDatastore(queryClient, workspaceId, datastoreId),
+  });
+}
+
+export function useResyncDatasource(datastoreId: string) {
+  const workspaceId = useWorkspaceId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<Datasource>(`/datasources/${encodeURIComponent(id)}/resync`, { method: 'POST' }),
+    onSuccess: (datasource) => {
+      queryClient.removeQueries({ queryKey: datasourceKeys.chunks(workspaceId, datasource.id) });
+      return invalidateDatastore(queryClient, workspaceId, datastoreId);
+    },
+  });
+}
+
+export function useDeleteDatasource(datastoreId: string) {
+  const workspaceId = useWorkspaceId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<Datasource>(`/datasources/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: (datasource) => {
+      queryClient.removeQueries({ queryKey: datasourceKeys.chunks(workspaceId, datasource.id) });
+      return invalidateDatastore(queryClient, workspaceId, datastoreId);
+    },
+  });
+}
+
+const CHUNK_PAGE = 50;
+
+/** A datasource's chunks in document order, a page at a time. */
+export function useChunks(id: string) {
+  const workspaceId = useWorkspaceId();
+  return useInfiniteQuery({
+    queryKey: datasourceKeys.chunks(workspaceId, id),
+    queryFn: ({ pageParam }) => api<Chunk[]>(`/datasources/${encodeURIComponent(id)}/chunks?offset=${pageParam}&limit=${CHUNK_PAGE}`),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => (last.length < CHUNK_PAGE ? undefined : pages.length * CHUNK_PAGE),
+  });
+}

@@ -1,0 +1,54 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { ErrorBoundary } from './components/error-boundary';
+import { LoadingState } from './components/query-status';
+import type { AccessTokens } from './session/access-tokens';
+import { HOME } from './session/next-path';
+import { SessionGate } from './session/session';
+import { AppShell } from './shell/app-shell';
+
+/** A page loaded when first visited; `name` is its export. */
+export function lazyPage<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+const AgentsPage = lazyPage(() => import('./pages/agents/agents-page'), 'AgentsPage');
+const NewAgentPage = lazyPage(() => import('./pages/agents/new-agent-page'), 'NewAgentPage');
+const AgentPage = lazyPage(() => import('./pages/agents/agent-page'), 'AgentPage');
+const DatastoresPage = lazyPage(() => import('./pages/datastores/datastores-page'), 'DatastoresPage');
+const DatastorePage = lazyPage(() => import('./pages/datastores/datastore-page'), 'DatastorePage');
+const SettingsPage = lazyPage(() => import('./pages/settings/settings-page'), 'SettingsPage');
+const NotFoundPage = lazyPage(() => import('./pages/not-found-page'), 'NotFoundPage');
+
+/**
+ * Everything behind the session: the shell and the workspace's pages. A chunk of its own, so the
+ * sign-in page loads neither the shell's menus nor its dialogs.
+ */
+export function WorkspaceArea({ tokens }: { tokens: AccessTokens }) {
+  const [location] = useLocation();
+  return (
+    <SessionGate tokens={tokens}>
+      <AppShell>
+        <ErrorBoundary resetKey={location}>
+          <Suspense fallback={<LoadingState />}>
+            <Switch>
+              <Route path="/">
+                <Redirect to={HOME} replace />
+              </Route>
+              <Route path="/agents" component={AgentsPage} />
+              <Route path="/agents/new" component={NewAgentPage} />
+              <Route path="/agents/:id" component={AgentPage} />
+              <Route path="/datastores" component={DatastoresPage} />
+              <Route path="/datastores/:id" component={DatastorePage} />
+              <Route path="/settings">
+                <Redirect to="/settings/keys" replace />
+              </Route>
+              <Route path="/settings/*" component={SettingsPage} />
+              <Route component={NotFoundPage} />
+            </Switch>
+          </Suspense>
+        </ErrorBoundary>
+      </AppShell>
+    </SessionGate>
+  );
+}
