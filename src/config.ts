@@ -54,6 +54,8 @@ export interface EventsConfig {
   readonly mailFrom: string;
   /** The address people reach Parley at, for links in e-mails. */
   readonly publicUrl: string;
+  /** No PARLEY_PUBLIC_URL was given: the address is the local one, whose port may be picked at start (PORT=0). */
+  readonly publicUrlIsLocal: boolean;
   /** Bound on one webhook request, connection to last byte. */
   readonly webhookTimeoutMs: number;
   /** Bound on one SMTP conversation (connection, greeting, each command). */
@@ -298,6 +300,7 @@ export function loadConfig(env: Env = process.env): Config {
       smtpTimeoutMs: v.PARLEY_SMTP_TIMEOUT_SECONDS * 1000,
       mailFrom: v.PARLEY_MAIL_FROM,
       publicUrl: (v.PARLEY_PUBLIC_URL ?? `http://127.0.0.1:${v.PORT}`).replace(/\/+$/, ''),
+      publicUrlIsLocal: v.PARLEY_PUBLIC_URL === undefined,
       webhookTimeoutMs: v.PARLEY_WEBHOOK_TIMEOUT_SECONDS * 1000,
       deliveryMaxAttempts: v.PARLEY_DELIVERY_MAX_ATTEMPTS,
       deliveryConcurrency: v.PARLEY_DELIVERY_CONCURRENCY,

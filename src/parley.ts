@@ -21,6 +21,8 @@ export interface Core {
   store: Store;
   /** Which model serves each model name. */
   models: ModelRegistry;
+  /** The address people reach Parley at; the one the server got, when none was configured. */
+  publicUrl: string;
   services: Services;
   /** The embedding model, started on first use (it spins up worker threads). */
   embedder(): Promise<Embedder>;
@@ -45,6 +47,7 @@ export async function openCore(config: Config): Promise<Core> {
   const core: Core = {
     store,
     models,
+    publicUrl: config.events.publicUrl,
     services: createServices(store, {
       tempDir: tempDirOf(config),
       maxAttempts: config.jobs.maxAttempts,
@@ -60,7 +63,7 @@ export async function openCore(config: Config): Promise<Core> {
       rateLimits: config.publicAccess.rateLimits,
       emailEnabled: config.events.smtpUrl !== null,
       deliveryMaxAttempts: config.events.deliveryMaxAttempts,
-      publicUrl: config.events.publicUrl,
+      publicUrl: () => core.publicUrl,
       signUpOpen: config.signUpOpen,
       invitationMailer: mailer && ((invitation) => mailer.send([invitation.to], renderInvitationEmail(invitation))),
     }),
@@ -101,7 +104,9 @@ export async function startServer(config: Config, core: Core, { logStream }: { l
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  return { app, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}` };
+  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  if (config.events.publicUrlIsLocal) core.publicUrl = url;
+  return { app, url };
 }
 
 export interface RunningWorkers {

@@ -32,7 +32,8 @@ export type LinkSubject = Pick<OneTimeLinkRecord, 'userId' | 'workspaceId' | 'me
 export class OneTimeLinks {
   constructor(
     private readonly store: Store,
-    private readonly publicUrl: string,
+    /** Read at each link: with PORT=0 the address is known only once the server listens. */
+    private readonly publicUrl: () => string,
   ) {}
 
   async issue(purpose: LinkPurpose, subject: LinkSubject): Promise<IssuedLink> {
@@ -40,7 +41,7 @@ export class OneTimeLinks {
     const createdAt = now();
     const expiresAt = new Date(Date.parse(createdAt) + LIFETIME_MS[purpose]).toISOString();
     await this.store.links.create({ purpose, ...subject, createdAt, expiresAt }, hashSecret(token));
-    return { url: `${this.publicUrl}${PAGE[purpose]}?token=${token}`, token, expiresAt };
+    return { url: `${this.publicUrl()}${PAGE[purpose]}?token=${token}`, token, expiresAt };
   }
 
   /** The link, still usable, without using it up; unknown, used and expired links are one 404. */

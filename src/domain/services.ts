@@ -52,8 +52,8 @@ export interface ServiceOptions extends DatasourceServiceOptions {
   publicQueryMaxChars: number;
   /** The server's rate limits; workspaces may set their own. */
   rateLimits: RateLimits;
-  /** Where people reach Parley: the base of the links sent to them. */
-  publicUrl: string;
+  /** Where people reach Parley: the base of the links sent to them (read when a link is made). */
+  publicUrl: () => string;
   /** Anyone may create an account (PARLEY_SIGNUP=open). */
   signUpOpen: boolean;
   /** Sends invitation e-mail; absent without SMTP. */
