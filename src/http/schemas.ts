@@ -1,4 +1,4 @@
-import { Type, type TSchema, type TString } from '@sinclair/typebox';
+import { Type, type Static, type TSchema, type TString } from '@sinclair/typebox';
 
 /**
  * A string limited to `values`, as a plain JSON-schema `enum` (clearer errors and OpenAPI than a union
@@ -34,6 +34,8 @@ export const ErrorBody = Type.Object(
   },
   { $id: 'ErrorBody', description: 'Error' },
 );
+
+export type ErrorBody = Static<typeof ErrorBody>;
 
 const ERROR_DESCRIPTIONS = {
   400: 'Invalid request (INVALID_REQUEST); `details` lists each bad field',

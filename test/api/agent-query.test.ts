@@ -6,6 +6,15 @@ import { FIXTURES, uploadFile, waitForDatasource } from '../support/datasources.
 import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
+import {
+  detailFields,
+  type AgentBody,
+  type AnswerBody,
+  type ConversationBody,
+  type DatasourceBody,
+  type DatastoreBody,
+  type ErrorBody,
+} from '../support/bodies.js';
 
 const QUESTION = 'How many bottles of water were delivered?';
 
@@ -13,7 +22,8 @@ interface StreamedAnswer {
   status: number;
   contentType: string | null;
   answer: string;
-  final: any;
+  /** The `endpoint_response` event's JSON. */
+  final: AnswerBody | undefined;
   events: EventSourceMessage[];
 }
 
@@ -43,13 +53,13 @@ async function streamWithParser(url: string, key: string | null, body: unknown):
 }
 
 /** Reads an SSE answer with @microsoft/fetch-event-source, the client the older widget used. */
-async function streamWithWidgetClient(url: string, key: string, body: unknown): Promise<{ answer: string; final: any }> {
+async function streamWithWidgetClient(url: string, key: string, body: unknown): Promise<{ answer: string; final: AnswerBody | undefined }> {
   // The library is written for browsers: it reads timers from `window` and page visibility from `document`.
   const browser = globalThis as { window?: unknown; document?: unknown };
   browser.window ??= globalThis;
   browser.document ??= { hidden: false, addEventListener: () => undefined, removeEventListener: () => undefined };
   let answer = '';
-  let final: any;
+  let final: AnswerBody | undefined;
   await fetchEventSource(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
@@ -81,13 +91,13 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
       env: { PARLEY_MODELS: JSON.stringify({ remote: { provider: 'openai-compatible', model: 'fake-chat', baseURL } }) },
     });
     ws = await parley.newWorkspace();
-    datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: { name: 'memos' } })).body.id;
+    datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'memos' } })).body.id;
     for (const file of ['pdf-memo-1p.pdf', 'md-ibm-wiki.md']) {
-      const created = await uploadFile(parley, { key: ws.key, datastoreId, file: path.join(FIXTURES, file) });
+      const created = await uploadFile<DatasourceBody>(parley, { key: ws.key, datastoreId, file: path.join(FIXTURES, file) });
       expect((await waitForDatasource(parley, ws.key, created.body.id)).status).toBe('synched');
     }
     agentId = (
-      await parley.call('POST', '/agents', {
+      await parley.call<AgentBody>('POST', '/agents', {
         key: ws.key,
         body: { name: 'Logistics', temperature: 0.2, tools: [{ type: 'datastore', datastoreId }] },
       })
@@ -98,22 +108,22 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     await upstream.stop();
   });
 
-  const ask = (body: unknown, key: string | null = ws.key, agent = agentId) =>
-    parley.call('POST', `/agents/${agent}/query`, { key, body });
+  const ask = <T = AnswerBody>(body: unknown, key: string | null = ws.key, agent = agentId) =>
+    parley.call<T>('POST', `/agents/${agent}/query`, { key, body });
 
   it('answers from the knowledge base with the built-in model, cites the memo and stores the exchange', async () => {
     const { status, body } = await ask({ query: QUESTION });
     expect(status).toBe(200);
     expect(body.answer).toContain('20,000');
-    expect(body.sources[0]).toMatchObject({ datasource_name: 'pdf-memo-1p.pdf', datasource_type: 'file', page_number: 1 });
-    expect(body.sources[0].text).toContain('20,000 bottles');
-    expect(body.usage.totalTokens).toBe(body.usage.promptTokens + body.usage.completionTokens);
-    expect(body.usage.completionTokens).toBeGreaterThan(0);
+    expect(body.sources?.[0]).toMatchObject({ datasource_name: 'pdf-memo-1p.pdf', datasource_type: 'file', page_number: 1 });
+    expect(body.sources?.[0]?.text).toContain('20,000 bottles');
+    expect(body.usage!.totalTokens).toBe(body.usage!.promptTokens + body.usage!.completionTokens);
+    expect(body.usage?.completionTokens).toBeGreaterThan(0);
 
-    const conversation = (await parley.call('GET', `/conversations/${body.conversationId}`, { key: ws.key })).body;
+    const conversation = (await parley.call<ConversationBody>('GET', `/conversations/${body.conversationId}`, { key: ws.key })).body;
     expect(conversation.channel).toBe('api');
     expect(conversation.agent).toMatchObject({ id: agentId, name: 'Logistics' });
-    expect(conversation.messages.map((m: { from: string }) => m.from)).toEqual(['human', 'agent']);
+    expect(conversation.messages.map((m) => m.from)).toEqual(['human', 'agent']);
     expect(conversation.messages[1]).toMatchObject({ id: body.messageId, text: body.answer });
   });
 
@@ -135,7 +145,7 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
 
     const widget = await streamWithWidgetClient(url, ws.key, { query: QUESTION });
     expect(widget.answer).toBe(whole.answer);
-    expect(widget.final.answer).toBe(whole.answer);
+    expect(widget.final!.answer).toBe(whole.answer);
   });
 
   it('passes every sampling setting to a remote model and streams its deltas in order', async () => {
@@ -205,7 +215,7 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     expect(streamed.events.map((event) => event.event ?? '')).toEqual(['endpoint_response', '']);
     expect(streamed.final).toMatchObject({ conversationId: first.conversationId });
     expect(upstream.requests.length).toBe(before);
-    const messages = (await parley.call('GET', `/conversations/${first.conversationId}`, { key: ws.key })).body.messages;
+    const messages = (await parley.call<ConversationBody>('GET', `/conversations/${first.conversationId}`, { key: ws.key })).body.messages;
     expect(messages.at(-1)).toMatchObject({ from: 'human', text: 'Still there?' });
   });
 
@@ -215,17 +225,17 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     const { body } = await ask({ query: QUESTION, conversationId: madeUp, visitorId });
     expect(body.conversationId).toBe(madeUp);
     const stranger = await parley.newWorkspace();
-    const strangerAgent = (await parley.call('POST', '/agents', { key: stranger.key, body: {} })).body.id;
+    const strangerAgent = (await parley.call<AgentBody>('POST', '/agents', { key: stranger.key, body: {} })).body.id;
     const theirs = await ask({ query: 'Where is my order?', conversationId: madeUp, visitorId }, stranger.key, strangerAgent);
     expect(theirs.status).toBe(200);
     expect(theirs.body).toMatchObject({ conversationId: madeUp, visitorId });
 
-    const ours = (await parley.call('GET', `/conversations/${madeUp}`, { key: ws.key })).body;
-    expect(ours.agent.id).toBe(agentId);
-    expect(ours.messages.map((m: { text: string }) => m.text)).not.toContain('Where is my order?');
-    const strangers = (await parley.call('GET', `/conversations/${madeUp}`, { key: stranger.key })).body;
-    expect(strangers.agent.id).toBe(strangerAgent);
-    expect(strangers.messages.map((m: { text: string }) => m.text)).toEqual(['Where is my order?', expect.any(String)]);
+    const ours = (await parley.call<ConversationBody>('GET', `/conversations/${madeUp}`, { key: ws.key })).body;
+    expect(ours.agent?.id).toBe(agentId);
+    expect(ours.messages.map((m) => m.text)).not.toContain('Where is my order?');
+    const strangers = (await parley.call<ConversationBody>('GET', `/conversations/${madeUp}`, { key: stranger.key })).body;
+    expect(strangers.agent?.id).toBe(strangerAgent);
+    expect(strangers.messages.map((m) => m.text)).toEqual(['Where is my order?', expect.any(String)]);
     expect(JSON.stringify(strangers)).not.toContain(QUESTION);
   });
 
@@ -249,7 +259,7 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     expect(upstream.abandoned).toBeGreaterThan(abandonedBefore);
     let messages: { from: string; text: string }[] = [];
     while (messages.length < 2 && Date.now() < deadline) {
-      messages = (await parley.call('GET', `/conversations/${conversationId}`, { key: ws.key })).body.messages;
+      messages = (await parley.call<ConversationBody>('GET', `/conversations/${conversationId}`, { key: ws.key })).body.messages;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(messages[1]!.from).toBe('agent');
@@ -266,9 +276,9 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     ['an unknown model', { modelName: 'gpt-99' }, 'body.modelName'],
     ['an unknown channel', { channel: 'fax' }, 'body.channel'],
   ])('refuses %s with 400', async (_label, extra, field) => {
-    const response = await ask({ query: QUESTION, ...extra });
+    const response = await ask<ErrorBody>({ query: QUESTION, ...extra });
     expect(response.status).toBe(400);
-    expect(response.body.details.map((detail: { field: string }) => detail.field)).toContain(field);
+    expect(detailFields(response.body)).toContain(field);
   });
 
   it('refuses a missing or blank query', async () => {
@@ -282,7 +292,7 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
       const open = await ask({ query: QUESTION }, null);
       expect(open.status).toBe(200);
       expect(open.body.answer).toContain('20,000');
-      const conversation = (await parley.call('GET', `/conversations/${open.body.conversationId}`, { key: ws.key })).body;
+      const conversation = (await parley.call<ConversationBody>('GET', `/conversations/${open.body.conversationId}`, { key: ws.key })).body;
       expect(conversation.channel).toBe('website');
     } finally {
       await parley.call('PATCH', `/agents/${agentId}`, { key: ws.key, body: { visibility: 'private' } });
@@ -298,15 +308,15 @@ describe.each(STORE_KINDS)('agent query quota on %s', (kind) => {
   it('answers 402 USAGE_LIMIT once the workspace used its monthly answers', async () => {
     parley = await startTestParley(kind, { env: { PARLEY_QUOTA_QUERIES: '2' } });
     const ws = await parley.newWorkspace();
-    const agentId = (await parley.call('POST', '/agents', { key: ws.key, body: {} })).body.id;
-    const ask = () => parley.call('POST', `/agents/${agentId}/query`, { key: ws.key, body: { query: 'Hello?' } });
+    const agentId = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: {} })).body.id;
+    const ask = <T = AnswerBody>() => parley.call<T>('POST', `/agents/${agentId}/query`, { key: ws.key, body: { query: 'Hello?' } });
     expect((await ask()).status).toBe(200);
     expect((await ask()).status).toBe(200);
-    const refused = await ask();
+    const refused = await ask<ErrorBody>();
     expect(refused.status).toBe(402);
     expect(refused.body.error).toBe('USAGE_LIMIT');
     const other = await parley.newWorkspace();
-    const otherAgent = (await parley.call('POST', '/agents', { key: other.key, body: {} })).body.id;
+    const otherAgent = (await parley.call<AgentBody>('POST', '/agents', { key: other.key, body: {} })).body.id;
     expect((await parley.call('POST', `/agents/${otherAgent}/query`, { key: other.key, body: { query: 'Hi' } })).status).toBe(200);
   });
 });

@@ -4,6 +4,19 @@ import { parleyTest as it } from '../support/parley-test.js';
 import type { CallOptions, TestParley, Workspace } from '../support/parley.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { STORE_KINDS } from '../support/stores.js';
+import type {
+  AccessTokenBody,
+  ErrorBody,
+  InvitationBody,
+  InvitedBody,
+  MeAnswerBody,
+  MemberBody,
+  ModelBody,
+  SessionBody,
+  SettingsBody,
+  SetupStatusBody,
+  UserAnswerBody,
+} from '../support/bodies.js';
 
 const PASSWORD = 'a long enough password';
 
@@ -29,49 +42,50 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
   it.afterAll(() => smtp.close());
 
   /** A call as the dashboard makes it: the session cookie and the page's own Origin. */
-  const asBrowser = (method: string, path: string, secret: string | null, options: CallOptions = {}) =>
-    parley.call(method, path, {
+  const asBrowser = <T,>(method: string, path: string, secret: string | null, options: CallOptions = {}) =>
+    parley.call<T>(method, path, {
       ...options,
       headers: { origin, ...(secret === null ? {} : { cookie: `parley_session=${secret}` }), ...options.headers },
     });
 
-  const signIn = async (email: string, password: string) => {
-    const response = await asBrowser('POST', '/auth/sign-in', null, { body: { email, password } });
+  /** `T`: the body the test expects, a UserAnswerBody unless the sign-in is to be refused. */
+  const signIn = async <T = UserAnswerBody>(email: string, password: string) => {
+    const response = await asBrowser<T>('POST', '/auth/sign-in', null, { body: { email, password } });
     return { response, secret: cookieOf(response.headers)?.value };
   };
 
   it('creates the first owner with the one-time setup link, sets a safe cookie, and never again', async () => {
-    expect((await parley.call('GET', '/auth/setup-status')).body).toEqual({ setupRequired: true, signUpOpen: false });
+    expect((await parley.call<SetupStatusBody>('GET', '/auth/setup-status')).body).toEqual({ setupRequired: true, signUpOpen: false });
     const link = await parley.core.services.accounts.setupLink();
     expect(link?.url).toMatch(/\/dashboard\/setup\?token=/);
-    const tooShort = await asBrowser('POST', '/auth/setup', null, { body: { token: link!.token, email: 'owner@example.com', name: 'Olive', password: 'short' } });
+    const tooShort = await asBrowser<ErrorBody>('POST', '/auth/setup', null, { body: { token: link!.token, email: 'owner@example.com', name: 'Olive', password: 'short' } });
     expect(tooShort.status).toBe(400);
     expect(tooShort.body.details).toEqual([{ field: 'body.password', message: 'must have at least 10 characters' }]);
 
-    const setup = await asBrowser('POST', '/auth/setup', null, { body: { token: link!.token, email: 'Owner@Example.com', name: 'Olive', password: PASSWORD } });
+    const setup = await asBrowser<UserAnswerBody>('POST', '/auth/setup', null, { body: { token: link!.token, email: 'Owner@Example.com', name: 'Olive', password: PASSWORD } });
     expect(setup.status).toBe(200);
     expect(setup.body.user).toMatchObject({ email: 'owner@example.com', name: 'Olive' });
     const cookie = cookieOf(setup.headers)!;
     expect(cookie.attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=strict', 'path=/']));
-    const me = await asBrowser('GET', '/me', cookie.value);
+    const me = await asBrowser<MeAnswerBody>('GET', '/me', cookie.value);
     expect(me.body.memberships).toEqual([{ workspaceId: expect.any(String), workspaceName: 'Default workspace', role: 'owner' }]);
 
     const again = await asBrowser('POST', '/auth/setup', null, { body: { token: link!.token, email: 'thief@example.com', name: 'T', password: PASSWORD } });
     expect(again.status).toBe(404);
-    expect((await parley.call('GET', '/auth/setup-status')).body.setupRequired).toBe(false);
+    expect((await parley.call<SetupStatusBody>('GET', '/auth/setup-status')).body.setupRequired).toBe(false);
     expect(await parley.core.services.accounts.setupLink()).toBeUndefined();
   });
 
   it('answers a wrong e-mail and a wrong password alike, and refuses the sixth wrong password in a row', async () => {
     const ws = await parley.newWorkspace();
     const person = await parley.newMember(ws.id, 'admin');
-    const unknown = await signIn('nobody@example.com', PASSWORD);
-    const wrong = await signIn(person.email, 'not the password at all');
+    const unknown = await signIn<ErrorBody>('nobody@example.com', PASSWORD);
+    const wrong = await signIn<ErrorBody>(person.email, 'not the password at all');
     expect([unknown.response.status, wrong.response.status]).toEqual([401, 401]);
     expect(unknown.response.body.message).toBe(wrong.response.body.message);
     expect(unknown.secret).toBeUndefined();
     for (let attempt = 2; attempt <= 5; attempt++) expect((await signIn(person.email, `wrong ${attempt}`)).response.status).toBe(401);
-    const sixth = await signIn(person.email, 'wrong 6');
+    const sixth = await signIn<ErrorBody>(person.email, 'wrong 6');
     expect(sixth.response.status).toBe(429);
     expect(sixth.response.body.error).toBe('RATE_LIMIT');
     expect(Number(sixth.response.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -91,14 +105,14 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     const noOrigin = await parley.call('POST', '/auth/token', { headers: { cookie: `parley_session=${person.sessionSecret}` }, body: {} });
     expect(noOrigin.status).toBe(403);
 
-    const minted = await asBrowser('POST', '/auth/token', person.sessionSecret, { body: {} });
+    const minted = await asBrowser<AccessTokenBody>('POST', '/auth/token', person.sessionSecret, { body: {} });
     expect(minted.status).toBe(200);
     expect(minted.body).toMatchObject({ workspaceId: a.id, role: 'member' });
     expect(Date.parse(minted.body.expiresAt) - Date.now()).toBeGreaterThan(14 * 60_000);
     expect((await parley.call('GET', '/agents', { key: minted.body.accessToken })).status).toBe(200);
     expect((await asBrowser('POST', '/auth/token', person.sessionSecret, { body: { workspaceId: b.id } })).status).toBe(403);
-    expect((await parley.call('GET', `/workspace/settings`, { key: minted.body.accessToken })).body.name).toBe(
-      (await parley.call('GET', '/workspace/settings', { key: a.key })).body.name,
+    expect((await parley.call<SettingsBody>('GET', `/workspace/settings`, { key: minted.body.accessToken })).body.name).toBe(
+      (await parley.call<SettingsBody>('GET', '/workspace/settings', { key: a.key })).body.name,
     );
   });
 
@@ -126,7 +140,7 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
       .setExpirationTime('10m')
       .sign(new TextEncoder().encode('a guessed secret of thirty-two bytes!!'));
     for (const token of [escalated, unsigned, expired, guessed]) {
-      const response = await parley.call('GET', '/agents', { key: token });
+      const response = await parley.call<ErrorBody>('GET', '/agents', { key: token });
       expect(response.status).toBe(401);
       expect(response.body.error).toBe('UNAUTHORIZED');
     }
@@ -137,9 +151,9 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     const ws = await parley.newWorkspace();
     const person = await parley.newMember(ws.id, 'admin');
     const second = (await signIn(person.email, person.password)).secret!;
-    const sessions = await asBrowser('GET', '/auth/sessions', second);
-    expect(sessions.body.map((session: { current: boolean }) => session.current).sort()).toEqual([false, true]);
-    const firstId = sessions.body.find((session: { current: boolean }) => !session.current).id;
+    const sessions = await asBrowser<SessionBody[]>('GET', '/auth/sessions', second);
+    expect(sessions.body.map((session) => session.current).sort()).toEqual([false, true]);
+    const firstId = sessions.body.find((session) => !session.current)!.id;
     expect((await asBrowser('DELETE', `/auth/sessions/${firstId}`, second)).status).toBe(204);
     expect((await asBrowser('POST', '/auth/token', person.sessionSecret, { body: {} })).status).toBe(401);
     expect((await asBrowser('POST', '/auth/token', second, { body: {} })).status).toBe(200);
@@ -155,7 +169,7 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     const ws = await parley.newWorkspace();
     const owner = await parley.newMember(ws.id, 'owner');
     const member = await parley.newMember(ws.id, 'member');
-    const asMember = (method: string, path: string, body?: unknown) => parley.call(method, path, { key: member.accessToken, body });
+    const asMember = <T,>(method: string, path: string, body?: unknown) => parley.call<T>(method, path, { key: member.accessToken, body });
     expect((await asMember('GET', '/keys')).status).toBe(200);
     expect((await asMember('POST', '/datastores', {})).status).toBe(200);
     expect((await asMember('GET', '/members')).status).toBe(200);
@@ -164,24 +178,24 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
       ['GET', '/webhooks', undefined],
       ['PATCH', '/workspace/settings', { name: 'Mine now' }],
     ] as const) {
-      const response = await asMember(method, path, body);
+      const response = await asMember<ErrorBody>(method, path, body);
       expect(response.status, `${method} ${path}`).toBe(403);
       expect(response.body.error).toBe('FORBIDDEN');
     }
-    const members = (await parley.call('GET', '/members', { key: owner.accessToken })).body as { id: string; email: string; role: string }[];
+    const members = (await parley.call<MemberBody[]>('GET', '/members', { key: owner.accessToken })).body;
     const ownerRow = members.find((row) => row.email === owner.email)!;
     const demote = await parley.call('PATCH', `/members/${ownerRow.id}`, { key: owner.accessToken, body: { role: 'admin' } });
     expect(demote.status).toBe(409);
     expect((await parley.call('DELETE', `/members/${ownerRow.id}`, { key: ws.key })).status).toBe(409);
     const memberRow = members.find((row) => row.email === member.email)!;
-    expect((await parley.call('PATCH', `/members/${memberRow.id}`, { key: owner.accessToken, body: { role: 'owner' } })).body.role).toBe('owner');
+    expect((await parley.call<MemberBody>('PATCH', `/members/${memberRow.id}`, { key: owner.accessToken, body: { role: 'owner' } })).body.role).toBe('owner');
     expect((await parley.call('PATCH', `/members/${ownerRow.id}`, { key: owner.accessToken, body: { role: 'admin' } })).status).toBe(200);
   });
 
   it('invites by e-mail: the link in the mail lets the person set a password once and sign in', async () => {
     const ws = await parley.newWorkspace('Acme <b>support</b>');
     const before = smtp.mails.length;
-    const invited = await parley.call('POST', '/members', { key: ws.key, body: { email: 'New.Person@example.com', role: 'member' } });
+    const invited = await parley.call<InvitedBody>('POST', '/members', { key: ws.key, body: { email: 'New.Person@example.com', role: 'member' } });
     expect(invited.status).toBe(200);
     expect(invited.body).toMatchObject({ email: 'new.person@example.com', role: 'member', status: 'invited', emailed: true });
     const mail = (await smtp.waitFor(before + 1)).at(-1)!;
@@ -190,7 +204,7 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     expect(mail.mail.html).toContain('Acme &lt;b&gt;support&lt;/b&gt;');
     const token = new URL(invited.body.invitationUrl).searchParams.get('token')!;
 
-    expect((await parley.call('GET', `/auth/invitations/${token}`)).body).toEqual({
+    expect((await parley.call<InvitationBody>('GET', `/auth/invitations/${token}`)).body).toEqual({
       email: 'new.person@example.com',
       workspaceName: 'Acme <b>support</b>',
       role: 'member',
@@ -200,7 +214,7 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     expect(accepted.status).toBe(200);
     expect(cookieOf(accepted.headers)?.value).toBeTruthy();
     expect((await asBrowser('POST', '/auth/invitations/accept', null, { body: { token, password: PASSWORD } })).status).toBe(404);
-    expect((await parley.call('GET', '/members', { key: ws.key })).body.find((m: { email: string }) => m.email === 'new.person@example.com')).toMatchObject({
+    expect((await parley.call<MemberBody[]>('GET', '/members', { key: ws.key })).body.find((m) => m.email === 'new.person@example.com')).toMatchObject({
       status: 'active',
       name: 'Nora',
     });
@@ -216,10 +230,10 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     expect((await signIn(person.email, person.password)).response.status).toBe(401);
     const secret = (await signIn(person.email, 'a brand new password')).secret!;
 
-    const wrongCurrent = await asBrowser('PATCH', '/me', secret, { body: { password: 'another new password', currentPassword: 'nope' } });
+    const wrongCurrent = await asBrowser<ErrorBody>('PATCH', '/me', secret, { body: { password: 'another new password', currentPassword: 'nope' } });
     expect(wrongCurrent.status).toBe(400);
     expect(wrongCurrent.body.details).toEqual([{ field: 'body.currentPassword', message: 'is not your current password' }]);
-    const changed = await asBrowser('PATCH', '/me', secret, {
+    const changed = await asBrowser<UserAnswerBody>('PATCH', '/me', secret, {
       body: { name: 'Renamed', password: 'another new password', currentPassword: 'a brand new password' },
     });
     expect(changed.body, JSON.stringify(changed.body)).toHaveProperty('user.name', 'Renamed');
@@ -228,7 +242,7 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
 
   it('lists the model names an agent may use', async () => {
     const ws: Workspace = await parley.newWorkspace();
-    const models = await parley.call('GET', '/models', { key: ws.key });
+    const models = await parley.call<ModelBody[]>('GET', '/models', { key: ws.key });
     expect(models.body).toEqual(expect.arrayContaining([{ name: 'llm_b_mini', provider: 'local' }]));
   });
 
@@ -254,7 +268,7 @@ describe.each(STORE_KINDS)('open sign-up on %s', (kind) => {
     });
     expect(response.status).toBe(200);
     const secret = cookieOf(response.headers)!.value;
-    const me = await parley.call('GET', '/me', { headers: { cookie: `parley_session=${secret}` } });
+    const me = await parley.call<MeAnswerBody>('GET', '/me', { headers: { cookie: `parley_session=${secret}` } });
     expect(me.body.memberships).toEqual([{ workspaceId: expect.any(String), workspaceName: 'Wendy’s shop', role: 'owner' }]);
   });
 

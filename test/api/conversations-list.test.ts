@@ -1,21 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { startTestParley, type ApiResponse, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { pause, seedConversation } from './conversations-seed.js';
+import { detailFields, type AgentBody, type ErrorBody, type ListedConversationBody, type SimplifiedConversationBody } from '../support/bodies.js';
 
 describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
   let parley: TestParley;
   let ws: Workspace;
-  let agentA: any;
-  let agentB: any;
+  let agentA: AgentBody;
+  let agentB: AgentBody;
   /** Seeded in this order, a few milliseconds apart. */
   let ids: { ada: string; billing: string; mail: string; quiet: string };
 
   beforeAll(async () => {
     parley = await startTestParley(kind);
     ws = await parley.newWorkspace();
-    agentA = (await parley.call('POST', '/agents', { key: ws.key, body: { name: 'Agent A', handle: 'agent-a' } })).body;
-    agentB = (await parley.call('POST', '/agents', { key: ws.key, body: { name: 'Agent B' } })).body;
+    agentA = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Agent A', handle: 'agent-a' } })).body;
+    agentB = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Agent B' } })).body;
     const ada = await seedConversation(parley, ws.id, {
       agentId: agentA.id,
       channel: 'website',
@@ -47,17 +48,18 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
   });
   afterAll(() => parley.close());
 
-  const list = async (query = '') => {
-    const response = await parley.call('GET', `/user-conversations${query}`, { key: ws.key });
+  /** List records, or simplified ones when the query asks for them (`T`). */
+  const list = async <T = ListedConversationBody>(query = '') => {
+    const response = await parley.call<T[]>('GET', `/user-conversations${query}`, { key: ws.key });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    return response.body as any[];
+    return response.body;
   };
   const idsOf = async (query = '') => (await list(query)).map((c) => c.id);
 
   it('lists the workspace’s conversations, most recently active first, as list records', async () => {
     const listed = await list();
     expect(listed.map((c) => c.id)).toEqual([ids.quiet, ids.mail, ids.billing, ids.ada]);
-    const ada = listed.find((c) => c.id === ids.ada);
+    const ada = listed.find((c) => c.id === ids.ada)!;
     expect(Object.keys(ada).sort()).toEqual(
       ['agent', 'channel', 'channelExternalId', 'contactInfo', 'createdAt', 'id', 'messages', 'status', 'title', 'updatedAt'].sort(),
     );
@@ -71,7 +73,7 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
     });
     // By default only the latest message.
     expect(ada.messages).toHaveLength(1);
-    expect(Object.keys(ada.messages[0]).sort()).toEqual(['attachments', 'createdAt', 'from', 'id', 'read', 'text']);
+    expect(Object.keys(ada.messages[0]!).sort()).toEqual(['attachments', 'createdAt', 'from', 'id', 'read', 'text']);
     expect(ada.messages[0]).toMatchObject({ from: 'agent', text: 'Use the reset link.', attachments: [] });
     const quiet = listed.find((c) => c.id === ids.quiet);
     expect(quiet).toMatchObject({ messages: [], contactInfo: null, channelExternalId: null, title: '' });
@@ -79,20 +81,20 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
   });
 
   it('returns every message, oldest first, with fullConversation=true', async () => {
-    const ada = (await list('?fullConversation=true')).find((c) => c.id === ids.ada);
-    expect(ada.messages.map((m: any) => m.text)).toEqual(['How do I reset my PASSWORD?', 'Use the reset link.']);
-    const latest = (await list('?fullConversation=false')).find((c) => c.id === ids.ada);
-    expect(latest.messages.map((m: any) => m.text)).toEqual(['Use the reset link.']);
+    const ada = (await list('?fullConversation=true')).find((c) => c.id === ids.ada)!;
+    expect(ada.messages.map((m) => m.text)).toEqual(['How do I reset my PASSWORD?', 'Use the reset link.']);
+    const latest = (await list('?fullConversation=false')).find((c) => c.id === ids.ada)!;
+    expect(latest.messages.map((m) => m.text)).toEqual(['Use the reset link.']);
   });
 
   it('returns only the essentials with simplified=true', async () => {
-    const listed = await list('?simplified=true&fullConversation=true');
+    const listed = await list<SimplifiedConversationBody>('?simplified=true&fullConversation=true');
     expect(listed.map((c) => c.id)).toEqual([ids.quiet, ids.mail, ids.billing, ids.ada]);
     for (const conversation of listed) {
       expect(Object.keys(conversation).sort()).toEqual(['agent', 'channel', 'id', 'status', 'title', 'updatedAt']);
     }
-    expect(listed.find((c) => c.id === ids.ada).agent).toEqual({ id: agentA.id, name: 'Agent A' });
-    expect(listed.find((c) => c.id === ids.mail).agent).toBeNull();
+    expect(listed.find((c) => c.id === ids.ada)!.agent).toEqual({ id: agentA.id, name: 'Agent A' });
+    expect(listed.find((c) => c.id === ids.mail)!.agent).toBeNull();
   });
 
   it.each([
@@ -131,7 +133,7 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
 
   it('narrows by creation date, dates and date-times, bounds included', async () => {
     const all = await list();
-    const created = (id: string) => all.find((c) => c.id === id).createdAt as string;
+    const created = (id: string) => all.find((c) => c.id === id)!.createdAt;
     const q = (from?: string, to?: string) =>
       idsOf(`?${new URLSearchParams({ ...(from && { startDate: from }), ...(to && { endDate: to }) })}`);
     expect(await q(created(ids.billing))).toEqual([ids.quiet, ids.mail, ids.billing]);
@@ -151,7 +153,7 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
     const first = await seedConversation(parley, other.id, { messages: [['human', 'one']] });
     await pause(5);
     const second = await seedConversation(parley, other.id, { messages: [['human', 'two']] });
-    const order = async () => (await parley.call('GET', '/user-conversations', { key: other.key })).body.map((c: any) => c.id);
+    const order = async () => (await parley.call<ListedConversationBody[]>('GET', '/user-conversations', { key: other.key })).body.map((c) => c.id);
     expect(await order()).toEqual([second.id, first.id]);
     await pause(5);
     await parley.core.services.conversations.addMessage(other.id, first.id, { from: 'agent', text: 'reply' });
@@ -161,7 +163,7 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
   it('pages with limit and cursor, covering every conversation exactly once, newest activity first', async () => {
     const paged = await parley.newWorkspace();
     for (let i = 0; i < 7; i++) await seedConversation(parley, paged.id, { messages: [['human', `question ${i}`]] });
-    const everything = (await parley.call('GET', '/user-conversations?limit=100', { key: paged.key })).body.map((c: any) => c.id);
+    const everything = (await parley.call<ListedConversationBody[]>('GET', '/user-conversations?limit=100', { key: paged.key })).body.map((c) => c.id);
     expect(everything).toHaveLength(7);
 
     const seen: string[] = [];
@@ -169,11 +171,11 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
     let path: string | null = '/user-conversations?limit=3&fullConversation=false';
     let pages = 0;
     while (path !== null) {
-      const response: any = await parley.call('GET', path, { key: paged.key });
+      const response: ApiResponse<ListedConversationBody[]> = await parley.call<ListedConversationBody[]>('GET', path, { key: paged.key });
       expect(response.status).toBe(200);
       pages++;
-      seen.push(...response.body.map((c: any) => c.id));
-      updatedAts.push(...response.body.map((c: any) => Date.parse(c.updatedAt)));
+      seen.push(...response.body.map((c) => c.id));
+      updatedAts.push(...response.body.map((c) => Date.parse(c.updatedAt)));
       const cursor = response.headers.get('x-next-cursor');
       const link = response.headers.get('link');
       if (cursor === null) {
@@ -215,16 +217,16 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
     ['a start date that is not a date', '?startDate=yesterday', 'querystring.startDate'],
     ['an end date that is not a date', '?endDate=2026-13-45', 'querystring.endDate'],
   ])('refuses %s with 400', async (_label, query, field) => {
-    const response = await parley.call('GET', `/user-conversations${query}`, { key: ws.key });
+    const response = await parley.call<ErrorBody>('GET', `/user-conversations${query}`, { key: ws.key });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('INVALID_REQUEST');
-    expect(response.body.details.map((d: any) => d.field)).toContain(field);
+    expect(detailFields(response.body)).toContain(field);
   });
 
   it('answers 404 for an unknown agent and 403 for another workspace’s', async () => {
     expect((await parley.call('GET', '/user-conversations?agentId=nope', { key: ws.key })).status).toBe(404);
     const other = await parley.newWorkspace();
-    const refused = await parley.call('GET', `/user-conversations?agentId=${agentA.id}`, { key: other.key });
+    const refused = await parley.call<ErrorBody>('GET', `/user-conversations?agentId=${agentA.id}`, { key: other.key });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('FORBIDDEN');
   });

@@ -3,6 +3,7 @@ import { AI_SWITCHED_OFF_NOTICE } from '../../src/domain/conversations.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { seedConversation } from './conversations-seed.js';
+import type { AgentBody, ConversationBody, UpdateStatusResultBody } from '../support/bodies.js';
 
 describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind) => {
   let parley: TestParley;
@@ -12,7 +13,7 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
   beforeAll(async () => {
     parley = await startTestParley(kind);
     ws = await parley.newWorkspace();
-    agentId = (await parley.call('POST', '/agents', { key: ws.key, body: { name: 'Concierge' } })).body.id;
+    agentId = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Concierge' } })).body.id;
   });
   afterAll(() => parley.close());
 
@@ -145,7 +146,7 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
   it('emits nothing for the bulk status update', async () => {
     const other = await parley.newWorkspace();
     await seedConversation(parley, other.id);
-    const response = await parley.call('POST', '/conversations/update-status', { key: other.key, body: { status: 'RESOLVED' } });
+    const response = await parley.call<UpdateStatusResultBody>('POST', '/conversations/update-status', { key: other.key, body: { status: 'RESOLVED' } });
     expect(response.body.count).toBe(1);
     const types = (await parley.core.store.outbox.list({ workspaceId: other.id })).map((event) => event.type);
     expect(types.filter((type) => STATUS_EVENTS.includes(type))).toEqual([]);
@@ -159,7 +160,7 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
     expect(agentReply.conversation.status).toBe('RESOLVED');
     const human = await conversations.addMessage(ws.id, seeded.id, { from: 'human', text: 'one more thing' });
     expect(human.conversation.status).toBe('UNRESOLVED');
-    expect((await parley.call('GET', `/conversations/${seeded.id}`, { key: ws.key })).body.status).toBe('UNRESOLVED');
+    expect((await parley.call<ConversationBody>('GET', `/conversations/${seeded.id}`, { key: ws.key })).body.status).toBe('UNRESOLVED');
 
     // HUMAN_REQUESTED stays: a person is already on it.
     await patch(seeded.id, { status: 'HUMAN_REQUESTED' });

@@ -3,6 +3,7 @@ import { ParleyError } from '../../src/errors.js';
 import type { ConversationService } from '../../src/domain/conversations.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
+import type { AgentBody, ConversationBody } from '../support/bodies.js';
 
 /** What the agent query will call: ensureConversation, then addMessage for the question and the answer. */
 describe.each(STORE_KINDS)('recording exchanges through the conversation service on %s', (kind) => {
@@ -14,7 +15,7 @@ describe.each(STORE_KINDS)('recording exchanges through the conversation service
   beforeAll(async () => {
     parley = await startTestParley(kind);
     ws = await parley.newWorkspace();
-    agentId = (await parley.call('POST', '/agents', { key: ws.key, body: { name: 'Recorder' } })).body.id;
+    agentId = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Recorder' } })).body.id;
     conversations = parley.core.services.conversations;
   });
   afterAll(() => parley.close());
@@ -129,9 +130,9 @@ describe.each(STORE_KINDS)('recording exchanges through the conversation service
 
     const history = await conversations.messages(ws.id, conversation.id);
     expect(history.map((message) => message.id)).toEqual([question.message.id, answer.message.id, later.message.id]);
-    const detail = (await parley.call('GET', `/conversations/${conversation.id}`, { key: ws.key })).body;
-    expect(detail.messages.map((m: any) => m.id)).toEqual(history.map((message) => message.id));
-    expect(detail.messages[1].sources).toEqual(sources);
+    const detail = (await parley.call<ConversationBody>('GET', `/conversations/${conversation.id}`, { key: ws.key })).body;
+    expect(detail.messages.map((m) => m.id)).toEqual(history.map((message) => message.id));
+    expect(detail.messages[1]?.sources).toEqual(sources);
   });
 
   it('shortens a long first question for the title', async () => {

@@ -3,20 +3,30 @@ import { AI_SWITCHED_OFF_NOTICE } from '../../src/domain/conversations.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { seedConversation } from './conversations-seed.js';
+import {
+  detailFields,
+  type AgentBody,
+  type ConversationBody,
+  type ErrorBody,
+  type PatchedConversationBody,
+  type RatedMessageBody,
+  type TranscriptBody,
+  type UpdateStatusResultBody,
+} from '../support/bodies.js';
 
 describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
   let parley: TestParley;
   let ws: Workspace;
-  let agent: any;
+  let agent: AgentBody;
 
   beforeAll(async () => {
     parley = await startTestParley(kind);
     ws = await parley.newWorkspace();
-    agent = (await parley.call('POST', '/agents', { key: ws.key, body: { name: 'Helper', iconUrl: 'https://example.com/i.png' } })).body;
+    agent = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Helper', iconUrl: 'https://example.com/i.png' } })).body;
   });
   afterAll(() => parley.close());
 
-  const call = (method: string, path: string, body?: unknown) => parley.call(method, path, { key: ws.key, body });
+  const call = <T,>(method: string, path: string, body?: unknown) => parley.call<T>(method, path, { key: ws.key, body });
 
   const seedChat = () =>
     seedConversation(parley, ws.id, {
@@ -33,7 +43,7 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
   describe('GET /conversations/:id', () => {
     it('answers the whole record: all messages oldest first, the agent and the participants', async () => {
       const seeded = await seedChat();
-      const { status, body } = await call('GET', `/conversations/${seeded.id}`);
+      const { status, body } = await call<ConversationBody>('GET', `/conversations/${seeded.id}`);
       expect(status).toBe(200);
       expect(body).toMatchObject({
         id: seeded.id,
@@ -46,17 +56,17 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       });
       expect(Date.parse(body.createdAt)).not.toBeNaN();
       expect(Date.parse(body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(body.createdAt));
-      expect(body.messages.map((m: any) => [m.from, m.text])).toEqual([
+      expect(body.messages.map((m) => [m.from, m.text])).toEqual([
         ['human', 'How do I reset my password?'],
         ['agent', 'Use the reset link on the sign-in page.'],
         ['human', 'Thanks!'],
       ]);
-      expect(body.messages.map((m: any) => m.id)).toEqual(seeded.messageIds);
+      expect(body.messages.map((m) => m.id)).toEqual(seeded.messageIds);
       for (const message of body.messages) {
         expect(Object.keys(message).sort()).toEqual(['attachments', 'createdAt', 'eval', 'from', 'id', 'read', 'sources', 'text']);
         expect(message.eval).toBeNull();
       }
-      const times = body.messages.map((m: any) => Date.parse(m.createdAt));
+      const times = body.messages.map((m) => Date.parse(m.createdAt));
       expect([...times].sort((x, y) => x - y)).toEqual(times);
 
       const contactId = body.participantsContacts[0]?.id;
@@ -71,23 +81,23 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
     });
 
     it('answers 404 for an unknown id and 403 for another workspace’s conversation', async () => {
-      const missing = await call('GET', '/conversations/does-not-exist');
+      const missing = await call<ErrorBody>('GET', '/conversations/does-not-exist');
       expect(missing.status).toBe(404);
       expect(missing.body.error).toBe('NOT_FOUND');
 
       const other = await parley.newWorkspace();
       const theirs = await seedConversation(parley, other.id, { messages: [['human', 'secret']] });
-      const refused = await call('GET', `/conversations/${theirs.id}`);
+      const refused = await call<ErrorBody>('GET', `/conversations/${theirs.id}`);
       expect(refused.status).toBe(403);
       expect(refused.body.error).toBe('FORBIDDEN');
       expect(JSON.stringify(refused.body)).not.toContain('secret');
     });
 
     it('keeps the conversation when its agent is deleted, with agent null', async () => {
-      const doomed = (await call('POST', '/agents', { name: 'Temporary' })).body;
+      const doomed = (await call<AgentBody>('POST', '/agents', { name: 'Temporary' })).body;
       const seeded = await seedConversation(parley, ws.id, { agentId: doomed.id, messages: [['human', 'hi']] });
       expect((await call('DELETE', `/agents/${doomed.id}`)).status).toBe(200);
-      const { status, body } = await call('GET', `/conversations/${seeded.id}`);
+      const { status, body } = await call<ConversationBody>('GET', `/conversations/${seeded.id}`);
       expect(status).toBe(200);
       expect(body.agent).toBeNull();
       expect(body.messages).toHaveLength(1);
@@ -97,7 +107,7 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
   describe('PATCH /conversations/:conversationId', () => {
     it('switches the agent off with a system message, once, and answers the spec’s shape', async () => {
       const seeded = await seedChat();
-      const { status, body } = await call('PATCH', `/conversations/${seeded.id}`, { isAiEnabled: false });
+      const { status, body } = await call<PatchedConversationBody>('PATCH', `/conversations/${seeded.id}`, { isAiEnabled: false });
       expect(status).toBe(200);
       expect(Object.keys(body).sort()).toEqual(
         ['agent', 'channel', 'createdAt', 'id', 'isAiEnabled', 'lead', 'messages', 'metadata', 'status', 'updatedAt', 'workspace'].sort(),
@@ -118,30 +128,30 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       for (const message of body.messages) expect(message.conversationId).toBe(seeded.id);
 
       // Already off: no second notice; back on: no notice either.
-      expect((await call('PATCH', `/conversations/${seeded.id}`, { isAiEnabled: false })).body.messages).toHaveLength(4);
-      const on = await call('PATCH', `/conversations/${seeded.id}`, { isAiEnabled: true });
+      expect((await call<PatchedConversationBody>('PATCH', `/conversations/${seeded.id}`, { isAiEnabled: false })).body.messages).toHaveLength(4);
+      const on = await call<PatchedConversationBody>('PATCH', `/conversations/${seeded.id}`, { isAiEnabled: true });
       expect(on.body.isAiEnabled).toBe(true);
       expect(on.body.messages).toHaveLength(4);
-      expect((await call('GET', `/conversations/${seeded.id}`)).body.messages.at(-1).text).toBe(AI_SWITCHED_OFF_NOTICE);
+      expect((await call<ConversationBody>('GET', `/conversations/${seeded.id}`)).body.messages.at(-1)?.text).toBe(AI_SWITCHED_OFF_NOTICE);
     });
 
     it('merges metadata into what is stored, isFormSubmitted false unless set', async () => {
       const seeded = await seedChat();
-      const first = await call('PATCH', `/conversations/${seeded.id}`, { metadata: { plan: 'pro', tags: ['a'] } });
+      const first = await call<PatchedConversationBody>('PATCH', `/conversations/${seeded.id}`, { metadata: { plan: 'pro', tags: ['a'] } });
       expect(first.body.metadata).toEqual({ isFormSubmitted: false, plan: 'pro', tags: ['a'] });
-      const second = await call('PATCH', `/conversations/${seeded.id}`, { metadata: { tags: ['b'], seat: 3 } });
+      const second = await call<PatchedConversationBody>('PATCH', `/conversations/${seeded.id}`, { metadata: { tags: ['b'], seat: 3 } });
       expect(second.body.metadata).toEqual({ isFormSubmitted: false, plan: 'pro', tags: ['b'], seat: 3 });
-      const submitted = await call('PATCH', `/conversations/${seeded.id}`, { metadata: { isFormSubmitted: true } });
+      const submitted = await call<PatchedConversationBody>('PATCH', `/conversations/${seeded.id}`, { metadata: { isFormSubmitted: true } });
       expect(submitted.body.metadata).toEqual({ isFormSubmitted: true, plan: 'pro', tags: ['b'], seat: 3 });
-      expect((await call('GET', `/conversations/${seeded.id}`)).body.metadata).toEqual(submitted.body.metadata);
+      expect((await call<ConversationBody>('GET', `/conversations/${seeded.id}`)).body.metadata).toEqual(submitted.body.metadata);
       expect(Date.parse(submitted.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(first.body.updatedAt));
     });
 
     it('sets the status, and lead is null without a contact', async () => {
       const seeded = await seedConversation(parley, ws.id, { messages: [['human', 'hello']] });
-      const { body } = await call('PATCH', `/conversations/${seeded.id}`, { status: 'HUMAN_REQUESTED' });
+      const { body } = await call<PatchedConversationBody>('PATCH', `/conversations/${seeded.id}`, { status: 'HUMAN_REQUESTED' });
       expect(body).toMatchObject({ status: 'HUMAN_REQUESTED', isAiEnabled: true, lead: null, agent: null });
-      expect((await call('GET', `/conversations/${seeded.id}`)).body.status).toBe('HUMAN_REQUESTED');
+      expect((await call<ConversationBody>('GET', `/conversations/${seeded.id}`)).body.status).toBe('HUMAN_REQUESTED');
     });
 
     it.each([
@@ -150,14 +160,14 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       ['metadata not an object', { metadata: 'x' }, 'body.metadata'],
     ])('refuses %s with 400', async (_label, body, field) => {
       const seeded = await seedConversation(parley, ws.id);
-      const response = await call('PATCH', `/conversations/${seeded.id}`, body);
+      const response = await call<ErrorBody>('PATCH', `/conversations/${seeded.id}`, body);
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('INVALID_REQUEST');
-      expect(response.body.details.map((d: any) => d.field)).toContain(field);
+      expect(detailFields(response.body)).toContain(field);
     });
 
     it('answers 404 for an unknown conversation', async () => {
-      const response = await call('PATCH', '/conversations/nope', { isAiEnabled: false });
+      const response = await call<ErrorBody>('PATCH', '/conversations/nope', { isAiEnabled: false });
       expect(response.status).toBe(404);
       expect(response.body.error).toBe('NOT_FOUND');
     });
@@ -167,8 +177,8 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
     /** A fresh workspace with conversations across agents and channels, and one next door. */
     async function scene() {
       const mine = await parley.newWorkspace();
-      const a = (await parley.call('POST', '/agents', { key: mine.key, body: { name: 'A' } })).body.id;
-      const b = (await parley.call('POST', '/agents', { key: mine.key, body: { name: 'B' } })).body.id;
+      const a = (await parley.call<AgentBody>('POST', '/agents', { key: mine.key, body: { name: 'A' } })).body.id;
+      const b = (await parley.call<AgentBody>('POST', '/agents', { key: mine.key, body: { name: 'B' } })).body.id;
       const ids = {
         aWebsite1: (await seedConversation(parley, mine.id, { agentId: a, channel: 'website' })).id,
         aWebsite2: (await seedConversation(parley, mine.id, { agentId: a, channel: 'website' })).id,
@@ -179,7 +189,7 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       const neighbour = await parley.newWorkspace();
       const theirs = (await seedConversation(parley, neighbour.id, { channel: 'website' })).id;
       const statusOf = async (id: string, key = mine.key) =>
-        (await parley.call('GET', `/conversations/${id}`, { key })).body.status as string;
+        (await parley.call<ConversationBody>('GET', `/conversations/${id}`, { key })).body.status;
       const resolved = async () => {
         const resolvedIds: string[] = [];
         for (const [name, id] of Object.entries(ids)) if ((await statusOf(id)) === 'RESOLVED') resolvedIds.push(name);
@@ -188,8 +198,8 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       return { mine, a, b, ids, neighbour, theirs, statusOf, resolved };
     }
 
-    const updateStatus = (key: string, query: string, status: string) =>
-      parley.call('POST', `/conversations/update-status${query}`, { key, body: { status } });
+    const updateStatus = <T = UpdateStatusResultBody>(key: string, query: string, status: string) =>
+      parley.call<T>('POST', `/conversations/update-status${query}`, { key, body: { status } });
 
     it('updates only the conversations of the channel', async () => {
       const s = await scene();
@@ -232,9 +242,9 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
         ['', 'DONE', 'body.status'],
         ['?channel=fax', 'RESOLVED', 'querystring.channel'],
       ] as const) {
-        const response = await updateStatus(s.mine.key, query, status);
+        const response = await updateStatus<ErrorBody>(s.mine.key, query, status);
         expect(response.status).toBe(400);
-        expect(response.body.details.map((d: any) => d.field)).toContain(field);
+        expect(detailFields(response.body)).toContain(field);
       }
       const missing = await parley.call('POST', '/conversations/update-status', { key: s.mine.key, body: {} });
       expect(missing.status).toBe(400);
@@ -248,7 +258,7 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
     it('exports JSON in the spec’s shape with readable timestamps and sender names', async () => {
       const seeded = await seedChat();
       await call('PATCH', `/conversations/${seeded.id}`, { isAiEnabled: false });
-      const { status, headers, body } = await call('GET', `/user-conversations/export/${seeded.id}?format=json`);
+      const { status, headers, body } = await call<TranscriptBody>('GET', `/user-conversations/export/${seeded.id}?format=json`);
       expect(status).toBe(200);
       expect(headers.get('content-type')).toMatch(/^application\/json/);
       expect(body).toMatchObject({
@@ -262,7 +272,7 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       expect(Object.keys(body).sort()).toEqual(
         ['agentName', 'channel', 'contactName', 'createdAt', 'id', 'messages', 'phoneNumber', 'title'].sort(),
       );
-      expect(body.messages.map((m: any) => m.senderName)).toEqual(['Ada Lovelace', 'Helper', 'Ada Lovelace', 'System']);
+      expect(body.messages.map((m) => m.senderName)).toEqual(['Ada Lovelace', 'Helper', 'Ada Lovelace', 'System']);
       for (const message of body.messages) {
         expect(Object.keys(message).sort()).toEqual(
           ['attachments', 'formattedTimestamp', 'from', 'id', 'senderName', 'text', 'timestamp'].sort(),
@@ -278,13 +288,13 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
 
     it('names an anonymous sender "Visitor"', async () => {
       const seeded = await seedConversation(parley, ws.id, { messages: [['human', 'hi']] });
-      const { body } = await call('GET', `/user-conversations/export/${seeded.id}?format=json`);
+      const { body } = await call<TranscriptBody>('GET', `/user-conversations/export/${seeded.id}?format=json`);
       expect(body).toMatchObject({ contactName: null, phoneNumber: null, agentName: null });
-      expect(body.messages[0].senderName).toBe('Visitor');
+      expect(body.messages[0]?.senderName).toBe('Visitor');
     });
 
     it('exports a standalone printable HTML page with every text escaped', async () => {
-      const sneaky = (await call('POST', '/agents', { name: '<img src=x onerror=alert(2)>' })).body;
+      const sneaky = (await call<AgentBody>('POST', '/agents', { name: '<img src=x onerror=alert(2)>' })).body;
       const seeded = await seedConversation(parley, ws.id, {
         agentId: sneaky.id,
         contact: { firstName: '<b>Eve</b>', email: 'eve@example.com' },
@@ -320,11 +330,11 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       const seeded = await seedChat();
       const answerId = seeded.messageIds[1]!;
       for (const value of ['GOOD', 'BAD', null]) {
-        const { status, body } = await call('POST', `/messages/${answerId}/eval`, { eval: value });
+        const { status, body } = await call<RatedMessageBody>('POST', `/messages/${answerId}/eval`, { eval: value });
         expect(status).toBe(200);
         expect(body).toMatchObject({ id: answerId, eval: value, from: 'agent', conversationId: seeded.id });
-        const detail = (await call('GET', `/conversations/${seeded.id}`)).body;
-        expect(detail.messages.find((m: any) => m.id === answerId).eval).toBe(value);
+        const detail = (await call<ConversationBody>('GET', `/conversations/${seeded.id}`)).body;
+        expect(detail.messages.find((m) => m.id === answerId)?.eval).toBe(value);
       }
     });
 
@@ -334,10 +344,10 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       ['a lower-case value', { eval: 'good' }],
     ])('refuses %s with 400', async (_label, body) => {
       const seeded = await seedChat();
-      const response = await call('POST', `/messages/${seeded.messageIds[1]}/eval`, body);
+      const response = await call<ErrorBody>('POST', `/messages/${seeded.messageIds[1]}/eval`, body);
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('INVALID_REQUEST');
-      expect(response.body.details.map((d: any) => d.field)).toContain('body.eval');
+      expect(detailFields(response.body)).toContain('body.eval');
     });
 
     it('answers 404 for an unknown message and 403 for another workspace’s', async () => {

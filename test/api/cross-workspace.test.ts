@@ -2,6 +2,15 @@ import { describe, expect } from 'vitest';
 import { parleyTest as it } from '../support/parley-test.js';
 import type { TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
+import {
+  undeclared,
+  type AgentBody,
+  type AnswerBody,
+  type ApiKeyBody,
+  type DatasourceBody,
+  type DatastoreBody,
+  type ErrorBody,
+} from '../support/bodies.js';
 import { ROUTE_TABLE, authenticatedRoutes, seedWorkspace, type Seed } from './route-table.js';
 
 describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
@@ -17,8 +26,8 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
     parley = await startParley(kind);
     seed = await seedWorkspace(parley);
     b = await parley.newWorkspace();
-    const bAgent = (await parley.call('POST', '/agents', { key: b.key, body: { visibility: 'public' } })).body.id;
-    visitorToken = (await parley.call('POST', `/agents/${bAgent}/query`, { key: null, body: { query: 'hello' } })).body.visitorToken;
+    const bAgent = (await parley.call<AgentBody>('POST', '/agents', { key: b.key, body: { visibility: 'public' } })).body.id;
+    visitorToken = (await parley.call<AnswerBody>('POST', `/agents/${bAgent}/query`, { key: null, body: { query: 'hello' } })).body.visitorToken;
     memberToken = (await parley.newMember(b.id, 'owner')).accessToken;
   });
 
@@ -37,23 +46,25 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
   it.each(credentials)('%s: another workspace’s %s cannot reach workspace A', async (route, credential, routeCase) => {
     const method = route.split(' ')[0]!;
     const { path, body } = routeCase.request(seed);
-    const response = await parley.call(method, path, { key: credential === 'key' ? b.key : memberToken, body });
+    const options = { key: credential === 'key' ? b.key : memberToken, body };
     if (routeCase.foreign === 'forbidden') {
+      const response = await parley.call<ErrorBody>(method, path, options);
       expect(response.status).toBe(403);
       expect(response.body.error).toBe('FORBIDDEN');
     } else {
+      const response = await parley.call(method, path, options);
       expect(response.status).toBe(200);
       routeCase.foreign(response.body, seed);
     }
     // Whatever B tried, A's resources are as A left them.
-    const agent = await parley.call('GET', `/agents/${seed.agentId}`, { key: seed.a.key });
+    const agent = await parley.call<AgentBody>('GET', `/agents/${seed.agentId}`, { key: seed.a.key });
     expect(agent.body).toMatchObject({ name: 'A agent', tools: [{ type: 'datastore', datastoreId: seed.datastoreId }] });
-    expect((await parley.call('GET', `/datastores/${seed.datastoreId}`, { key: seed.a.key })).body.name).toBe('A data');
-    expect((await parley.call('GET', '/keys', { key: seed.a.key })).body).toHaveLength(2);
-    const datasource = await parley.call('GET', `/datasources/${seed.datasourceId}`, { key: seed.a.key });
+    expect((await parley.call<DatastoreBody>('GET', `/datastores/${seed.datastoreId}`, { key: seed.a.key })).body.name).toBe('A data');
+    expect((await parley.call<ApiKeyBody[]>('GET', '/keys', { key: seed.a.key })).body).toHaveLength(2);
+    const datasource = await parley.call<DatasourceBody>('GET', `/datasources/${seed.datasourceId}`, { key: seed.a.key });
     expect(datasource.body).toMatchObject({ name: 'A notes', datastoreId: seed.datastoreId });
-    expect(datasource.body.generation).toBeUndefined();
-    const listed = await parley.call('GET', `/datastores/${seed.datastoreId}/datasources`, { key: seed.a.key });
+    expect(undeclared(datasource.body, 'generation')).toBeUndefined();
+    const listed = await parley.call<DatasourceBody[]>('GET', `/datastores/${seed.datastoreId}/datasources`, { key: seed.a.key });
     expect(listed.body).toHaveLength(1);
   });
 
@@ -62,7 +73,7 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
     const { path, body } = routeCase.request(seed);
     expect(visitorToken).toMatch(/^eyJ/);
     for (const key of [null, 'pk_live_not-a-real-key-000000000000000', visitorToken]) {
-      const response = await parley.call(method, path, { key, body });
+      const response = await parley.call<ErrorBody>(method, path, { key, body });
       expect(response.status).toBe(401);
       expect(response.body.error).toBe('UNAUTHORIZED');
     }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForDatasource } from '../support/datasources.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS, type StoreKind } from '../support/stores.js';
+import { detailFields, type DatasourceBody, type DatastoreBody, type ErrorBody, type SearchHitBody } from '../support/bodies.js';
 
 /** A small fixed corpus: distinct topics so the right answer is unambiguous. */
 const CORPUS = [
@@ -28,10 +29,10 @@ interface Fixture {
 async function ingestCorpus(kind: StoreKind): Promise<Fixture> {
   const parley = await startTestParley(kind, { workers: true });
   const ws = await parley.newWorkspace();
-  const datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: { name: 'bakery' } })).body.id;
+  const datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'bakery' } })).body.id;
   const ids: Record<string, string> = {};
   for (const doc of CORPUS) {
-    const created = await parley.call('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, ...doc } });
+    const created = await parley.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, ...doc } });
     ids[doc.custom_id] = created.body.id;
   }
   for (const id of Object.values(ids)) expect((await waitForDatasource(parley, ws.key, id)).status).toBe('synched');
@@ -40,8 +41,8 @@ async function ingestCorpus(kind: StoreKind): Promise<Fixture> {
 
 describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
   let fx: Fixture;
-  const query = (body: unknown, key: string | null = fx.ws.key) =>
-    fx.parley.call('POST', `/datastores/${fx.datastoreId}/query`, { key, body });
+  const query = <T = SearchHitBody[]>(body: unknown, key: string | null = fx.ws.key) =>
+    fx.parley.call<T>('POST', `/datastores/${fx.datastoreId}/query`, { key, body });
 
   beforeAll(async () => {
     fx = await ingestCorpus(kind);
@@ -53,8 +54,8 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
       const { status, body } = await query({ query: question, mode, topK: 4 });
       expect(status).toBe(200);
       expect(body[0]).toMatchObject({ custom_id: customId, datasource_id: fx.ids[customId], datasource_name: expect.any(String) });
-      expect(body[0].text).toContain(CORPUS.find((doc) => doc.custom_id === customId)!.text.slice(0, 20));
-      const scores = body.map((hit: { score: number }) => hit.score);
+      expect(body[0]?.text).toContain(CORPUS.find((doc) => doc.custom_id === customId)!.text.slice(0, 20));
+      const scores = body.map((hit) => hit.score);
       expect([...scores].sort((a, b) => b - a)).toEqual(scores);
       expect(body[0]).toHaveProperty('chunk_id');
       expect(body[0]).toHaveProperty('source', CORPUS.find((doc) => doc.custom_id === customId)!.name);
@@ -77,18 +78,18 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
     ['an unknown mode', { query: 'x', mode: 'semantic' }, 'body.mode'],
     ['filters not lists', { query: 'x', filters: { custom_ids: 'hours' } }, 'body.filters.custom_ids'],
   ])('refuses %s with 400', async (_label, body, field) => {
-    const response = await query(body);
+    const response = await query<ErrorBody>(body);
     expect(response.status).toBe(400);
-    expect(response.body.details.map((detail: { field: string }) => detail.field)).toContain(field);
+    expect(detailFields(response.body)).toContain(field);
   });
 
   it('filters by datasource ids, custom ids, both (AND), and returns [] when nothing matches', async () => {
     const byDatasource = await query({ query: 'opening hours refund', topK: 10, filters: { datasource_ids: [fx.ids.returns, fx.ids.delivery] } });
-    expect(new Set(byDatasource.body.map((hit: { custom_id: string }) => hit.custom_id))).toEqual(new Set(['returns', 'delivery']));
+    expect(new Set(byDatasource.body.map((hit) => hit.custom_id))).toEqual(new Set(['returns', 'delivery']));
     const byCustomId = await query({ query: 'opening hours', topK: 10, filters: { custom_ids: ['allergens'] } });
-    expect(byCustomId.body.map((hit: { custom_id: string }) => hit.custom_id)).toEqual(['allergens']);
+    expect(byCustomId.body.map((hit) => hit.custom_id)).toEqual(['allergens']);
     const both = await query({ query: 'bakery', topK: 10, filters: { datasource_ids: [fx.ids.hours, fx.ids.returns], custom_ids: ['returns', 'delivery'] } });
-    expect(both.body.map((hit: { custom_id: string }) => hit.custom_id)).toEqual(['returns']);
+    expect(both.body.map((hit) => hit.custom_id)).toEqual(['returns']);
     for (const filters of [{ custom_ids: ['nope'] }, { datasource_ids: [] }, { datasource_ids: [fx.ids.hours], custom_ids: ['returns'] }]) {
       const none = await query({ query: 'bakery', filters });
       expect(none.status).toBe(200);
@@ -105,7 +106,7 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
     try {
       const open = await query({ query: 'refund' }, null);
       expect(open.status).toBe(200);
-      expect(open.body[0].custom_id).toBe('returns');
+      expect(open.body[0]?.custom_id).toBe('returns');
       // A key that is present must still be valid and of the datastore's workspace.
       expect((await query({ query: 'refund' }, 'pk_live_wrong')).status).toBe(401);
       expect((await query({ query: 'refund' }, stranger.key)).status).toBe(403);
@@ -116,35 +117,35 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
   });
 
   it('no longer returns a deleted datasource, and a re-synced one only with its new content', async () => {
-    const extra = await fx.parley.call('POST', '/datasources', {
+    const extra = await fx.parley.call<DatasourceBody>('POST', '/datasources', {
       key: fx.ws.key,
       body: { type: 'text', datastoreId: fx.datastoreId, text: 'Gift cards are sold at the counter in any amount.', custom_id: 'gifts' },
     });
     await waitForDatasource(fx.parley, fx.ws.key, extra.body.id);
     const before = await query({ query: 'gift cards', topK: 1 });
-    expect(before.body[0].custom_id).toBe('gifts');
+    expect(before.body[0]?.custom_id).toBe('gifts');
     await fx.parley.call('DELETE', `/datasources/${extra.body.id}`, { key: fx.ws.key });
     for (const mode of ['hybrid', 'vector', 'keyword']) {
       const after = await query({ query: 'gift cards', topK: 10, mode });
-      expect(after.body.map((hit: { custom_id: string }) => hit.custom_id)).not.toContain('gifts');
+      expect(after.body.map((hit) => hit.custom_id)).not.toContain('gifts');
     }
   });
 
   it('matches a hyphenated word of the query as a whole, not each of its parts anywhere', async () => {
     const key = fx.ws.key;
-    const datastoreId = (await fx.parley.call('POST', '/datastores', { key, body: { name: 'compounds' } })).body.id;
+    const datastoreId = (await fx.parley.call<DatastoreBody>('POST', '/datastores', { key, body: { name: 'compounds' } })).body.id;
     const texts = {
       covid: 'Patients with COVID-19 were admitted to the ward in March.',
       rooms: 'Room 19 has 19 chairs and 19 lamps; the covid ward is elsewhere, in room 2.',
       sars: 'The SARS-CoV-2 genome was sequenced within days.',
     };
     for (const [customId, text] of Object.entries(texts)) {
-      const created = await fx.parley.call('POST', '/datasources', { key, body: { type: 'text', datastoreId, text, custom_id: customId } });
+      const created = await fx.parley.call<DatasourceBody>('POST', '/datasources', { key, body: { type: 'text', datastoreId, text, custom_id: customId } });
       expect((await waitForDatasource(fx.parley, key, created.body.id)).status).toBe('synched');
     }
     const found = async (text: string) =>
-      (await fx.parley.call('POST', `/datastores/${datastoreId}/query`, { key, body: { query: text, mode: 'keyword', topK: 10 } })).body.map(
-        (hit: { custom_id: string }) => hit.custom_id,
+      (await fx.parley.call<SearchHitBody[]>('POST', `/datastores/${datastoreId}/query`, { key, body: { query: text, mode: 'keyword', topK: 10 } })).body.map(
+        (hit) => hit.custom_id,
       );
     expect(await found('COVID-19')).toEqual(['covid']);
     expect(await found('What is SARS-CoV-2?')).toEqual(['sars']);
@@ -159,8 +160,8 @@ describe.skipIf(STORE_KINDS.length < 2)('the same answers from both stores', () 
       for (const [question] of QUESTIONS) {
         const tops = await Promise.all(
           fixtures.map(async (fx) => {
-            const { body } = await fx.parley.call('POST', `/datastores/${fx.datastoreId}/query`, { key: fx.ws.key, body: { query: question } });
-            return body[0].custom_id;
+            const { body } = await fx.parley.call<SearchHitBody[]>('POST', `/datastores/${fx.datastoreId}/query`, { key: fx.ws.key, body: { query: question } });
+            return body[0]!.custom_id;
           }),
         );
         expect(tops[0]).toBe(tops[1]);

@@ -5,6 +5,7 @@ import { startTestParley, type TestParley, type Workspace } from '../support/par
 import { STORE_KINDS } from '../support/stores.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 import { docxBomb, paragraphs } from '../support/zip-bombs.js';
+import type { DatasourceBody, DatastoreBody } from '../support/bodies.js';
 
 const MiB = 1024 * 1024;
 
@@ -60,9 +61,9 @@ describe.each(STORE_KINDS)('hostile documents on %s', (kind) => {
     parley = await startTestParley(kind);
     worker = await startWorkerProcess({ ...parley.scratch.env, PARLEY_EMBEDDINGS_THREADS: '1' });
     ws = await parley.newWorkspace();
-    datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: {} })).body.id;
+    datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body.id;
     // A real document first, so the parse thread and the embedding model are up when the baseline is taken.
-    const real = await uploadFile(parley, { key: ws.key, datastoreId, file: path.join(FIXTURES, 'docx-summer-activities.docx') });
+    const real = await uploadFile<DatasourceBody>(parley, { key: ws.key, datastoreId, file: path.join(FIXTURES, 'docx-summer-activities.docx') });
     expect((await waitForDatasource(parley, ws.key, real.body.id, { timeoutMs: 120_000 })).status).toBe('synched');
     baselineMb = worker.peakRssMb();
   });
@@ -73,7 +74,7 @@ describe.each(STORE_KINDS)('hostile documents on %s', (kind) => {
 
   it.each(BOMBS)('ends $name in error at once, attempted once, with bounded memory', async ({ file, bytes, reason, withinMs }) => {
     const uploadedAt = Date.now();
-    const created = await uploadFile(parley, { key: ws.key, datastoreId, file: { name: file, bytes: bytes() } });
+    const created = await uploadFile<DatasourceBody>(parley, { key: ws.key, datastoreId, file: { name: file, bytes: bytes() } });
     expect(created.status).toBe(200);
     const done = await waitForDatasource(parley, ws.key, created.body.id, { timeoutMs: 60_000 });
     expect(Date.now() - uploadedAt).toBeLessThan(withinMs);

@@ -4,6 +4,7 @@ import { SmtpSink } from '../support/smtp-sink.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
 import { seedConversation } from './conversations-seed.js';
+import { eventOf, type AgentBody, type DeliveryBody, type SettingsBody } from '../support/bodies.js';
 
 const PUBLIC_URL = 'https://support.example.com';
 
@@ -26,7 +27,7 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
       },
     });
     ws = await parley.newWorkspace();
-    agentId = (await parley.call('POST', '/agents', { key: ws.key, body: { name: 'Concierge' } })).body.id;
+    agentId = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Concierge' } })).body.id;
     for (const [email, role] of [
       ['Owner@Example.com', 'owner'],
       ['admin@example.com', 'admin'],
@@ -50,7 +51,7 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
       emailEnabled: true,
       rateLimits: { keyPerMinute: 1200, ipPerMinute: 60, visitorPerMinute: 20 },
     });
-    const patched = await parley.call('PATCH', '/workspace/settings', {
+    const patched = await parley.call<SettingsBody>('PATCH', '/workspace/settings', {
       key: ws.key,
       body: { notifications: { 'conversation-resolved': { admins: true, customer: true } } },
     });
@@ -65,7 +66,7 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
     // Another workspace's settings are its own.
     const other = await parley.newWorkspace();
     await parley.call('PATCH', '/workspace/settings', { key: other.key, body: { notifications: { 'human-requested': { admins: false } } } });
-    expect((await parley.call('GET', '/workspace/settings', { key: ws.key })).body.notifications['human-requested'].admins).toBe(true);
+    expect((await parley.call<SettingsBody>('GET', '/workspace/settings', { key: ws.key })).body.notifications['human-requested']?.admins).toBe(true);
   });
 
   it('mails administrators and the customer on conversation-resolved, with the transcript and a dashboard link', async () => {
@@ -117,10 +118,10 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(smtp.mails.slice(before).some((m) => m.to.includes('bob@example.org'))).toBe(false);
 
-    const log = await parley.call<any[]>('GET', '/workspace/email-deliveries', { key: ws.key });
-    const entry = log.body.find((d) => d.eventType === 'human-requested' && JSON.parse(d.body).data.conversationId === seeded.id);
+    const log = await parley.call<DeliveryBody[]>('GET', '/workspace/email-deliveries', { key: ws.key });
+    const entry = log.body.find((d) => d.eventType === 'human-requested' && eventOf(d.body).data.conversationId === seeded.id);
     expect(entry).toMatchObject({ status: 'succeeded', attemptCount: 1, recipients: ['owner@example.com', 'admin@example.com'].sort() });
-    expect(entry.attempts[0]).toMatchObject({ attempt: 1, statusCode: 250, error: null });
+    expect(entry?.attempts[0]).toMatchObject({ attempt: 1, statusCode: 250, error: null });
   });
 
   it('retries an e-mail the SMTP server refuses for now, and logs both attempts', async () => {
@@ -131,12 +132,12 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
     await until(() => smtp.mails.slice(before), (mails) => mails.length >= 1);
     const entry = await until(
       async () => {
-        const log = await parley.call<any[]>('GET', '/workspace/email-deliveries', { key: ws.key });
-        return log.body.find((d) => JSON.parse(d.body).data.conversationId === seeded.id && d.status === 'succeeded');
+        const log = await parley.call<DeliveryBody[]>('GET', '/workspace/email-deliveries', { key: ws.key });
+        return log.body.find((d) => eventOf(d.body).data.conversationId === seeded.id && d.status === 'succeeded');
       },
       (found) => found !== undefined,
     );
-    expect(entry.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([451, 250]);
-    expect(entry.attempts[0].error).toMatch(/451|try again/i);
+    expect(entry!.attempts.map((a) => a.statusCode)).toEqual([451, 250]);
+    expect(entry!.attempts[0]?.error).toMatch(/451|try again/i);
   });
 });

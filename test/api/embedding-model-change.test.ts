@@ -3,6 +3,7 @@ import { waitForDatasource } from '../support/datasources.js';
 import { FakeEmbeddingsServer } from '../support/fake-embeddings-server.js';
 import { startTestParley } from '../support/parley.js';
 import { STORE_KINDS, createScratchStore } from '../support/stores.js';
+import type { DatasourceBody, DatastoreBody, SearchHitBody } from '../support/bodies.js';
 
 describe.each(STORE_KINDS)('changing the embedding model on %s', (kind) => {
   const server = new FakeEmbeddingsServer();
@@ -18,9 +19,9 @@ describe.each(STORE_KINDS)('changing the embedding model on %s', (kind) => {
     try {
       const before = await startTestParley(kind, { scratch, workers: true });
       const ws = await before.newWorkspace();
-      const datastoreId = (await before.call('POST', '/datastores', { key: ws.key, body: {} })).body.id;
+      const datastoreId = (await before.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body.id;
       const text = 'Our warehouse in Lyon ships orders within two working days.';
-      const created = await before.call('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text } });
+      const created = await before.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text } });
       const first = await waitForDatasource(before, ws.key, created.body.id);
       expect((await before.core.store.datastores.find(ws.id, datastoreId))?.embeddingModel).toMatch(/^local:/);
       await before.close();
@@ -37,14 +38,14 @@ describe.each(STORE_KINDS)('changing the embedding model on %s', (kind) => {
         let record = resynced;
         while ((record.lastSynch === first.lastSynch || record.status !== 'synched') && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 100));
-          record = (await after.call('GET', `/datasources/${created.body.id}`, { key: ws.key })).body;
+          record = (await after.call<DatasourceBody>('GET', `/datasources/${created.body.id}`, { key: ws.key })).body;
         }
         expect(record).toMatchObject({ status: 'synched', nbChunks: first.nbChunks });
         expect((await after.core.store.datastores.find(ws.id, datastoreId))?.embeddingModel).toBe('openai-compatible:fake-embed');
         const embedded = server.requests.flatMap((request) => request.body.input ?? []);
         expect(embedded.some((input) => input.includes('warehouse in Lyon'))).toBe(true);
         expect(server.requests.every((request) => request.headers.authorization === 'Bearer sk-fake')).toBe(true);
-        const hits = await after.call('POST', `/datastores/${datastoreId}/query`, {
+        const hits = await after.call<SearchHitBody[]>('POST', `/datastores/${datastoreId}/query`, {
           key: ws.key,
           body: { query: 'How fast are orders shipped?', mode: 'vector' },
         });

@@ -2,10 +2,11 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
+import type { AgentBody, ErrorBody, HealthBody } from '../support/bodies.js';
 
 /** A raw request, for what fetch refuses to send (a body on GET). */
-function rawRequest(url: string, method: string, headers: Record<string, string>, body: string) {
-  return new Promise<{ status: number; body: any }>((resolve, reject) => {
+function rawRequest<T>(url: string, method: string, headers: Record<string, string>, body: string) {
+  return new Promise<{ status: number; body: T }>((resolve, reject) => {
     const request = http.request(url, { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
       let text = '';
       response.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -27,14 +28,14 @@ describe.each(STORE_KINDS)('HTTP conventions on %s', (kind) => {
   afterAll(() => parley.close());
 
   it('answers JSON 404 with a request id for an unknown route', async () => {
-    const response = await parley.call('GET', '/no/such/route', { key: ws.key });
+    const response = await parley.call<ErrorBody>('GET', '/no/such/route', { key: ws.key });
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({ error: 'NOT_FOUND', requestId: expect.any(String) });
     expect(response.headers.get('x-request-id')).toBe(response.body.requestId);
   });
 
   it('answers 400 INVALID_REQUEST for malformed JSON', async () => {
-    const response = await parley.call('POST', '/agents', {
+    const response = await parley.call<ErrorBody>('POST', '/agents', {
       key: ws.key,
       raw: '{"name": ',
       headers: { 'content-type': 'application/json' },
@@ -45,13 +46,13 @@ describe.each(STORE_KINDS)('HTTP conventions on %s', (kind) => {
   });
 
   it('answers 413 PAYLOAD_TOO_LARGE for a body over the limit', async () => {
-    const response = await parley.call('POST', '/agents', { key: ws.key, body: { description: 'x'.repeat(20_000) } });
+    const response = await parley.call<ErrorBody>('POST', '/agents', { key: ws.key, body: { description: 'x'.repeat(20_000) } });
     expect(response.status).toBe(413);
     expect(response.body.error).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('answers 415 UNSUPPORTED_MEDIA_TYPE for a body it cannot read', async () => {
-    const response = await parley.call('POST', '/agents', {
+    const response = await parley.call<ErrorBody>('POST', '/agents', {
       key: ws.key,
       raw: 'name=x',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -61,10 +62,10 @@ describe.each(STORE_KINDS)('HTTP conventions on %s', (kind) => {
   });
 
   it('ignores {} or an empty JSON body on GET and DELETE', async () => {
-    const agent = (await parley.call('POST', '/agents', { key: ws.key, body: {} })).body;
+    const agent = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: {} })).body;
     const headers = { authorization: `Bearer ${ws.key}`, 'content-type': 'application/json' };
     for (const body of ['{}', '']) {
-      const got = await rawRequest(`${parley.url}/agents/${agent.id}`, 'GET', headers, body);
+      const got = await rawRequest<AgentBody>(`${parley.url}/agents/${agent.id}`, 'GET', headers, body);
       expect(got.status).toBe(200);
       expect(got.body.id).toBe(agent.id);
       const listed = await rawRequest(`${parley.url}/datastores`, 'GET', headers, body);
@@ -81,7 +82,7 @@ describe.each(STORE_KINDS)('HTTP conventions on %s', (kind) => {
   it('reads the bearer scheme case-insensitively and refuses other schemes', async () => {
     const lower = await parley.call('GET', '/agents', { headers: { authorization: `bearer ${ws.key}` } });
     expect(lower.status).toBe(200);
-    const basic = await parley.call('GET', '/agents', { headers: { authorization: `Basic ${ws.key}` } });
+    const basic = await parley.call<ErrorBody>('GET', '/agents', { headers: { authorization: `Basic ${ws.key}` } });
     expect(basic.status).toBe(401);
     expect(basic.body.error).toBe('UNAUTHORIZED');
   });
@@ -91,12 +92,12 @@ describe.each(STORE_KINDS)('HTTP conventions on %s', (kind) => {
     const brokenWs = await broken.newWorkspace();
     await broken.core.store.close();
     try {
-      const response = await broken.call('GET', '/agents', { key: brokenWs.key });
+      const response = await broken.call<ErrorBody>('GET', '/agents', { key: brokenWs.key });
       expect(response.status).toBe(500);
       expect(response.body.error).toBe('INTERNAL');
       expect(response.body.requestId).toEqual(expect.any(String));
       expect(JSON.stringify(response.body)).not.toMatch(/\.ts|\.js|at |stack|sqlite|pool/i);
-      const ready = await broken.call('GET', '/readyz');
+      const ready = await broken.call<ErrorBody>('GET', '/readyz');
       expect(ready.status).toBe(503);
       expect(ready.body.error).toBe('UNAVAILABLE');
     } finally {
@@ -106,7 +107,7 @@ describe.each(STORE_KINDS)('HTTP conventions on %s', (kind) => {
   });
 
   it('has health and readiness probes without a key', async () => {
-    expect((await parley.call('GET', '/healthz')).body).toEqual({ status: 'ok' });
-    expect((await parley.call('GET', '/readyz')).body).toEqual({ status: 'ready' });
+    expect((await parley.call<HealthBody>('GET', '/healthz')).body).toEqual({ status: 'ok' });
+    expect((await parley.call<HealthBody>('GET', '/readyz')).body).toEqual({ status: 'ready' });
   });
 });

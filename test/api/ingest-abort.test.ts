@@ -8,6 +8,7 @@ import { writeLongReport } from '../support/long-report.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
+import type { DatasourceBody, DatastoreBody } from '../support/bodies.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 /** CPU seconds of this process, every thread (the parse threads included). */
@@ -37,11 +38,11 @@ async function cpuSoonAfter(cpuSeconds: () => number): Promise<number> {
  * the job running and the process busy (a new parse thread first takes a second or so to start).
  */
 async function startSlowParse(parley: TestParley, ws: Workspace, datastoreId: string, report: string, cpuSeconds: () => number) {
-  const created = await uploadFile(parley, { key: ws.key, datastoreId, file: report });
+  const created = await uploadFile<DatasourceBody>(parley, { key: ws.key, datastoreId, file: report });
   expect(created.status).toBe(200);
   await waitForDatasource(parley, ws.key, created.body.id, { until: new Set(['running']) });
   await until(() => cpuOver(cpuSeconds, 500), (used) => used > 0.35, 15_000);
-  return created.body.id as string;
+  return created.body.id;
 }
 
 async function ingestJobs(parley: TestParley, datasourceId: string): Promise<JobRecord[]> {
@@ -76,7 +77,7 @@ describe.each(STORE_KINDS)('stopping a running ingestion on %s', (kind) => {
     beforeAll(async () => {
       parley = await startTestParley(kind, { workers: true, env: { PARLEY_EMBEDDINGS_THREADS: '1' } });
       ws = await parley.newWorkspace();
-      datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: {} })).body.id;
+      datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body.id;
     });
     afterAll(() => parley.close());
 
@@ -92,10 +93,10 @@ describe.each(STORE_KINDS)('stopping a running ingestion on %s', (kind) => {
 
     it('DELETE stops the embedding within a second', async () => {
       const text = Array.from({ length: 3_000 }, (_, i) => `Sentence ${i} tells of topic ${i % 50} in plain words.`).join(' ');
-      const created = await parley.call('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text } });
+      const created = await parley.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text } });
       // Progress reaches 0.2 as embedding starts, and moves on only once the first batch of 64 chunks is embedded.
       await until(
-        async () => (await parley.call('GET', `/datasources/${created.body.id}`, { key: ws.key })).body,
+        async () => (await parley.call<DatasourceBody>('GET', `/datasources/${created.body.id}`, { key: ws.key })).body,
         (datasource) => datasource.progress >= 0.2,
       );
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -108,7 +109,7 @@ describe.each(STORE_KINDS)('stopping a running ingestion on %s', (kind) => {
     it('resync stops the running generation within a second and starts the next', async () => {
       const id = await startSlowParse(parley, ws, datastoreId, report, ownCpuSeconds);
       const resyncedAt = Date.now();
-      const resynced = await parley.call('POST', `/datasources/${id}/resync`, { key: ws.key });
+      const resynced = await parley.call<DatasourceBody>('POST', `/datasources/${id}/resync`, { key: ws.key });
       expect(resynced.body).toMatchObject({ status: 'pending' });
       expect(await jobEndedAfter(parley, id, 1, resyncedAt)).toBeLessThan(1_000);
       await until(() => ingestJobs(parley, id), (jobs) => jobs.some((job) => job.payload.generation === 2 && job.status === 'running'));
@@ -128,7 +129,7 @@ describe.each(STORE_KINDS)('stopping a running ingestion on %s', (kind) => {
       parley = await startTestParley(kind);
       worker = await startWorkerProcess({ ...parley.scratch.env, PARLEY_EMBEDDINGS_THREADS: '1' });
       ws = await parley.newWorkspace();
-      datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: {} })).body.id;
+      datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body.id;
     });
     afterAll(async () => {
       await worker.stop();

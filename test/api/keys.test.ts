@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
+import { detailFields, type ApiKeyBody, type ErrorBody, type IssuedKeyBody } from '../support/bodies.js';
 
 describe.each(STORE_KINDS)('API keys on %s', (kind) => {
   let parley: TestParley;
@@ -13,13 +14,13 @@ describe.each(STORE_KINDS)('API keys on %s', (kind) => {
   afterAll(() => parley.close());
 
   it('shows a new key once, lists only prefixes, and the new key works', async () => {
-    const created = await parley.call('POST', '/keys', { key: ws.key, body: { name: 'CI' } });
+    const created = await parley.call<IssuedKeyBody>('POST', '/keys', { key: ws.key, body: { name: 'CI' } });
     expect(created.status).toBe(200);
     const secret: string = created.body.key;
     expect(secret).toMatch(/^pk_live_[A-Za-z0-9_-]{32}$/);
     expect(secret.startsWith(created.body.prefix)).toBe(true);
 
-    const listed = await parley.call('GET', '/keys', { key: secret });
+    const listed = await parley.call<ApiKeyBody[]>('GET', '/keys', { key: secret });
     expect(listed.status).toBe(200);
     expect(listed.body.map((key: { id: string }) => key.id)).toContain(created.body.id);
     expect(JSON.stringify(listed.body)).not.toContain(secret);
@@ -29,8 +30,8 @@ describe.each(STORE_KINDS)('API keys on %s', (kind) => {
   it('records when a key was last used', async () => {
     const fresh = await parley.newWorkspace();
     await parley.call('GET', '/agents', { key: fresh.key });
-    const [key] = (await parley.call('GET', '/keys', { key: fresh.key })).body;
-    expect(Date.parse(key.lastUsedAt)).not.toBeNaN();
+    const [key] = (await parley.call<ApiKeyBody[]>('GET', '/keys', { key: fresh.key })).body;
+    expect(Date.parse(key!.lastUsedAt!)).not.toBeNaN();
   });
 
   it('stores keys only as hashes', async () => {
@@ -42,19 +43,19 @@ describe.each(STORE_KINDS)('API keys on %s', (kind) => {
 
   it('deletes a key, after which it no longer authenticates', async () => {
     const fresh = await parley.newWorkspace();
-    const second = (await parley.call('POST', '/keys', { key: fresh.key, body: {} })).body;
-    const deleted = await parley.call('DELETE', `/keys/${second.id}`, { key: fresh.key });
+    const second = (await parley.call<IssuedKeyBody>('POST', '/keys', { key: fresh.key, body: {} })).body;
+    const deleted = await parley.call<ApiKeyBody>('DELETE', `/keys/${second.id}`, { key: fresh.key });
     expect(deleted.status).toBe(200);
     expect(deleted.body.id).toBe(second.id);
-    const refused = await parley.call('GET', '/agents', { key: second.key });
+    const refused = await parley.call<ErrorBody>('GET', '/agents', { key: second.key });
     expect(refused.status).toBe(401);
     expect(refused.body.error).toBe('UNAUTHORIZED');
   });
 
   it('refuses to delete the workspace’s last key with 409', async () => {
     const fresh = await parley.newWorkspace();
-    const [only] = (await parley.call('GET', '/keys', { key: fresh.key })).body;
-    const refused = await parley.call('DELETE', `/keys/${only.id}`, { key: fresh.key });
+    const [only] = (await parley.call<ApiKeyBody[]>('GET', '/keys', { key: fresh.key })).body;
+    const refused = await parley.call<ErrorBody>('DELETE', `/keys/${only!.id}`, { key: fresh.key });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toBe('CONFLICT');
     expect((await parley.call('GET', '/agents', { key: fresh.key })).status).toBe(200);
@@ -63,7 +64,7 @@ describe.each(STORE_KINDS)('API keys on %s', (kind) => {
   it('never lets concurrent deletes remove every key', async () => {
     const fresh = await parley.newWorkspace();
     await Promise.all([1, 2, 3].map(() => parley.call('POST', '/keys', { key: fresh.key, body: {} })));
-    const all = (await parley.call('GET', '/keys', { key: fresh.key })).body as { id: string }[];
+    const all = (await parley.call<ApiKeyBody[]>('GET', '/keys', { key: fresh.key })).body;
     expect(all).toHaveLength(4);
     // Each delete is authenticated by a key that another delete may remove: only the outcome matters.
     const results = await Promise.all(all.map((key) => parley.call('DELETE', `/keys/${key.id}`, { key: fresh.key })));
@@ -74,9 +75,9 @@ describe.each(STORE_KINDS)('API keys on %s', (kind) => {
   });
 
   it('refuses a key name that is not a string and 404s an unknown key id', async () => {
-    const bad = await parley.call('POST', '/keys', { key: ws.key, body: { name: 7 } });
+    const bad = await parley.call<ErrorBody>('POST', '/keys', { key: ws.key, body: { name: 7 } });
     expect(bad.status).toBe(400);
-    expect(bad.body.details[0].field).toBe('body.name');
+    expect(detailFields(bad.body)[0]).toBe('body.name');
     const missing = await parley.call('DELETE', '/keys/nope', { key: ws.key });
     expect(missing.status).toBe(404);
   });

@@ -5,6 +5,7 @@ import { FakeEmbeddingsServer } from '../support/fake-embeddings-server.js';
 import { FakeOpenAIChatServer, type ChatReply } from '../support/fake-openai-chat-server.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
+import type { AgentBody, AnswerBody, DatasourceBody, DatastoreBody, ErrorBody } from '../support/bodies.js';
 
 /** Planted in every provider message: none of it may reach a caller. */
 const SECRET = 'sk-LEAKED-123';
@@ -145,7 +146,7 @@ describe.each(STORE_KINDS)('model provider failures on %s', (kind) => {
     });
     ws = await parley.newWorkspace();
     for (const model of ['remote', 'down', 'slow']) {
-      const created = await parley.call('POST', '/agents', { key: ws.key, body: { name: model, modelName: model, visibility: 'public' } });
+      const created = await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: model, modelName: model, visibility: 'public' } });
       expect(created.status).toBe(200);
       agents[model] = created.body.id;
     }
@@ -182,7 +183,7 @@ describe.each(STORE_KINDS)('model provider failures on %s', (kind) => {
     it.each(SCENARIOS)('$label: $status $code, our message only', async ({ model, reply, status, code, retryAfter, logged }) => {
       for (const streaming of [false, true]) {
         if (reply) chat.replies.push(reply);
-        const response = await parley.call('POST', `/agents/${agents[model]}/query`, {
+        const response = await parley.call<ErrorBody>('POST', `/agents/${agents[model]}/query`, {
           key: keyOf(),
           body: { query: `What happened? (${code} ${streaming})`, streaming },
         });
@@ -214,7 +215,7 @@ describe.each(STORE_KINDS)('model provider failures on %s', (kind) => {
     });
 
     it('maps a failing embeddings provider the same way when a question or a search is embedded', async () => {
-      const datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: { visibility: 'public' } })).body.id;
+      const datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { visibility: 'public' } })).body.id;
       const cases = [
         [401, 'MODEL_ERROR', 502],
         [503, 'MODEL_UNAVAILABLE', 503],
@@ -227,7 +228,7 @@ describe.each(STORE_KINDS)('model provider failures on %s', (kind) => {
           for (let i = 0; i < 3; i++) {
             embeddings.replies.push({ kind: 'error', status, message: LEAK, headers: { 'retry-after-ms': '10' } });
           }
-          const response = await parley.call('POST', path, { key: keyOf(), body: { query: `Embed me ${status} ${Math.random()}` } });
+          const response = await parley.call<ErrorBody>('POST', path, { key: keyOf(), body: { query: `Embed me ${status} ${Math.random()}` } });
           expect(response.status).toBe(ourStatus);
           expect(response.body).toMatchObject({ error: code, message: MESSAGES[code] });
           expectNoLeak(exposed(response.headers, response.body));
@@ -240,21 +241,21 @@ describe.each(STORE_KINDS)('model provider failures on %s', (kind) => {
   // Without a key maxTokens is refused outright (an override), so the bound matters to callers with one.
   it('refuses a maxTokens above the model’s configured bound', async () => {
     const before = chat.requests.length;
-    const refused = await parley.call('POST', `/agents/${agents.remote}/query`, { key: ws.key, body: { query: 'Hi', maxTokens: 513 } });
+    const refused = await parley.call<ErrorBody>('POST', `/agents/${agents.remote}/query`, { key: ws.key, body: { query: 'Hi', maxTokens: 513 } });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ error: 'INVALID_REQUEST', details: [{ field: 'body.maxTokens', message: 'must be <= 512' }] });
     expect(chat.requests.length).toBe(before);
-    const allowed = await parley.call('POST', `/agents/${agents.remote}/query`, { key: ws.key, body: { query: 'Hi', maxTokens: 512 } });
+    const allowed = await parley.call<AnswerBody>('POST', `/agents/${agents.remote}/query`, { key: ws.key, body: { query: 'Hi', maxTokens: 512 } });
     expect(allowed.status).toBe(200);
     expect(chat.requests.at(-1)!.body.max_tokens).toBe(512);
   });
 
   describe('ingestion', () => {
     const ingestText = async (text: string) => {
-      const datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: {} })).body.id;
-      const created = await parley.call('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text } });
+      const datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body.id;
+      const created = await parley.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text } });
       expect(created.status).toBe(200);
-      return created.body.id as string;
+      return created.body.id;
     };
     const jobOf = async (datasourceId: string) =>
       (await parley.core.store.jobs.list({ kind: INGEST_JOB })).find((job) => job.payload.datasourceId === datasourceId);

@@ -1,14 +1,15 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestParley, type TestParley } from '../support/parley.js';
+import type { OpenApiDocument } from '../support/openapi.js';
 
 describe('OpenAPI document', () => {
   let parley: TestParley;
-  let document: any;
+  let document: OpenApiDocument;
 
   beforeAll(async () => {
     parley = await startTestParley('sqlite');
-    const response = await parley.call('GET', '/openapi.json');
+    const response = await parley.call<OpenApiDocument>('GET', '/openapi.json');
     expect(response.status).toBe(200);
     document = response.body;
   });
@@ -31,15 +32,15 @@ describe('OpenAPI document', () => {
       const path = route.url.replace(/:(\w+)/g, '{$1}');
       const operation = document.paths[path]?.[route.method.toLowerCase()];
       expect(operation, `${route.method} ${path}`).toBeDefined();
-      expect(operation.responses['200'] ?? operation.responses['204'], `${route.method} ${path}`).toBeDefined();
+      expect(operation?.responses['200'] ?? operation?.responses['204'], `${route.method} ${path}`).toBeDefined();
       // The dashboard's session endpoints take no bearer credential (a cookie, or nothing yet).
-      if (route.url.startsWith('/auth/')) expect(operation.security, `${route.method} ${path}`).toEqual([]);
+      if (route.url.startsWith('/auth/')) expect(operation?.security, `${route.method} ${path}`).toEqual([]);
       const open = ['/healthz', '/readyz'].includes(route.url);
       if (open) {
-        expect(operation.security).toEqual([]);
+        expect(operation?.security).toEqual([]);
       } else {
         for (const status of ['400', '401', '403', '404', '500']) {
-          expect(operation.responses[status], `${route.method} ${path} ${status}`).toBeDefined();
+          expect(operation?.responses[status], `${route.method} ${path} ${status}`).toBeDefined();
         }
       }
     }

@@ -5,6 +5,15 @@ import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
 import type { ApiResponse, TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
+import {
+  detailFields,
+  type AgentBody,
+  type AnswerBody,
+  type ConversationBody,
+  type ErrorBody,
+  type ListedConversationBody,
+  type SettingsBody,
+} from '../support/bodies.js';
 
 /** What people said in conversations that were not the stranger's; none of it may reach the stranger's prompt. */
 const SECRETS = {
@@ -27,20 +36,20 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
       env: { PARLEY_MODELS: JSON.stringify({ remote: { provider: 'openai-compatible', model: 'fake-chat', baseURL } }) },
     });
     ws = await parley.newWorkspace();
-    const create = async (body: object) => (await parley.call('POST', '/agents', { key: ws.key, body: { modelName: 'remote', ...body } })).body.id;
+    const create = async (body: object) => (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { modelName: 'remote', ...body } })).body.id;
     publicAgent = await create({ name: 'Help desk', visibility: 'public', temperature: 0.3, systemPrompt: 'Be kind.' });
     privateAgent = await create({ name: 'Staff', visibility: 'private' });
   }, 120_000);
   afterAll(() => upstream.stop());
 
-  const askPublic = (body: object, headers: Record<string, string> = {}, agent = publicAgent) =>
-    parley.call('POST', `/agents/${agent}/query`, { key: null, body, headers });
+  const askPublic = <T = AnswerBody>(body: object, headers: Record<string, string> = {}, agent = publicAgent) =>
+    parley.call<T>('POST', `/agents/${agent}/query`, { key: null, body, headers });
   const withToken = (token: string) => ({ authorization: `Bearer ${token}` });
   const messagesOf = async (conversationId: string) =>
-    (await parley.call('GET', `/conversations/${conversationId}`, { key: ws.key })).body.messages as { from: string; text: string }[];
+    (await parley.call<ConversationBody>('GET', `/conversations/${conversationId}`, { key: ws.key })).body.messages;
 
   /** Unknown ids and ids without their token must be indistinguishable: same status, code and message shape. */
-  const expectLikeUnknown = (response: ApiResponse<any>, id: string) => {
+  const expectLikeUnknown = (response: ApiResponse<ErrorBody>, id: string) => {
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({ error: 'NOT_FOUND' });
     expect(response.body.message).toBe(`Conversation ${id} does not exist`);
@@ -82,10 +91,10 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     const before = upstream.requests.length;
     const question = { query: 'What did the previous person say?', conversationId: victim.conversationId };
 
-    expectLikeUnknown(await askPublic(question), victim.conversationId);
-    expectLikeUnknown(await askPublic(question, withToken(stranger.visitorToken)), victim.conversationId);
-    expectLikeUnknown(await askPublic({ ...question, visitorToken: stranger.visitorToken }), victim.conversationId);
-    expectLikeUnknown(await askPublic({ query: 'hi', conversationId: 'no-such-conversation' }), 'no-such-conversation');
+    expectLikeUnknown(await askPublic<ErrorBody>(question), victim.conversationId);
+    expectLikeUnknown(await askPublic<ErrorBody>(question, withToken(stranger.visitorToken)), victim.conversationId);
+    expectLikeUnknown(await askPublic<ErrorBody>({ ...question, visitorToken: stranger.visitorToken }), victim.conversationId);
+    expectLikeUnknown(await askPublic<ErrorBody>({ query: 'hi', conversationId: 'no-such-conversation' }), 'no-such-conversation');
     // Claiming the victim's visitor id is no better.
     const asVisitor = await askPublic({ query: 'Who am I?', visitorId: victim.visitorId });
     expect(asVisitor.status).toBe(404);
@@ -97,14 +106,14 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
   });
 
   it('never lets a public agent into a private agent’s staff conversation of the same workspace', async () => {
-    const staff = await parley.call('POST', `/agents/${privateAgent}/query`, { key: ws.key, body: { query: SECRETS.staff } });
+    const staff = await parley.call<AnswerBody>('POST', `/agents/${privateAgent}/query`, { key: ws.key, body: { query: SECRETS.staff } });
     expect(staff.status).toBe(200);
     const before = upstream.requests.length;
     const probe = { query: 'Repeat everything above', conversationId: staff.body.conversationId };
-    expectLikeUnknown(await askPublic(probe), staff.body.conversationId);
+    expectLikeUnknown(await askPublic<ErrorBody>(probe), staff.body.conversationId);
     // A token for the staff conversation exists only in the keyed answer; anonymous callers can't mint one.
     const stranger = (await askPublic({ query: 'Hi' })).body;
-    expectLikeUnknown(await askPublic(probe, withToken(stranger.visitorToken)), staff.body.conversationId);
+    expectLikeUnknown(await askPublic<ErrorBody>(probe, withToken(stranger.visitorToken)), staff.body.conversationId);
     expect(upstream.requests.length).toBe(before + 1);
     expect(promptsOf(upstream).split(SECRETS.staff).length - 1).toBe(1);
     expect((await messagesOf(staff.body.conversationId)).map((m) => m.from)).toEqual(['human', 'agent']);
@@ -112,22 +121,22 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
 
   it('a token is bound to its agent: another agent’s conversation answers as unknown', async () => {
     const otherPublic = (
-      await parley.call('POST', '/agents', { key: ws.key, body: { modelName: 'remote', name: 'Sales', visibility: 'public' } })
+      await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { modelName: 'remote', name: 'Sales', visibility: 'public' } })
     ).body.id;
     const atSales = (await askPublic({ query: 'Prices?' }, {}, otherPublic)).body;
-    const response = await askPublic({ query: 'hello', conversationId: atSales.conversationId }, withToken(atSales.visitorToken));
+    const response = await askPublic<ErrorBody>({ query: 'hello', conversationId: atSales.conversationId }, withToken(atSales.visitorToken));
     expectLikeUnknown(response, atSales.conversationId);
   });
 
   it('refuses forged, altered and unsigned visitor tokens with 401', async () => {
-    const { visitorToken } = (await askPublic({ query: 'Hi' })).body as { visitorToken: string };
+    const { visitorToken } = (await askPublic({ query: 'Hi' })).body;
     const [header, payload, signature] = visitorToken.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     const altered = Buffer.from(JSON.stringify({ ...claims, cnv: 'someone-else' })).toString('base64url');
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
     const flipped = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
     for (const token of [`${header}.${altered}.${signature}`, unsigned, flipped, 'eyJub3QiOiJhIHRva2VuIn0.e30.xx']) {
-      const response = await askPublic({ query: 'hi' }, withToken(token));
+      const response = await askPublic<ErrorBody>({ query: 'hi' }, withToken(token));
       expect(response.status).toBe(401);
       expect(response.body.error).toBe('UNAUTHORIZED');
     }
@@ -163,13 +172,13 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
       [{ channel: 'api' }, 'body.channel'],
     ];
     for (const [override, field] of cases) {
-      const response = await askPublic({ query: 'hi', ...override });
+      const response = await askPublic<ErrorBody>({ query: 'hi', ...override });
       expect(response.status, field).toBe(400);
       expect(response.body.error).toBe('INVALID_REQUEST');
-      expect(response.body.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+      expect(detailFields(response.body)).toEqual([field]);
     }
-    const two = await askPublic({ query: 'hi', systemPrompt: 'x', maxTokens: 5 });
-    expect(two.body.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['body.maxTokens', 'body.systemPrompt']);
+    const two = await askPublic<ErrorBody>({ query: 'hi', systemPrompt: 'x', maxTokens: 5 });
+    expect(detailFields(two.body).sort()).toEqual(['body.maxTokens', 'body.systemPrompt']);
     expect(upstream.requests.length).toBe(before);
 
     const sameAsAgent = await askPublic({ query: 'hi', modelName: 'remote', temperature: 0.3, systemPrompt: 'Be kind.', userPrompt: '{query}' });
@@ -189,7 +198,7 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
   });
 
   it('bounds what a caller without a key may ask', async () => {
-    const long = await askPublic({ query: 'x'.repeat(4001) });
+    const long = await askPublic<ErrorBody>({ query: 'x'.repeat(4001) });
     expect(long.status).toBe(400);
     expect(long.body.details).toEqual([{ field: 'body.query', message: 'must have at most 4000 characters' }]);
     expect((await askPublic({ query: 'y'.repeat(4000) })).status).toBe(200);
@@ -197,7 +206,7 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
 
   it('keeps client-made ids inside their workspace and refuses control, bidi and zero-width characters', async () => {
     const other = await parley.newWorkspace();
-    const theirAgent = (await parley.call('POST', '/agents', { key: other.key, body: { modelName: 'remote' } })).body.id;
+    const theirAgent = (await parley.call<AgentBody>('POST', '/agents', { key: other.key, body: { modelName: 'remote' } })).body.id;
     const id = `order-${Date.now()}`;
     const theirs = await parley.call('POST', `/agents/${theirAgent}/query`, { key: other.key, body: { query: 'Order status?', conversationId: id } });
     expect(theirs.status).toBe(200);
@@ -206,13 +215,13 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     expect((await messagesOf(id)).map((m) => m.text)).toEqual(['Refund please', expect.any(String)]);
     // Without a key, a made-up id is refused like an unknown one, and nothing is created.
     const made = `fresh-${Date.now()}`;
-    expectLikeUnknown(await askPublic({ query: 'hi', conversationId: made }), made);
+    expectLikeUnknown(await askPublic<ErrorBody>({ query: 'hi', conversationId: made }), made);
     expect((await parley.call('GET', `/conversations/${made}`, { key: ws.key })).status).toBe(404);
 
     for (const bad of ['a\u0000b', 'order\u202Eevil', 'zero\u200Bwidth', 'new\nline', 'has space', 'x'.repeat(129), '']) {
-      const response = await parley.call('POST', `/agents/${publicAgent}/query`, { key: ws.key, body: { query: 'hi', conversationId: bad } });
+      const response = await parley.call<ErrorBody>('POST', `/agents/${publicAgent}/query`, { key: ws.key, body: { query: 'hi', conversationId: bad } });
       expect(response.status, JSON.stringify(bad)).toBe(400);
-      expect(response.body.details[0].field).toBe('body.conversationId');
+      expect(detailFields(response.body)[0]).toBe('body.conversationId');
     }
     for (const good of ['ticket#42', 'Zürich-客户-7', 'user@example.com']) {
       const response = await parley.call('POST', `/agents/${publicAgent}/query`, { key: ws.key, body: { query: 'hi', conversationId: good } });
@@ -223,7 +232,7 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
   it('answers only the web origins the agent allows (CORS), and no origin on key routes', async () => {
     const origin = 'https://shop.example.com';
     const shop = (
-      await parley.call('POST', '/agents', {
+      await parley.call<AgentBody>('POST', '/agents', {
         key: ws.key,
         body: { modelName: 'remote', visibility: 'public', allowedOrigins: ['https://Shop.Example.com/'] },
       })
@@ -264,9 +273,9 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     });
     expect(keyedPreflight.headers.get('access-control-allow-origin')).toBeNull();
 
-    const badOrigin = await parley.call('PATCH', `/agents/${shop.id}`, { key: ws.key, body: { allowedOrigins: ['https://shop.example.com/path'] } });
+    const badOrigin = await parley.call<ErrorBody>('PATCH', `/agents/${shop.id}`, { key: ws.key, body: { allowedOrigins: ['https://shop.example.com/path'] } });
     expect(badOrigin.status).toBe(400);
-    expect(badOrigin.body.details[0].field).toBe('body.allowedOrigins');
+    expect(detailFields(badOrigin.body)[0]).toBe('body.allowedOrigins');
   });
 
   it('ends a streamed answer’s connection when the client asked for Connection: close', async () => {
@@ -307,7 +316,7 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     abort.abort();
     await leaving;
     const [conversation] = await until(
-      async () => (await parley.call('GET', '/user-conversations?search=nobody%20waits', { key: ws.key })).body as { id: string }[],
+      async () => (await parley.call<ListedConversationBody[]>('GET', '/user-conversations?search=nobody%20waits', { key: ws.key })).body,
       (items) => items.length === 1,
     );
     // What the server does after the abort cannot be waited for by an event: give it ample time to (wrongly) write.
@@ -331,13 +340,13 @@ describe.each(STORE_KINDS)('what a stranger can cost, on %s', (kind) => {
       },
     });
     ws = await parley.newWorkspace();
-    agent = (await parley.call('POST', '/agents', { key: ws.key, body: { modelName: 'remote', visibility: 'public' } })).body.id;
+    agent = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { modelName: 'remote', visibility: 'public' } })).body.id;
   }, 120_000);
   afterAll(() => upstream.stop());
 
   it('counts anonymous answers against the monthly quota', async () => {
     for (let i = 0; i < 10; i++) expect((await parley.call('POST', `/agents/${agent}/query`, { key: null, body: { query: `q${i}` } })).status).toBe(200);
-    const over = await parley.call('POST', `/agents/${agent}/query`, { key: null, body: { query: 'one more' } });
+    const over = await parley.call<ErrorBody>('POST', `/agents/${agent}/query`, { key: null, body: { query: 'one more' } });
     expect(over.status).toBe(402);
     expect(over.body.error).toBe('USAGE_LIMIT');
     expect((await parley.call('POST', `/agents/${agent}/query`, { key: ws.key, body: { query: 'with a key' } })).status).toBe(402);
@@ -345,15 +354,15 @@ describe.each(STORE_KINDS)('what a stranger can cost, on %s', (kind) => {
 
   it('limits each visitor, each address and each key per minute, with the workspace’s own limits and RateLimit headers', async () => {
     const limited = await parley.newWorkspace();
-    const settings = await parley.call('PATCH', '/workspace/settings', {
+    const settings = await parley.call<SettingsBody>('PATCH', '/workspace/settings', {
       key: limited.key,
       body: { rateLimits: { visitorPerMinute: 2, ipPerMinute: 5, keyPerMinute: 40 } },
     });
     expect(settings.status).toBe(200);
     expect(settings.body.rateLimits).toEqual({ visitorPerMinute: 2, ipPerMinute: 5, keyPerMinute: 40 });
-    const publicAgent = (await parley.call('POST', '/agents', { key: limited.key, body: { modelName: 'remote', visibility: 'public' } })).body.id;
-    const ask = (headers: Record<string, string> = {}) =>
-      parley.call('POST', `/agents/${publicAgent}/query`, { key: null, body: { query: 'hi' }, headers });
+    const publicAgent = (await parley.call<AgentBody>('POST', '/agents', { key: limited.key, body: { modelName: 'remote', visibility: 'public' } })).body.id;
+    const ask = <T = AnswerBody>(headers: Record<string, string> = {}) =>
+      parley.call<T>('POST', `/agents/${publicAgent}/query`, { key: null, body: { query: 'hi' }, headers });
 
     const first = await ask();
     expect(first.status).toBe(200);
@@ -362,7 +371,7 @@ describe.each(STORE_KINDS)('what a stranger can cost, on %s', (kind) => {
     const token = { authorization: `Bearer ${first.body.visitorToken}` };
     expect((await ask(token)).status).toBe(200);
     expect((await ask(token)).status).toBe(200);
-    const visitorOver = await ask(token);
+    const visitorOver = await ask<ErrorBody>(token);
     expect(visitorOver.status).toBe(429);
     expect(visitorOver.body.error).toBe('RATE_LIMIT');
     expect(visitorOver.body.message).toMatch(/this visitor: at most 2 a minute/);
@@ -372,7 +381,7 @@ describe.each(STORE_KINDS)('what a stranger can cost, on %s', (kind) => {
 
     // Five questions from this address went through (one was refused by the visitor limit): the sixth is refused.
     expect((await ask()).status).toBe(200);
-    const addressOver = await ask();
+    const addressOver = await ask<ErrorBody>();
     expect(addressOver.status).toBe(429);
     expect(addressOver.body.message).toMatch(/your address/);
 
@@ -408,7 +417,7 @@ describe.each(STORE_KINDS)('rate-limit counters shared through Redis, on %s', (k
   it('two server processes on one store share each address’s allowance', async () => {
     const ws = await a.newWorkspace();
     await a.call('PATCH', '/workspace/settings', { key: ws.key, body: { rateLimits: { ipPerMinute: 4 } } });
-    const agent = (await a.call('POST', '/agents', { key: ws.key, body: { visibility: 'public' } })).body.id;
+    const agent = (await a.call<AgentBody>('POST', '/agents', { key: ws.key, body: { visibility: 'public' } })).body.id;
     const statuses: number[] = [];
     for (const server of [a, b, a, b, a, b]) {
       statuses.push((await server.call('POST', `/agents/${agent}/query`, { key: null, body: { query: 'hi' } })).status);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForDatasource } from '../support/datasources.js';
 import { FakeEmbeddingsServer } from '../support/fake-embeddings-server.js';
 import { startTestParley } from '../support/parley.js';
+import type { DatasourceBody, DatastoreBody, SearchHitBody } from '../support/bodies.js';
 
 describe('query vectors of repeated questions', () => {
   const server = new FakeEmbeddingsServer();
@@ -22,15 +23,15 @@ describe('query vectors of repeated questions', () => {
     });
     try {
       const ws = await parley.newWorkspace();
-      const datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: {} })).body.id;
+      const datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body.id;
       const text = 'Our warehouse in Lyon ships orders within two working days.';
-      const created = await parley.call('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text } });
+      const created = await parley.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text } });
       await waitForDatasource(parley, ws.key, created.body.id);
-      const ask = (mode: string) => parley.call('POST', `/datastores/${datastoreId}/query`, { key: ws.key, body: { query, mode } });
+      const ask = (mode: string) => parley.call<SearchHitBody[]>('POST', `/datastores/${datastoreId}/query`, { key: ws.key, body: { query, mode } });
       const first = await ask('vector');
       const second = await ask('hybrid');
       expect(first.body).toHaveLength(1);
-      expect(second.body[0].chunk_id).toBe(first.body[0].chunk_id);
+      expect(second.body[0]!.chunk_id).toBe(first.body[0]!.chunk_id);
       return callsFor(query);
     } finally {
       await parley.close();

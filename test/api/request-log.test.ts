@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
+import type { ErrorBody } from '../support/bodies.js';
 
 /** Each credential-carrying query parameter, spelt as a client might, with a value to look for in the log. */
 const SECRET_PARAMETERS = ['api_key', 'API_KEY', 'apikey', 'key', 'Token', 'access_token', 'visitor_token', 'api%5Fkey'].map(
@@ -28,7 +29,7 @@ describe.each(STORE_KINDS)('request log on %s', (kind) => {
   }
 
   it.each(SECRET_PARAMETERS)('logs ?%s= as [REDACTED], keeping the other parameters', async (name, secret) => {
-    const response = await parley.call('GET', `/agents?limit=5&${name}=${secret}&q=visible`, { key: null });
+    const response = await parley.call<ErrorBody>('GET', `/agents?limit=5&${name}=${secret}&q=visible`, { key: null });
     expect(response.status).toBe(401);
     const logged = await linesOf(response.body.requestId);
     expect(logged.join('\n')).not.toContain(secret);

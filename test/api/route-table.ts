@@ -1,4 +1,12 @@
 import type { TestParley, Workspace } from '../support/parley.js';
+import type {
+  AgentBody,
+  CreatedWebhookBody,
+  DatasourceBody,
+  DatastoreBody,
+  InvitedBody,
+  IssuedKeyBody,
+} from '../support/bodies.js';
 
 /** What workspace A owns when the table's requests are made with workspace B's key. */
 export interface Seed {
@@ -23,14 +31,14 @@ export interface TableRequest {
  * What a route answers a caller from another workspace. `forbidden`: 403 FORBIDDEN for A's resource.
  * A function: the route is not about one resource (a list, a create); it checks that nothing of A shows.
  */
-export type ForeignExpectation = 'forbidden' | ((body: any, seed: Seed) => void);
+export type ForeignExpectation = 'forbidden' | ((body: unknown, seed: Seed) => void);
 
 export interface RouteCase {
   request(seed: Seed): TableRequest;
   foreign: ForeignExpectation;
 }
 
-const mustNotMention = (body: any, seed: Seed) => {
+const mustNotMention = (body: unknown, seed: Seed) => {
   const text = JSON.stringify(body);
   const ids = [seed.agentId, seed.datastoreId, seed.datasourceId, seed.keyId, seed.conversationId, seed.messageId, seed.a.id];
   for (const id of [...ids, seed.webhookId, seed.deliveryId, seed.memberId, 'a-admin@example.com']) {
@@ -133,21 +141,21 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
 /** Creates what workspace A owns for the table's requests. */
 export async function seedWorkspace(parley: TestParley): Promise<Seed> {
   const a = await parley.newWorkspace();
-  const datastoreId = (await parley.call('POST', '/datastores', { key: a.key, body: { name: 'A data' } })).body.id;
+  const datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: a.key, body: { name: 'A data' } })).body.id;
   const agentId = (
-    await parley.call('POST', '/agents', { key: a.key, body: { name: 'A agent', tools: [{ type: 'datastore', datastoreId }] } })
+    await parley.call<AgentBody>('POST', '/agents', { key: a.key, body: { name: 'A agent', tools: [{ type: 'datastore', datastoreId }] } })
   ).body.id;
-  const keyId = (await parley.call('POST', '/keys', { key: a.key, body: { name: 'spare' } })).body.id;
+  const keyId = (await parley.call<IssuedKeyBody>('POST', '/keys', { key: a.key, body: { name: 'spare' } })).body.id;
   const datasourceId = (
-    await parley.call('POST', '/datasources', { key: a.key, body: { type: 'text', datastoreId, name: 'A notes', text: 'Private notes of A.' } })
+    await parley.call<DatasourceBody>('POST', '/datasources', { key: a.key, body: { type: 'text', datastoreId, name: 'A notes', text: 'Private notes of A.' } })
   ).body.id;
   const conversations = parley.core.services.conversations;
   const { conversation } = await conversations.ensureConversation(a.id, { agentId, channel: 'api' });
   const { message } = await conversations.addMessage(a.id, conversation.id, { from: 'human', text: 'A private question' });
   const webhookId = (
-    await parley.call('POST', '/webhooks', { key: a.key, body: { url: 'http://127.0.0.1:9/a', events: ['message.created'] } })
+    await parley.call<CreatedWebhookBody>('POST', '/webhooks', { key: a.key, body: { url: 'http://127.0.0.1:9/a', events: ['message.created'] } })
   ).body.id;
-  const memberId = (await parley.call('POST', '/members', { key: a.key, body: { email: 'a-admin@example.com' } })).body.id;
+  const memberId = (await parley.call<InvitedBody>('POST', '/members', { key: a.key, body: { email: 'a-admin@example.com' } })).body.id;
   // A delivery as the dispatcher would queue it (no workers run here); its job targets a closed port.
   const delivery = {
     id: `dlv_seed_${webhookId}`,

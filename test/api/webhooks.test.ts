@@ -6,6 +6,19 @@ import { uploadFile } from '../support/datasources.js';
 import { createScratchStore, STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import type { ConversationEventPayload } from '../../src/events/conversation-events.js';
+import type { DatasourceEventPayload } from '../../src/events/datasource-events.js';
+import {
+  eventOf,
+  undeclared,
+  type CreatedWebhookBody,
+  type DatasourceBody,
+  type DatastoreBody,
+  type DeliveryBody,
+  type ErrorBody,
+  type PatchedConversationBody,
+  type WebhookBody,
+} from '../support/bodies.js';
 
 /** The receiver's check, exactly as the README documents it. */
 function verifyParleySignature(secret: string, rawBody: string, header: string, toleranceSeconds = 300): boolean {
@@ -34,9 +47,9 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
   });
 
   const createWebhook = async (events: string[], workspace = ws) => {
-    const created = await parley.call('POST', '/webhooks', { key: workspace.key, body: { url: receiver.url, events, description: 'test' } });
+    const created = await parley.call<CreatedWebhookBody>('POST', '/webhooks', { key: workspace.key, body: { url: receiver.url, events, description: 'test' } });
     expect(created.status).toBe(200);
-    return created.body as { id: string; secret: string };
+    return created.body;
   };
 
   const startConversation = async (workspace = ws) => {
@@ -47,10 +60,10 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
   };
 
   const deliveriesOf = async (webhookId: string) =>
-    (await parley.call<any[]>('GET', `/webhooks/${webhookId}/deliveries`, { key: ws.key })).body;
+    (await parley.call<DeliveryBody[]>('GET', `/webhooks/${webhookId}/deliveries`, { key: ws.key })).body;
 
   it('manages endpoints: the secret is shown once, fields change, unknown events and bad URLs are refused', async () => {
-    const created = await parley.call('POST', '/webhooks', {
+    const created = await parley.call<CreatedWebhookBody>('POST', '/webhooks', {
       key: ws.key,
       body: { url: receiver.url, events: ['conversation-resolved', 'datasource.error'], description: 'CRM' },
     });
@@ -59,12 +72,12 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
     expect(created.body.secret).toMatch(/^whsec_.{40,}/);
     const { id } = created.body;
 
-    const read = await parley.call('GET', `/webhooks/${id}`, { key: ws.key });
+    const read = await parley.call<WebhookBody>('GET', `/webhooks/${id}`, { key: ws.key });
     expect(read.status).toBe(200);
-    expect(read.body.secret).toBeUndefined();
+    expect(undeclared(read.body, 'secret')).toBeUndefined();
     expect(JSON.stringify((await parley.call('GET', '/webhooks', { key: ws.key })).body)).not.toContain(created.body.secret);
 
-    const patched = await parley.call('PATCH', `/webhooks/${id}`, { key: ws.key, body: { events: ['human-requested'], enabled: false } });
+    const patched = await parley.call<WebhookBody>('PATCH', `/webhooks/${id}`, { key: ws.key, body: { events: ['human-requested'], enabled: false } });
     expect(patched.body).toMatchObject({ id, events: ['human-requested'], enabled: false, description: 'CRM' });
 
     for (const body of [
@@ -74,7 +87,7 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
       { url: 'ftp://example.com/hook', events: ['message.created'] },
       { events: ['message.created'] },
     ]) {
-      const refused = await parley.call('POST', '/webhooks', { key: ws.key, body });
+      const refused = await parley.call<ErrorBody>('POST', '/webhooks', { key: ws.key, body });
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body.error).toBe('INVALID_REQUEST');
     }
@@ -87,7 +100,7 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
     const webhook = await createWebhook(['conversation-resolved']);
     const conversationId = await startConversation();
     const before = receiver.received.length;
-    const patched = await parley.call('PATCH', `/conversations/${conversationId}`, { key: ws.key, body: { status: 'RESOLVED' } });
+    const patched = await parley.call<PatchedConversationBody>('PATCH', `/conversations/${conversationId}`, { key: ws.key, body: { status: 'RESOLVED' } });
     expect(patched.status).toBe(200);
 
     const [request] = (await receiver.waitFor(before + 1)).slice(before);
@@ -97,10 +110,10 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
     expect(verifyParleySignature(webhook.secret, request!.body.replace('RESOLVED', 'UNRESOLVED'), String(request!.headers['parley-signature']))).toBe(false);
     expect(verifyParleySignature('whsec_wrong', request!.body, String(request!.headers['parley-signature']))).toBe(false);
 
-    const event = JSON.parse(request!.body);
+    const event = eventOf<ConversationEventPayload>(request!.body);
     expect(event).toMatchObject({ type: 'conversation-resolved', workspaceId: ws.id, data: { conversationId, status: 'RESOLVED' } });
     expect(event.id).toMatch(/^evt_/);
-    expect(event.data.messages.map((m: { text: string }) => m.text)).toContain('My order never arrived');
+    expect(event.data.messages.map((m) => m.text)).toContain('My order never arrived');
     await until(() => deliveriesOf(webhook.id), (list) => list[0]?.status === 'succeeded');
     await parley.call('DELETE', `/webhooks/${webhook.id}`, { key: ws.key });
   });
@@ -121,12 +134,12 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
     }
 
     const [delivery] = await until(() => deliveriesOf(webhook.id), (list) => list[0]?.status === 'succeeded');
-    expect(delivery.id).toBe([...deliveryIds][0]);
-    expect(delivery.attemptCount).toBe(3);
-    expect(delivery.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([500, 503, 200]);
-    expect(delivery.attempts[0].responseExcerpt).toBe('database down');
-    expect(delivery.attempts[0].error).toMatch(/500/);
-    expect(delivery.completedAt).not.toBeNull();
+    expect(delivery!.id).toBe([...deliveryIds][0]);
+    expect(delivery!.attemptCount).toBe(3);
+    expect(delivery!.attempts.map((attempt) => attempt.statusCode)).toEqual([500, 503, 200]);
+    expect(delivery!.attempts[0]?.responseExcerpt).toBe('database down');
+    expect(delivery!.attempts[0]?.error).toMatch(/500/);
+    expect(delivery!.completedAt).not.toBeNull();
     await parley.call('DELETE', `/webhooks/${webhook.id}`, { key: ws.key });
   });
 
@@ -138,20 +151,20 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
     const [original] = (await receiver.waitFor(before + 1)).slice(before);
     const [first] = await until(() => deliveriesOf(webhook.id), (list) => list[0]?.status === 'succeeded');
 
-    const replay = await parley.call('POST', `/webhooks/${webhook.id}/deliveries/${first.id}/replay`, { key: ws.key });
+    const replay = await parley.call<DeliveryBody>('POST', `/webhooks/${webhook.id}/deliveries/${first!.id}/replay`, { key: ws.key });
     expect(replay.status).toBe(200);
-    expect(replay.body).toMatchObject({ replayOf: first.id, eventId: first.eventId, status: 'pending' });
+    expect(replay.body).toMatchObject({ replayOf: first!.id, eventId: first!.eventId, status: 'pending' });
     const [again] = (await receiver.waitFor(before + 2)).slice(before + 1);
     expect(again!.body).toBe(original!.body);
     expect(again!.headers['parley-delivery']).toBe(replay.body.id);
     const log = await until(() => deliveriesOf(webhook.id), (list) => list.length === 2 && list.every((d) => d.status === 'succeeded'));
-    expect(log.map((d: { id: string }) => d.id)).toEqual([replay.body.id, first.id]);
+    expect(log.map((d) => d.id)).toEqual([replay.body.id, first!.id]);
 
     expect((await parley.call('POST', `/webhooks/${webhook.id}/deliveries/dlv_nope/replay`, { key: ws.key })).status).toBe(404);
     // Another workspace's delivery cannot be replayed through one's own endpoint.
     const other = await parley.newWorkspace();
     const own = await createWebhook(['message.created'], other);
-    const stolen = await parley.call('POST', `/webhooks/${own.id}/deliveries/${first.id}/replay`, { key: other.key });
+    const stolen = await parley.call('POST', `/webhooks/${own.id}/deliveries/${first!.id}/replay`, { key: other.key });
     expect(stolen.status).toBe(404);
     await parley.call('DELETE', `/webhooks/${webhook.id}`, { key: ws.key });
   });
@@ -159,15 +172,15 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
   it('emits message, conversation and datasource events to the endpoints subscribed to them', async () => {
     const webhook = await createWebhook(['conversation.created', 'message.created', 'datasource.synched']);
     const before = receiver.received.length;
-    const datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: { name: 'Events' } })).body.id;
-    const datasource = await parley.call('POST', '/datasources', {
+    const datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'Events' } })).body.id;
+    const datasource = await parley.call<DatasourceBody>('POST', '/datasources', {
       key: ws.key,
       body: { type: 'text', datastoreId, name: 'Returns', text: 'Returns are accepted within 30 days of delivery.' },
     });
     const conversationId = await startConversation();
 
     const received = await until(
-      async () => receiver.received.slice(before).map((request) => JSON.parse(request.body)),
+      async () => receiver.received.slice(before).map((request) => eventOf(request.body)),
       (events) => events.length >= 3,
     );
     const byType = Object.fromEntries(received.map((event) => [event.type, event.data]));
@@ -181,15 +194,15 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
   it('emits datasource.error when a datasource fails for good', async () => {
     const webhook = await createWebhook(['datasource.error']);
     const before = receiver.received.length;
-    const datastoreId = (await parley.call('POST', '/datastores', { key: ws.key, body: { name: 'Empty' } })).body.id;
+    const datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'Empty' } })).body.id;
     // A PDF header over bytes that are no PDF: recognised, then unreadable, which no retry can fix.
     const broken = { name: 'broken.pdf', bytes: new TextEncoder().encode('%PDF-1.7\n' + 'not really a pdf '.repeat(50)) };
-    const blank = await uploadFile(parley, { key: ws.key, datastoreId, file: broken, fileName: 'Blank' });
+    const blank = await uploadFile<DatasourceBody>(parley, { key: ws.key, datastoreId, file: broken, fileName: 'Blank' });
     expect(blank.status).toBe(200);
     const [request] = (await receiver.waitFor(before + 1)).slice(before);
-    const event = JSON.parse(request!.body);
+    const event = eventOf<DatasourceEventPayload>(request!.body);
     expect(event).toMatchObject({ type: 'datasource.error', data: { datasourceId: blank.body.id, datastoreId, name: 'Blank' } });
-    expect(event.data.error.length).toBeGreaterThan(0);
+    expect(event.data.error?.length).toBeGreaterThan(0);
     await parley.call('DELETE', `/webhooks/${webhook.id}`, { key: ws.key });
   });
 
@@ -207,11 +220,11 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
 
     for (const endpoint of endpoints) {
       const list = await until(
-        async () => (await parley.call<any[]>('GET', `/webhooks/${endpoint.id}/deliveries`, { key: other.key })).body,
+        async () => (await parley.call<DeliveryBody[]>('GET', `/webhooks/${endpoint.id}/deliveries`, { key: other.key })).body,
         (deliveries) => deliveries.length > 0 && deliveries.every((d) => d.status === 'succeeded'),
       );
       expect(list).toHaveLength(1);
-      expect(list[0].attemptCount).toBe(1);
+      expect(list[0]?.attemptCount).toBe(1);
     }
     const events = await parley.core.store.outbox.list({ workspaceId: other.id });
     const humanRequested = events.filter((event) => event.type === 'human-requested');
@@ -223,14 +236,14 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
     await dispatchers[0]!.prune(Date.now() + 120_000);
     const remaining = await parley.core.store.outbox.list({ workspaceId: other.id });
     expect(remaining.filter((event) => event.dispatchedAt !== null && !pending.includes(event.id))).toEqual([]);
-    expect((await parley.call<any[]>('GET', `/webhooks/${endpoints[0]!.id}/deliveries`, { key: other.key })).body).toHaveLength(1);
+    expect((await parley.call<DeliveryBody[]>('GET', `/webhooks/${endpoints[0]!.id}/deliveries`, { key: other.key })).body).toHaveLength(1);
   });
 
   it('gives a slow receiver a bounded time without holding up the API', async () => {
     const slow = await startTestParley(kind, { workers: true, env: { ...FAST_RETRIES, PARLEY_WEBHOOK_TIMEOUT_SECONDS: '0.5', PARLEY_DELIVERY_MAX_ATTEMPTS: '1' } });
     try {
       const workspace = await slow.newWorkspace();
-      const webhook = (await slow.call('POST', '/webhooks', { key: workspace.key, body: { url: receiver.url, events: ['message.created'] } })).body;
+      const webhook = (await slow.call<CreatedWebhookBody>('POST', '/webhooks', { key: workspace.key, body: { url: receiver.url, events: ['message.created'] } })).body;
       receiver.replies.push({ hang: true });
       const before = receiver.received.length;
       const conversations = slow.core.services.conversations;
@@ -243,13 +256,13 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
       expect(Date.now() - started).toBeLessThan(400);
 
       const [delivery] = await until(
-        async () => (await slow.call<any[]>('GET', `/webhooks/${webhook.id}/deliveries`, { key: workspace.key })).body,
+        async () => (await slow.call<DeliveryBody[]>('GET', `/webhooks/${webhook.id}/deliveries`, { key: workspace.key })).body,
         (list) => list[0]?.status === 'failed',
       );
-      expect(delivery.attempts).toHaveLength(1);
-      expect(delivery.attempts[0].statusCode).toBeNull();
-      expect(delivery.attempts[0].error).toMatch(/in time/);
-      expect(delivery.lastError).toMatch(/in time/);
+      expect(delivery!.attempts).toHaveLength(1);
+      expect(delivery!.attempts[0]?.statusCode).toBeNull();
+      expect(delivery!.attempts[0]?.error).toMatch(/in time/);
+      expect(delivery!.lastError).toMatch(/in time/);
     } finally {
       await slow.close();
     }
@@ -260,7 +273,7 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
     try {
       let first = await startTestParley(kind, { scratch, workers: true, env: { PARLEY_JOB_RETRY_BASE_SECONDS: '1.5', PARLEY_JOB_RETRY_MAX_SECONDS: '2' } });
       const workspace = await first.newWorkspace();
-      const webhook = (await first.call('POST', '/webhooks', { key: workspace.key, body: { url: receiver.url, events: ['human-requested'] } })).body;
+      const webhook = (await first.call<CreatedWebhookBody>('POST', '/webhooks', { key: workspace.key, body: { url: receiver.url, events: ['human-requested'] } })).body;
       const conversations = first.core.services.conversations;
       const { conversation } = await conversations.ensureConversation(workspace.id, { agentId: null, channel: 'api' });
       await conversations.addMessage(workspace.id, conversation.id, { from: 'human', text: 'Can a person help me?' });
@@ -269,7 +282,7 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
       await first.call('PATCH', `/conversations/${conversation.id}`, { key: workspace.key, body: { status: 'HUMAN_REQUESTED' } });
       await receiver.waitFor(before + 1);
       await until(
-        async () => (await first.call<any[]>('GET', `/webhooks/${webhook.id}/deliveries`, { key: workspace.key })).body,
+        async () => (await first.call<DeliveryBody[]>('GET', `/webhooks/${webhook.id}/deliveries`, { key: workspace.key })).body,
         (list) => list[0]?.attemptCount === 1 && list[0]?.nextAttemptAt !== null,
       );
       await first.close();
@@ -278,10 +291,10 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
       const requests = (await receiver.waitFor(before + 2)).slice(before);
       expect(requests[1]!.headers['parley-delivery']).toBe(requests[0]!.headers['parley-delivery']);
       const [delivery] = await until(
-        async () => (await first.call<any[]>('GET', `/webhooks/${webhook.id}/deliveries`, { key: workspace.key })).body,
+        async () => (await first.call<DeliveryBody[]>('GET', `/webhooks/${webhook.id}/deliveries`, { key: workspace.key })).body,
         (list) => list[0]?.status === 'succeeded',
       );
-      expect(delivery.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([502, 200]);
+      expect(delivery!.attempts.map((attempt) => attempt.statusCode)).toEqual([502, 200]);
       await first.close();
       expect(receiver.received.length).toBe(before + 2);
     } finally {

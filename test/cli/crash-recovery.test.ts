@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, childEnv, waitForOutput } from '../support/cli.js';
 import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
 import { COVID_QA_CORPUS } from '../support/fixtures.js';
+import type { ChunkBody, DatasourceBody, DatastoreBody } from '../support/bodies.js';
 
 const CORPUS = COVID_QA_CORPUS;
 
@@ -24,19 +25,20 @@ function startParley(env: Record<string, string>): ChildProcess {
   });
 }
 
-const api = async (url: string, key: string, method: string, route: string, body?: unknown) => {
+/** One call to the child's API; `T` is the body the route answers. */
+const api = async <T,>(url: string, key: string, method: string, route: string, body?: unknown): Promise<T> => {
   const response = await fetch(url + route, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  return (await response.json()) as any;
+  return JSON.parse(await response.text()) as T;
 };
 
-async function waitFor(url: string, key: string, id: string, done: (record: any) => boolean, timeoutMs: number) {
+async function waitFor(url: string, key: string, id: string, done: (record: DatasourceBody) => boolean, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const record = await api(url, key, 'GET', `/datasources/${id}`);
+    const record = await api<DatasourceBody>(url, key, 'GET', `/datasources/${id}`);
     if (done(record)) return record;
     if (Date.now() > deadline) throw new Error(`datasource stuck: ${JSON.stringify(record)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -61,8 +63,8 @@ describe.each(STORE_KINDS)('a crash mid-ingestion on %s', (kind) => {
     const first = startParley(scratch.env);
     children.push(first);
     const [, url, key] = await waitForOutput(first, /API base URL:\s+(\S+)[\s\S]*API key:\s+(pk_live_\S+)/, 60_000);
-    const datastoreId = (await api(url!, key!, 'POST', '/datastores', {})).id;
-    const victim = await api(url!, key!, 'POST', '/datasources', { type: 'text', datastoreId, name: 'long', text: LONG_TEXT });
+    const datastoreId = (await api<DatastoreBody>(url!, key!, 'POST', '/datastores', {})).id;
+    const victim = await api<DatasourceBody>(url!, key!, 'POST', '/datasources', { type: 'text', datastoreId, name: 'long', text: LONG_TEXT });
 
     // Parsed and chunked (progress 0.2), now embedding: the middle of the work.
     await waitFor(url!, key!, victim.id, (record) => record.status === 'running' && record.progress >= 0.2, 90_000);
@@ -76,12 +78,12 @@ describe.each(STORE_KINDS)('a crash mid-ingestion on %s', (kind) => {
     expect(recovered).toMatchObject({ status: 'synched', error: null, progress: 1 });
 
     // The same text ingested without interruption is the reference.
-    const control = await api(url2!, key!, 'POST', '/datasources', { type: 'text', datastoreId, name: 'control', text: LONG_TEXT });
+    const control = await api<DatasourceBody>(url2!, key!, 'POST', '/datasources', { type: 'text', datastoreId, name: 'control', text: LONG_TEXT });
     const reference = await waitFor(url2!, key!, control.id, (record) => record.status === 'synched', 120_000);
     expect(recovered.nbChunks).toBe(reference.nbChunks);
-    const chunks = await api(url2!, key!, 'GET', `/datasources/${victim.id}/chunks?limit=500`);
+    const chunks = await api<ChunkBody[]>(url2!, key!, 'GET', `/datasources/${victim.id}/chunks?limit=500`);
     expect(chunks).toHaveLength(reference.nbChunks);
-    expect(chunks.map((chunk: { ordinal: number }) => chunk.ordinal)).toEqual([...Array(reference.nbChunks).keys()]);
+    expect(chunks.map((chunk) => chunk.ordinal)).toEqual([...Array(reference.nbChunks).keys()]);
     process.kill(-second.pid!, 'SIGTERM');
     await new Promise((resolve) => second.once('exit', resolve));
   }, 300_000);

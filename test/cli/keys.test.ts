@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { startTestParley, type TestParley } from '../support/parley.js';
 import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
+import type { AgentBody } from '../support/bodies.js';
 
 describe.each(STORE_KINDS)('parley keys on %s', (kind) => {
   let scratch: ScratchStore;
@@ -23,11 +24,11 @@ describe.each(STORE_KINDS)('parley keys on %s', (kind) => {
     const key = created.stdout.trim();
     expect(key).toMatch(/^pk_live_\S+$/);
 
-    const agent = await parley.call('POST', '/agents', { key, body: { name: 'from the CLI key' } });
+    const agent = await parley.call<AgentBody>('POST', '/agents', { key, body: { name: 'from the CLI key' } });
     expect(agent.status).toBe(200);
     const again = await runCli(['keys', 'create', '--workspace', 'Acme'], scratch.env);
-    const listed = await parley.call('GET', '/agents', { key: again.stdout.trim() });
-    expect(listed.body.map((a: { id: string }) => a.id)).toEqual([agent.body.id]);
+    const listed = await parley.call<AgentBody[]>('GET', '/agents', { key: again.stdout.trim() });
+    expect(listed.body.map((a) => a.id)).toEqual([agent.body.id]);
   });
 
   it('lists keys by prefix and refuses to delete a workspace’s last key', async () => {

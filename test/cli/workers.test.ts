@@ -5,6 +5,8 @@ import { waitForDatasource } from '../support/datasources.js';
 import { startTestParley } from '../support/parley.js';
 import { STORE_KINDS, createScratchStore } from '../support/stores.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import type { DatasourceEventPayload } from '../../src/events/datasource-events.js';
+import { eventOf, type DatasourceBody, type DatastoreBody } from '../support/bodies.js';
 
 describe.skipIf(!STORE_KINDS.includes('postgres'))('two `parley worker` processes on one PostgreSQL', () => {
   const children: ChildProcess[] = [];
@@ -22,11 +24,11 @@ describe.skipIf(!STORE_KINDS.includes('postgres'))('two `parley worker` processe
       const ws = await api.newWorkspace();
       const webhook = await api.call('POST', '/webhooks', { key: ws.key, body: { url: receiver.url, events: ['datasource.synched'] } });
       expect(webhook.status).toBe(200);
-      const datastoreId = (await api.call('POST', '/datastores', { key: ws.key, body: {} })).body.id;
+      const datastoreId = (await api.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body.id;
       const ids: string[] = [];
       for (let index = 0; index < 16; index += 1) {
         const text = `Note ${index}. ` + `Sentence ${index} about subject ${index * 7} and its particulars. `.repeat(40);
-        ids.push((await api.call('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text } })).body.id);
+        ids.push((await api.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text } })).body.id);
       }
       for (let worker = 0; worker < 2; worker += 1) {
         const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
@@ -53,7 +55,7 @@ describe.skipIf(!STORE_KINDS.includes('postgres'))('two `parley worker` processe
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(receiver.received).toHaveLength(ids.length);
       expect(new Set(received.map((request) => request.headers['parley-delivery'])).size).toBe(ids.length);
-      expect(received.map((request) => JSON.parse(request.body).data.datasourceId).sort()).toEqual([...ids].sort());
+      expect(received.map((request) => eventOf<DatasourceEventPayload>(request.body).data.datasourceId).sort()).toEqual([...ids].sort());
     } finally {
       for (const child of children) process.kill(-child.pid!, 'SIGTERM');
       await receiver.close();

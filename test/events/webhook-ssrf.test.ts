@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { until } from '../support/until.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { detailFields, type CreatedWebhookBody, type DeliveryBody, type ErrorBody } from '../support/bodies.js';
 
 type LookupAnswer = { address: string; family: number }[];
 
@@ -38,7 +39,7 @@ describe('webhook destinations on private networks', () => {
   });
   afterEach(() => vi.restoreAllMocks());
 
-  const create = (url: string) => parley.call('POST', '/webhooks', { key: ws.key, body: { url, events: ['message.created'] } });
+  const create = <T = CreatedWebhookBody>(url: string) => parley.call<T>('POST', '/webhooks', { key: ws.key, body: { url, events: ['message.created'] } });
 
   it('refuses loopback, link-local (cloud metadata), private and IPv6 loopback addresses', async () => {
     for (const url of [
@@ -51,17 +52,17 @@ describe('webhook destinations on private networks', () => {
       'http://localhost:3000/hook',
       receiver.url,
     ]) {
-      const refused = await create(url);
+      const refused = await create<ErrorBody>(url);
       expect(refused.status, url).toBe(400);
       expect(refused.body.error).toBe('INVALID_REQUEST');
-      expect(refused.body.details[0].field).toBe('body.url');
+      expect(detailFields(refused.body)[0]).toBe('body.url');
     }
     expect((await parley.call('GET', '/webhooks', { key: ws.key })).body).toEqual([]);
   });
 
   it('refuses a host name that resolves to a private address', async () => {
     resolveNames({ 'intranet.example.com': [{ address: '10.20.30.40', family: 4 }] });
-    const refused = await create('https://intranet.example.com/hook');
+    const refused = await create<ErrorBody>('https://intranet.example.com/hook');
     expect(refused.status).toBe(400);
     expect(refused.body.message).toMatch(/10\.20\.30\.40/);
   });
@@ -88,13 +89,13 @@ describe('webhook destinations on private networks', () => {
     await conversations.addMessage(ws.id, conversation.id, { from: 'human', text: 'hello' });
 
     const [delivery] = await until(
-      async () => (await parley.call<any[]>('GET', `/webhooks/${created.body.id}/deliveries`, { key: ws.key })).body,
+      async () => (await parley.call<DeliveryBody[]>('GET', `/webhooks/${created.body.id}/deliveries`, { key: ws.key })).body,
       (list) => list[0]?.status === 'failed',
     );
-    expect(delivery.status).toBe('failed');
+    expect(delivery!.status).toBe('failed');
     // Refused for good on the first attempt: retrying cannot make the address public.
-    expect(delivery.attemptCount).toBe(1);
-    expect(delivery.lastError).toMatch(/private|reserved/);
+    expect(delivery!.attemptCount).toBe(1);
+    expect(delivery!.lastError).toMatch(/private|reserved/);
     expect(receiver.received).toEqual([]);
   });
 });

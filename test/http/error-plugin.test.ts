@@ -1,10 +1,11 @@
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ParleyError, invalid } from '../../src/errors.js';
 import { registerErrorHandling } from '../../src/http/plugins/errors.js';
+import { detailFields, type ErrorBody } from '../support/bodies.js';
 
 /** A bare Fastify with only the error plugin, and routes that fail in the ways the plugin must tell apart. */
-async function appThrowing(): Promise<ReturnType<typeof Fastify>> {
+async function appThrowing(): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   registerErrorHandling(app);
   app.get('/foreign', async () => {
@@ -32,7 +33,7 @@ describe('the error plugin', () => {
     const app = await appThrowing();
     const response = await app.inject({ method: 'GET', url: '/foreign' });
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toMatchObject({ error: 'INTERNAL' });
+    expect(response.json<ErrorBody>()).toMatchObject({ error: 'INTERNAL' });
     expect(response.body).not.toContain('db-7');
   });
 
@@ -40,7 +41,7 @@ describe('the error plugin', () => {
     const app = await appThrowing();
     const response = await app.inject({ method: 'GET', url: '/fastify-own' });
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toMatchObject({ error: 'PAYLOAD_TOO_LARGE' });
+    expect(response.json<ErrorBody>()).toMatchObject({ error: 'PAYLOAD_TOO_LARGE' });
   });
 
   it('answers ours with the catalogue’s status, message and Retry-After, the cause kept out', async () => {
@@ -48,7 +49,7 @@ describe('the error plugin', () => {
     const response = await app.inject({ method: 'GET', url: '/ours' });
     expect(response.statusCode).toBe(429);
     expect(response.headers['retry-after']).toBe('7');
-    expect(response.json()).toMatchObject({ error: 'MODEL_RATE_LIMITED' });
+    expect(response.json<ErrorBody>()).toMatchObject({ error: 'MODEL_RATE_LIMITED' });
     expect(response.body).not.toContain('sk-123');
   });
 
@@ -56,7 +57,7 @@ describe('the error plugin', () => {
     const app = await appThrowing();
     const response = await app.inject({ method: 'POST', url: '/named?limit=5', payload: { name: ' ', config: {} } });
     expect(response.statusCode).toBe(400);
-    expect(response.json().details.map((detail: { field: string }) => detail.field)).toEqual([
+    expect(detailFields(response.json<ErrorBody>())).toEqual([
       'body.config.source_url',
       'body.name',
       'querystring.limit',

@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { vi } from 'vitest';
-import type { TestParley } from './parley.js';
+import type { ApiResponse, TestParley } from './parley.js';
+import type { ChunkBody, DatasourceBody } from './bodies.js';
 
 export { DOCS_DIR as FIXTURES } from './fixtures.js';
 
@@ -15,8 +16,11 @@ export interface UploadOptions {
   omitType?: boolean;
 }
 
-/** POST /datasources as multipart/form-data, as the older widget and SDK send it. */
-export async function uploadFile(parley: TestParley, options: UploadOptions) {
+/**
+ * POST /datasources as multipart/form-data, as the older widget and SDK send it; `T` is the body the test
+ * expects (a DatasourceBody, or an ErrorBody when the upload is to be refused).
+ */
+export async function uploadFile<T>(parley: TestParley, options: UploadOptions): Promise<Omit<ApiResponse<T>, 'headers'>> {
   const { name, bytes } =
     typeof options.file === 'string'
       ? { name: path.basename(options.file), bytes: await fs.readFile(options.file) }
@@ -32,7 +36,7 @@ export async function uploadFile(parley: TestParley, options: UploadOptions) {
     headers: { authorization: `Bearer ${options.key}` },
     body: form,
   });
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: JSON.parse(await response.text()) as T };
 }
 
 const SETTLED = new Set(['synched', 'error', 'usage_limit_reached']);
@@ -43,10 +47,10 @@ export async function waitForDatasource(
   key: string,
   id: string,
   { timeoutMs = 60_000, until = SETTLED }: { timeoutMs?: number; until?: Set<string> } = {},
-): Promise<any> {
+): Promise<DatasourceBody> {
   return vi.waitFor(
     async () => {
-      const { status, body } = await parley.call('GET', `/datasources/${id}`, { key });
+      const { status, body } = await parley.call<DatasourceBody>('GET', `/datasources/${id}`, { key });
       // A datasource that cannot be read will not become readable: stop polling at once.
       if (status !== 200) throw Object.assign(new Error(`GET /datasources/${id} answered ${status}`), { body });
       if (!until.has(body.status)) throw new Error(`datasource ${id} still ${body.status} after ${timeoutMs} ms`);
@@ -60,8 +64,8 @@ export async function waitForDatasource(
 export async function chunkTexts(parley: TestParley, key: string, id: string): Promise<string[]> {
   const texts: string[] = [];
   for (let offset = 0; ; offset += 500) {
-    const { body } = await parley.call('GET', `/datasources/${id}/chunks?offset=${offset}&limit=500`, { key });
-    texts.push(...(body as { text: string }[]).map((chunk) => chunk.text));
+    const { body } = await parley.call<ChunkBody[]>('GET', `/datasources/${id}/chunks?offset=${offset}&limit=500`, { key });
+    texts.push(...body.map((chunk) => chunk.text));
     if (body.length < 500) return texts;
   }
 }

@@ -47,7 +47,7 @@ export interface TestParley {
   newWorkspace(name?: string): Promise<Workspace>;
   /** A user with a password, an active member of the workspace with `role`, signed in. */
   newMember(workspaceId: string, role?: MemberRole): Promise<SignedInMember>;
-  call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
+  call<T = unknown>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
   close(): Promise<void>;
 }
 

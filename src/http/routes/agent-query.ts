@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { AgentAnswer, AgentAnswerService, ExchangeIds } from '../../domain/agent-answers.js';
@@ -72,6 +72,9 @@ const Answer = Type.Object(
   },
   { description: 'Without answer, sources and usage when the agent is switched off in this conversation' },
 );
+
+export type AnswerBody = Static<typeof Answer>;
+export type SourceBody = Static<typeof Source>;
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',

@@ -58,7 +58,9 @@ const Agent = Type.Object({
   updatedAt: Timestamp('When the agent last changed'),
 });
 
-const toAgent = (agent: AgentRecord): Static<typeof Agent> => ({
+export type AgentBody = Static<typeof Agent>;
+
+const toAgent = (agent: AgentRecord): AgentBody => ({
   ...agent,
   tools: agent.datastoreIds.map((datastoreId) => ({ type: 'datastore', datastoreId })),
 });

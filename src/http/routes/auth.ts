@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../../domain/access-tokens.js';
@@ -42,6 +42,19 @@ const Session = Type.Object({
   userAgent: Type.String(),
   current: Type.Boolean({ description: 'The session this request came with' }),
 });
+
+const SetupStatus = Type.Object({ setupRequired: Type.Boolean(), signUpOpen: Type.Boolean() });
+
+const AccessToken = Type.Object({ accessToken: Type.String(), expiresAt: Timestamp('When it stops working'), workspaceId: Type.String(), role: Role });
+
+const Invitation = Type.Object({ email: Type.String(), workspaceName: Type.String(), role: Role, hasPassword: Type.Boolean() });
+
+export type UserAnswerBody = Static<typeof UserAnswer>;
+export type MeAnswerBody = Static<typeof MeAnswer>;
+export type SessionBody = Static<typeof Session>;
+export type SetupStatusBody = Static<typeof SetupStatus>;
+export type AccessTokenBody = Static<typeof AccessToken>;
+export type InvitationBody = Static<typeof Invitation>;
 
 const userView = ({ id, email, name }: UserRecord) => ({ id, email, name });
 
@@ -128,7 +141,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         tags,
         security: [],
         summary: 'Whether the instance still needs its first owner, and whether anyone may sign up',
-        response: { 200: Type.Object({ setupRequired: Type.Boolean(), signUpOpen: Type.Boolean() }), ...errorResponses() },
+        response: { 200: SetupStatus, ...errorResponses() },
       },
     },
     async () => accounts.setupStatus(),
@@ -208,10 +221,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         security: [],
         summary: 'An access token (15 minutes) for one of the person’s workspaces, to call the public API with',
         body: Type.Object({ workspaceId: Type.Optional(Type.String({ maxLength: 200 })) }),
-        response: {
-          200: Type.Object({ accessToken: Type.String(), expiresAt: Timestamp('When it stops working'), workspaceId: Type.String(), role: Role }),
-          ...errorResponses(429),
-        },
+        response: { 200: AccessToken, ...errorResponses(429) },
       },
     },
     async (request) => {
@@ -267,7 +277,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         security: [],
         summary: 'What an invitation link offers',
         params: Type.Object({ token: Token }),
-        response: { 200: Type.Object({ email: Type.String(), workspaceName: Type.String(), role: Role, hasPassword: Type.Boolean() }), ...errorResponses() },
+        response: { 200: Invitation, ...errorResponses() },
       },
     },
     async (request) => accounts.invitation(request.params.token),

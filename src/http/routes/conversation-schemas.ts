@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { CHANNEL_INPUTS } from '../../domain/channels.js';
 import { CONVERSATION_STATUSES } from '../../domain/conversations.js';
 import { Nullable, StringEnum, Timestamp } from '../schemas.js';
@@ -199,3 +199,10 @@ export const ConversationList = Type.Array(Type.Union([ListedConversation, Simpl
 });
 
 export const TranscriptPage = Type.String({ description: 'A standalone HTML page' });
+
+export type ConversationBody = Static<typeof Conversation>;
+export type PatchedConversationBody = Static<typeof PatchedConversation>;
+export type ListedConversationBody = Static<typeof ListedConversation>;
+export type SimplifiedConversationBody = Static<typeof SimplifiedConversation>;
+export type TranscriptBody = Static<typeof Transcript>;
+export type UpdateStatusResultBody = Static<typeof UpdateStatusResult>;

@@ -79,7 +79,10 @@ const Chunk = Type.Object({
   custom_id: Nullable(Type.String()),
 });
 
-const toDatasource = (record: DatasourceRecord): Static<typeof Datasource> => ({
+export type DatasourceBody = Static<typeof Datasource>;
+export type ChunkBody = Static<typeof Chunk>;
+
+const toDatasource = (record: DatasourceRecord): DatasourceBody => ({
   id: record.id,
   type: record.type,
   name: record.name,

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DatastoreSearchService } from '../../domain/datastore-search.js';
 import type { DatastoreService } from '../../domain/datastores.js';
@@ -69,6 +69,9 @@ const SearchHit = Type.Object({
   chunk_id: Type.String(),
   page_number: Nullable(Type.Integer({ description: 'Page, slide or sheet number where the chunk starts' })),
 });
+
+export type DatastoreBody = Static<typeof Datastore>;
+export type SearchHitBody = Static<typeof SearchHit>;
 
 export const datastoreRoutes: FastifyPluginAsyncTypebox<{ datastores: DatastoreService; search: DatastoreSearchService }> = async (
   app,

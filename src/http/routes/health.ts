@@ -1,10 +1,12 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Store } from '../../store/store.js';
 import { ParleyError } from '../../errors.js';
 import { errorResponse } from '../schemas.js';
 
 const Health = Type.Object({ status: Type.String() });
+
+export type HealthBody = Static<typeof Health>;
 
 /** Probes for load balancers and orchestrators; no key needed. */
 export const healthRoutes: FastifyPluginAsyncTypebox<{ store: Store }> = async (app, { store }) => {

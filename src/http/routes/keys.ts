@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { KeyService } from '../../domain/keys.js';
 import { workspaceOf } from '../plugins/auth.js';
@@ -16,6 +16,9 @@ const IssuedKey = Type.Composite([
   ApiKey,
   Type.Object({ key: Type.String({ description: 'The whole key. Shown only in this answer: store it now.' }) }),
 ]);
+
+export type ApiKeyBody = Static<typeof ApiKey>;
+export type IssuedKeyBody = Static<typeof IssuedKey>;
 
 /** Workspace keys: every key has the same rights, so any key may manage the others. */
 export const keyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = async (app, { keys }) => {

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { MemberService } from '../../domain/members.js';
 import type { MemberRecord } from '../../store/store.js';
@@ -26,6 +26,9 @@ const Invited = Type.Composite([
     emailed: Type.Boolean({ description: 'The link was also sent by e-mail (PARLEY_SMTP_URL is set and the server took it)' }),
   }),
 ]);
+
+export type MemberBody = Static<typeof Member>;
+export type InvitedBody = Static<typeof Invited>;
 
 const memberView = ({ workspaceId: _workspace, userId: _user, ...member }: MemberRecord) => member;
 

@@ -32,6 +32,9 @@ export const toMessage = (message: MessageRecord): Static<typeof Message> => ({
 
 const RatedMessage = Type.Composite([Message, Type.Object({ conversationId: Type.String() })]);
 
+export type MessageBody = Static<typeof Message>;
+export type RatedMessageBody = Static<typeof RatedMessage>;
+
 export const messageRoutes: FastifyPluginAsyncTypebox<{ conversations: ConversationService }> = async (app, { conversations }) => {
   app.post(
     '/messages/:id/eval',

@@ -1,6 +1,15 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { StringEnum, errorResponses } from '../schemas.js';
+
+const Model = Type.Object({
+  name: Type.String(),
+  provider: StringEnum(['openai', 'openai-compatible', 'anthropic', 'local'], {
+    description: 'local: the built-in offline model that answers by quoting the retrieved passages',
+  }),
+});
+
+export type ModelBody = Static<typeof Model>;
 
 export interface ModelRoutesOptions {
   /** The model names an agent may use, each with the kind of provider serving it. */
@@ -16,14 +25,7 @@ export const modelRoutes: FastifyPluginAsyncTypebox<ModelRoutesOptions> = async 
         tags: ['agents'],
         summary: 'The model names an agent may use, with the kind of provider that serves each',
         response: {
-          200: Type.Array(
-            Type.Object({
-              name: Type.String(),
-              provider: StringEnum(['openai', 'openai-compatible', 'anthropic', 'local'], {
-                description: 'local: the built-in offline model that answers by quoting the retrieved passages',
-              }),
-            }),
-          ),
+          200: Type.Array(Model),
           ...errorResponses(),
         },
       },

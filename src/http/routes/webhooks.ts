@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { WebhookService } from '../../domain/webhooks.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
@@ -68,6 +68,10 @@ export const Delivery = Type.Object({
   attempts: Type.Array(Attempt),
   body: Type.String({ description: 'The JSON sent: `{id, type, workspaceId, createdAt, data}`' }),
 });
+
+export type WebhookBody = Static<typeof Webhook>;
+export type CreatedWebhookBody = Static<typeof CreatedWebhook>;
+export type DeliveryBody = Static<typeof Delivery>;
 
 const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), deliveryId: Type.String({ minLength: 1, maxLength: 200 }) });
 

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { NotificationService } from '../../domain/notifications.js';
 import type { RateLimitSettings } from '../../domain/rate-limits.js';
@@ -36,6 +36,8 @@ const Settings = Type.Object({
   emailEnabled: Type.Boolean({ description: 'Read-only: an SMTP server is configured (PARLEY_SMTP_URL), so e-mail can go out' }),
   rateLimits: RateLimits,
 });
+
+export type SettingsBody = Static<typeof Settings>;
 
 const RateLimitChanges = Type.Object(
   Object.fromEntries(
