@@ -8,8 +8,9 @@ import { parleyTest } from '../support/parley-test.js';
 import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { DESKTOP, PHONE, launchBrowser, openContext, screenshots, seriousViolations } from './support/browser.js';
+import { DESKTOP, PHONE, launchBrowser, openContext, screenshots, seriousViolations, type PageGlobals } from './support/browser.js';
 import { useSession } from './support/dashboard.js';
+import type { InvitedBody } from '../support/bodies.js';
 import { apiCall, settled, uploadFile } from './support/seed.js';
 
 /**
@@ -81,7 +82,7 @@ describe('pages without a session', () => {
     await page.getByRole('alert').waitFor();
     await capture(page, 'setup-refused');
 
-    const invited = await apiCall(parley, workspace.key, 'POST', '/members', { email: 'nora@example.com', role: 'admin' });
+    const invited = await apiCall<InvitedBody>(parley, workspace.key, 'POST', '/members', { email: 'nora@example.com', role: 'admin' });
     await page.goto(`/dashboard/invitations?token=${new URL(invited.invitationUrl).searchParams.get('token')}`);
     await page.getByRole('heading', { name: 'Join Acme support' }).waitFor();
     await capture(page, 'invitation');
@@ -280,9 +281,9 @@ describe('a workspace', () => {
     await page.getByRole('link', { name: 'Handbook' }).waitFor();
     expect(await page.title()).toBe('Datastores · Parley');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.textContent)).toBe('Skip to content');
     await page.keyboard.press('Enter');
-    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('main');
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.id)).toBe('main');
     await page.goto('/dashboard/settings/members');
     await page.getByRole('heading', { name: 'Members' }).waitFor();
     expect(await page.title()).toBe('Members — Settings · Parley');
@@ -296,7 +297,7 @@ describe('uploads and the access token', () => {
     await page.goto(`/dashboard/datastores/${datastore.id}`);
     await page.getByRole('heading', { name: 'No documents yet' }).waitFor();
     const dropped = await page.evaluateHandle(() => {
-      const scope = globalThis as any;
+      const scope = globalThis as unknown as PageGlobals;
       const transfer = new scope.DataTransfer();
       transfer.items.add(new scope.File(['Dropped notes about opening hours.'], 'dropped-notes.txt', { type: 'text/plain' }));
       transfer.items.add(new scope.File(['# Second\n\nMore notes.'], 'second.md', { type: 'text/markdown' }));

@@ -3,6 +3,19 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
+/**
+ * The few browser globals the tests use inside `page.evaluate` callbacks: the tests compile without the DOM
+ * library (they run in Node), so the page's side is described here, as far as it is used. The callbacks
+ * run in the page, where no import reaches: each casts `globalThis` to this itself.
+ */
+export interface PageGlobals {
+  document: { activeElement: { textContent: string | null; id: string } | null };
+  scrollTo(x: number, y: number): void;
+  axe: { run(context: unknown, options: { resultTypes: string[] }): Promise<{ violations: AxeViolation[] }> };
+  DataTransfer: new () => { items: { add(file: unknown): void } };
+  File: new (parts: string[], name: string, options: { type: string }) => unknown;
+}
+
 const require = createRequire(import.meta.url);
 const AXE_SCRIPT = require.resolve('axe-core/axe.min.js');
 let axe: Promise<string> | undefined;
@@ -72,8 +85,8 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   if (!loaded) await page.evaluate(await axeSource());
   const violations = await page.evaluate(async () => {
     // In the page: the browser's globals, untyped here (the tests compile without the DOM library).
-    const scope = globalThis as any;
-    const result: { violations: AxeViolation[] } = await scope.axe.run(scope.document, { resultTypes: ['violations'] });
+    const scope = globalThis as unknown as PageGlobals;
+    const result = await scope.axe.run(scope.document, { resultTypes: ['violations'] });
     return result.violations.map(({ id, impact, help, nodes }) => ({
       id,
       impact,
@@ -101,7 +114,7 @@ export async function screenshots(
   for (const viewport of viewports) {
     await page.setViewportSize(viewport);
     // From the top, so sticky bars sit where a reader expects them in a full-page picture.
-    await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
+    await page.evaluate(() => (globalThis as unknown as PageGlobals).scrollTo(0, 0));
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
       await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${colorScheme}-${viewport.width}.png`), fullPage, animations: 'disabled' });
