@@ -35,13 +35,14 @@ async function cpuSoonAfter(cpuSeconds: () => number): Promise<number> {
 
 /**
  * Starts ingesting a 300-page report (about six seconds of parsing) and waits until its parse is under way:
- * the job running and the process busy (a new parse thread first takes a second or so to start).
+ * the job running and the process busy (a new parse thread first takes a second or so to start). "Busy" is
+ * a fifth of a core: the test suite runs two files at once on two cores, so a parse may get half of one.
  */
 async function startSlowParse(parley: TestParley, ws: Workspace, datastoreId: string, report: string, cpuSeconds: () => number) {
   const created = await uploadFile<DatasourceBody>(parley, { key: ws.key, datastoreId, file: report });
   expect(created.status).toBe(200);
   await waitForDatasource(parley, ws.key, created.body.id, { until: new Set(['running']) });
-  await until(() => cpuOver(cpuSeconds, 500), (used) => used > 0.35, 15_000);
+  await until(() => cpuOver(cpuSeconds, 500), (used) => used > 0.1, 30_000);
   return created.body.id;
 }
 
