@@ -1,4 +1,5 @@
 import type { AgentQueryResult } from './agent-query.js';
+import type { DashboardResult } from './dashboard.js';
 import type { EventsResult } from './events.js';
 import type { Figure, Goal } from './figures.js';
 import type { IngestionResult } from './ingestion.js';
@@ -118,5 +119,15 @@ export function eventsTable(r: EventsResult): string {
     `Events (${r.store}, ${show(r.events, false)} events): delivery p50 ${show(r.eventToReceiptOverDirect)} a direct POST; ` +
       `burst of ${show(r.events, false)} status changes: ${show(r.burstDeliveriesPerSecond)}`,
     table(['', 'p50', 'p99'], rows),
+  ].join('\n');
+}
+
+export function dashboardTable(r: DashboardResult): string {
+  const rows = [latencyRow('a blank page of the same server (baseline)', r.blankPage), latencyRow('navigation → agents list on screen', r.agentsList)];
+  return [
+    `Dashboard (${r.store}, Chromium, ${show(r.loads, false)} cold loads): first page JS + CSS gzipped: sign-in ` +
+      `${show(r.firstPageGzip.signIn)}, agents ${show(r.firstPageGzip.agents)}; agents list p50 ${show(r.agentsOverBlank)} a blank page`,
+    table(['', 'p50', 'p99'], rows),
+    ...goalLines(r.goals),
   ].join('\n');
 }

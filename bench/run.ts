@@ -8,7 +8,7 @@
  *   npm run bench -- --only vector --sizes 10000,100000     both stores at both sizes (PostgreSQL 100k
  *                                        alone takes ~7 min: pgvector maintains its HNSW graph on insert)
  *
- * Flags: --only ingest,query,agent,vector,events  --sizes N,N (every store in --stores)  --stores sqlite,postgres
+ * Flags: --only ingest,query,agent,vector,events,dashboard  --sizes N,N (every store in --stores)  --stores sqlite,postgres
  *        --ingest-store sqlite|postgres  --threads N (embedder)  --queries N (store search queries)
  *        --endpoint-queries N  --articles N  --seed N  --out FILE  --quick
  */
@@ -22,10 +22,11 @@ import { FakeOpenAIChatServer } from '../test/support/fake-openai-chat-server.js
 import { INSTANT_MODEL, runAgentQueryBench, type AgentQueryResult } from './agent-query.js';
 import { runQueryBench, type QueryResult } from './query.js';
 import { runEventsBench, type EventsResult } from './events.js';
-import { agentQueryTable, eventsTable, ingestionTable, queryTable, vectorTable } from './results-table.js';
+import { agentQueryTable, dashboardTable, eventsTable, ingestionTable, queryTable, vectorTable } from './results-table.js';
+import { runDashboardBench, type DashboardResult } from './dashboard.js';
 import { runVectorSearchBench, type VectorSearchCase } from './vector-search.js';
 
-const PARTS = ['ingest', 'query', 'agent', 'vector', 'events'] as const;
+const PARTS = ['ingest', 'query', 'agent', 'vector', 'events', 'dashboard'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values: flags } = parseArgs({
@@ -101,6 +102,7 @@ interface Results {
   agentQuery?: AgentQueryResult;
   vectorSearch?: VectorSearchCase[];
   events?: EventsResult;
+  dashboard?: DashboardResult;
 }
 
 const machine = () => ({
@@ -166,6 +168,11 @@ if (parts.has('events')) {
   log(`events: ${settings.endpointQueries} webhook deliveries on ${settings.ingestStore}`);
   results.events = await runEventsBench({ store: settings.ingestStore, events: settings.endpointQueries });
 }
+if (parts.has('dashboard')) {
+  log(`dashboard: ${flags.quick ? 5 : 20} cold loads in Chromium on ${settings.ingestStore}`);
+  results.dashboard = await runDashboardBench({ store: settings.ingestStore, loads: flags.quick ? 5 : 20 });
+  write();
+}
 write();
 
 const m = results.machine;
@@ -175,4 +182,5 @@ if (results.query) console.log(`${queryTable(results.query)}\n`);
 if (results.agentQuery) console.log(`${agentQueryTable(results.agentQuery)}\n`);
 if (results.vectorSearch) console.log(`${vectorTable(results.vectorSearch)}\n`);
 if (results.events) console.log(`${eventsTable(results.events)}\n`);
+if (results.dashboard) console.log(`${dashboardTable(results.dashboard)}\n`);
 console.log(`Written to ${path.relative(process.cwd(), out)}`);

@@ -1,6 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { joinWorkspace } from '../../src/domain/memberships.js';
@@ -17,8 +14,6 @@ import { apiCall, settled, uploadFile } from './support/seed.js';
  * Every page, empty and full, light and dark, at 1280 px and 375 px, as screenshots under
  * test-output/screenshots for a person to look at; axe-core checks each one. One store is enough here.
  */
-const DIST = path.resolve(import.meta.dirname, '../../dist/web/dashboard');
-
 let browser: Browser;
 let parley: TestParley;
 let workspace: Workspace;
@@ -334,29 +329,6 @@ describe('uploads and the access token', () => {
 });
 
 describe('weight', () => {
-  parleyTest('the JS and CSS of the first page stay well under 150 KB gzipped', async () => {
-    const measure = async (url: string, ready: (page: Page) => Promise<void>, signedIn: boolean) => {
-      const { context } = await openContext(browser, parley.url);
-      if (signedIn) await useSession(context, parley.url, owner.sessionSecret);
-      const page = await context.newPage();
-      const assets: string[] = [];
-      page.on('request', (request) => {
-        const { pathname } = new URL(request.url());
-        if (/\.(js|css)$/.test(pathname)) assets.push(pathname.replace('/dashboard/', ''));
-      });
-      await page.goto(url);
-      await ready(page);
-      const sizes = await Promise.all(assets.map(async (asset) => gzipSync(await fs.readFile(path.join(DIST, asset))).length));
-      await context.close();
-      return sizes.reduce((sum, size) => sum + size, 0);
-    };
-    const agents = await measure('/dashboard/agents', (page) => page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor(), true);
-    const signIn = await measure('/dashboard/sign-in', (page) => page.getByRole('heading', { name: 'Sign in' }).waitFor(), false);
-    console.log(`first page, JS + CSS gzipped: agents ${(agents / 1024).toFixed(1)} KB, sign-in ${(signIn / 1024).toFixed(1)} KB`);
-    expect(agents).toBeLessThan(150 * 1024);
-    expect(signIn).toBeLessThan(150 * 1024);
-  });
-
   parleyTest('no page has a serious or critical accessibility violation', () => {
     expect(violations).toEqual([]);
   });
