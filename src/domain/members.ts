@@ -54,17 +54,32 @@ export class MemberService {
     if (!(await this.store.members.create({ ...member, acceptedAt: null }))) {
       throw conflict(`${user.email} is already a member of this workspace`);
     }
-    const invitation = await this.links.issue('invitation', { userId: user.id, workspaceId, memberId: member.id });
-    const workspaceName = (await this.store.workspaces.list()).find((workspace) => workspace.id === workspaceId)?.name ?? 'Parley';
+    return this.sendInvitation(workspaceId, { ...member, status: 'invited' });
+  }
+
+  private async sendInvitation(workspaceId: string, member: MemberRecord): Promise<Invited> {
+    const invitation = await this.links.issue('invitation', { userId: member.userId, workspaceId, memberId: member.id });
+    const workspaceName = (await this.store.workspaces.find(workspaceId))?.name ?? 'Parley';
     let emailed = false;
     if (this.mailer !== undefined) {
       // The invitation stands whether or not the mail goes out: the link is in the answer too.
-      emailed = await this.mailer({ to: user.email, workspaceName, role: member.role, url: invitation.url }).then(
+      emailed = await this.mailer({ to: member.email, workspaceName, role: member.role, url: invitation.url }).then(
         () => true,
         () => false,
       );
     }
-    return { member: { ...member, status: 'invited' }, invitation, emailed };
+    return { member, invitation, emailed };
+  }
+
+  /**
+   * A new invitation link for a member who cannot sign in yet: an open invitation, or a person without a
+   * password (members recorded before people signed in). 409 for one who can sign in already.
+   */
+  async reinvite(workspaceId: string, id: string): Promise<Invited> {
+    const member = await findInWorkspace(this.store.members, 'Member', workspaceId, id);
+    const user = await this.store.users.find(member.userId);
+    if (member.status === 'active' && user?.passwordHash) throw conflict(`${member.email} can sign in already; a password reset is theirs to ask for`);
+    return this.sendInvitation(workspaceId, member);
   }
 
   async changeRole(workspaceId: string, id: string, role: MemberRole): Promise<MemberRecord> {

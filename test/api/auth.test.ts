@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose';
+import { joinWorkspace } from '../../src/domain/memberships.js';
 import { describe, expect } from 'vitest';
 import { parleyTest as it } from '../support/parley-test.js';
 import type { CallOptions, TestParley, Workspace } from '../support/parley.js';
@@ -219,6 +220,23 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
       name: 'Nora',
     });
     expect((await signIn('new.person@example.com', PASSWORD)).response.status).toBe(200);
+  });
+
+  it('sends a member who has no password (one recorded before sign-in existed) a new invitation to set one', async () => {
+    const ws = await parley.newWorkspace();
+    const { accounts } = parley.core.services;
+    const user = await accounts.ensureUser('legacy@example.com', 'Lee');
+    await joinWorkspace(parley.core.store, ws.id, user, 'admin');
+    const member = (await parley.call<MemberBody[]>('GET', '/members', { key: ws.key })).body.find((m) => m.email === 'legacy@example.com')!;
+    expect(member.status).toBe('active');
+    const again = await parley.call<InvitedBody>('POST', `/members/${member.id}/invitation`, { key: ws.key });
+    expect(again.status).toBe(200);
+    const token = new URL(again.body.invitationUrl).searchParams.get('token')!;
+    expect((await parley.call<InvitationBody>('GET', `/auth/invitations/${token}`)).body.hasPassword).toBe(false);
+    expect((await asBrowser('POST', '/auth/invitations/accept', null, { body: { token, password: PASSWORD } })).status).toBe(200);
+    expect((await signIn('legacy@example.com', PASSWORD)).response.status).toBe(200);
+    // Someone who can sign in asks for a reset, not an invitation.
+    expect((await parley.call('POST', `/members/${member.id}/invitation`, { key: ws.key })).status).toBe(409);
   });
 
   it('sets a new password with a reset link, and changes name and password with the current one', async () => {

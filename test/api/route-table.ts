@@ -133,6 +133,7 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     request: () => ({ path: '/members', body: { email: `b-admin-${Math.random().toString(36).slice(2, 8)}@example.com` } }),
     foreign: mustNotMention,
   },
+  'POST /members/:id/invitation': { request: (s) => ({ path: `/members/${s.memberId}/invitation` }), foreign: 'forbidden' },
   'PATCH /members/:id': { request: (s) => ({ path: `/members/${s.memberId}`, body: { role: 'member' } }), foreign: 'forbidden' },
   'DELETE /members/:id': { request: (s) => ({ path: `/members/${s.memberId}` }), foreign: 'forbidden' },
   'GET /models': { request: () => ({ path: '/models' }), foreign: mustNotMention },

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { MemberService } from '../../domain/members.js';
+import type { Invited as Invitation, MemberService } from '../../domain/members.js';
 import type { MemberRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { IdParams, StringEnum, Timestamp, errorResponses } from '../schemas.js';
@@ -32,6 +32,13 @@ export type InvitedBody = Static<typeof Invited>;
 
 const memberView = ({ workspaceId: _workspace, userId: _user, ...member }: MemberRecord) => member;
 
+const invitedView = ({ member, invitation, emailed }: Invitation) => ({
+  ...memberView(member),
+  invitationUrl: invitation.url,
+  invitationExpiresAt: invitation.expiresAt,
+  emailed,
+});
+
 /** The workspace's people and their roles; only owners and admins (and API keys) manage them. */
 export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }> = async (app, { members }) => {
   const tags = ['members'];
@@ -57,10 +64,21 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
         response: { 200: Invited, ...errorResponses(409, 413, 415) },
       },
     },
-    async (request) => {
-      const { member, invitation, emailed } = await members.invite(workspaceOf(request), request.body);
-      return { ...memberView(member), invitationUrl: invitation.url, invitationExpiresAt: invitation.expiresAt, emailed };
+    async (request) => invitedView(await members.invite(workspaceOf(request), request.body)),
+  );
+
+  app.post(
+    '/members/:id/invitation',
+    {
+      config: { adminOnly: true },
+      schema: {
+        tags,
+        summary: 'A new invitation link for a member who cannot sign in yet (an open invitation, or no password set)',
+        params: IdParams,
+        response: { 200: Invited, ...errorResponses(409) },
+      },
     },
+    async (request) => invitedView(await members.reinvite(workspaceOf(request), request.params.id)),
   );
 
   app.patch(

@@ -44,3 +44,6 @@ export const useChangeRole = () =>
   useMemberMutation(({ id, role }: { id: string; role: Role }) => api<Member>(memberPath(id), { method: 'PATCH', body: { role } }));
 
 export const useRemoveMember = () => useMemberMutation((id: string) => api<Member>(memberPath(id), { method: 'DELETE' }));
+
+export const useReinviteMember = () =>
+  useMemberMutation((id: string) => api<InvitedMember>(`${memberPath(id)}/invitation`, { method: 'POST' }));

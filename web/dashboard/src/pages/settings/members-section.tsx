@@ -8,7 +8,15 @@ import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
 import { ModalDialog } from '../../components/modal-dialog';
 import { ErrorState, LoadingState } from '../../components/query-status';
-import { useChangeRole, useInviteMember, useMembers, useRemoveMember, type Member } from '../../queries/members';
+import {
+  useChangeRole,
+  useInviteMember,
+  useMembers,
+  useReinviteMember,
+  useRemoveMember,
+  type InvitedMember,
+  type Member,
+} from '../../queries/members';
 import type { Role } from '../../session/access-tokens';
 import { useCanAdminister, useSession } from '../../session/session';
 import { AdminsOnly, SectionHeader } from './section-header';
@@ -19,33 +27,53 @@ const ROLES: ReadonlyArray<{ role: Role; label: string; about: string }> = [
   { role: 'owner', label: 'Owner', about: 'everything, like an admin' },
 ];
 
+/** A fresh invitation: the message about the e-mail and the single-use link to copy, shown once. */
+function InvitationSent({ invited, close }: { invited: InvitedMember; close: () => void }) {
+  const { email, invitationUrl, invitationExpiresAt, emailed } = invited;
+  return (
+    <div className="stack">
+      <div className="alert alert-success" role="status">
+        {emailed ? `${email} is invited: the invitation is on its way by e-mail.` : `${email} is invited. E-mail is not set up on this server: send them the link below.`}
+      </div>
+      <div className="secret">
+        <p className="secret-label">Invitation link</p>
+        <div className="secret-row">
+          <input className="input mono" readOnly value={invitationUrl} aria-label="Invitation link" onFocus={(event) => event.currentTarget.select()} />
+          <CopyButton text={invitationUrl} label="Copy link" />
+        </div>
+        <p className="secret-note">
+          It works once, until <DateTime iso={invitationExpiresAt} />. This is the only time it is shown.
+        </p>
+      </div>
+      <div className="form-actions">
+        <button type="button" className="button button-primary" onClick={close}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Sends an invited member a new link (the old one may be lost or expired). */
+function ReinviteForm({ member, close }: { member: Member; close: () => void }) {
+  const reinvite = useReinviteMember();
+  if (reinvite.data !== undefined) return <InvitationSent invited={reinvite.data} close={close} />;
+  return (
+    <div className="stack">
+      <p>A new single-use link for {member.email}; the previous one keeps working until it is used or expires.</p>
+      <FormAlert error={reinvite.error} />
+      <div className="form-actions">
+        <button type="button" className="button button-primary" disabled={reinvite.isPending} onClick={() => reinvite.mutate(member.id)}>
+          Send a new link
+        </button>
+      </div>
+    </div>
+  );
+}
+
 function InviteForm({ close }: { close: () => void }) {
   const invite = useInviteMember();
-  if (invite.data !== undefined) {
-    const { email, invitationUrl, invitationExpiresAt, emailed } = invite.data;
-    return (
-      <div className="stack">
-        <div className="alert alert-success" role="status">
-          {emailed ? `${email} is invited: the invitation is on its way by e-mail.` : `${email} is invited. E-mail is not set up on this server: send them the link below.`}
-        </div>
-        <div className="secret">
-          <p className="secret-label">Invitation link</p>
-          <div className="secret-row">
-            <input className="input mono" readOnly value={invitationUrl} aria-label="Invitation link" onFocus={(event) => event.currentTarget.select()} />
-            <CopyButton text={invitationUrl} label="Copy link" />
-          </div>
-          <p className="secret-note">
-            It works once, until <DateTime iso={invitationExpiresAt} />. This is the only time it is shown.
-          </p>
-        </div>
-        <div className="form-actions">
-          <button type="button" className="button button-primary" onClick={close}>
-            Done
-          </button>
-        </div>
-      </div>
-    );
-  }
+  if (invite.data !== undefined) return <InvitationSent invited={invite.data} close={close} />;
   return (
     <form
       className="form"
@@ -178,6 +206,18 @@ export function MembersSection() {
                   </td>
                   {canAdminister && (
                     <td className="row-actions">
+                      {member.status === 'invited' && (
+                        <ModalDialog
+                          trigger={
+                            <button type="button" className="button button-small" aria-label={`New invitation link for ${member.email}`}>
+                              New link
+                            </button>
+                          }
+                          title="Send the invitation again"
+                        >
+                          {(close) => <ReinviteForm member={member} close={close} />}
+                        </ModalDialog>
+                      )}
                       <ConfirmDialog
                         trigger={
                           <button type="button" className="button button-small button-danger-quiet" aria-label={`Remove ${member.name || member.email}`}>
