@@ -116,7 +116,13 @@ const machine = () => ({
 });
 
 const started = Date.now();
-const results: Results = { startedAt: new Date(started).toISOString(), durationSeconds: 0, machine: machine(), settings };
+/**
+ * A run of some parts (`--only`) keeps the other parts' figures of the results file it writes to, so one
+ * part can be measured again without losing the rest; the machine and time are this run's.
+ */
+const earlier: Partial<Results> =
+  flags.only !== undefined && fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as Partial<Results>) : {};
+const results: Results = { ...earlier, startedAt: new Date(started).toISOString(), durationSeconds: 0, machine: machine(), settings };
 const write = () => {
   results.durationSeconds = Math.round((Date.now() - started) / 1000);
   results.machine.loadAverageAtEnd = os.loadavg().map((load) => Number(load.toFixed(2)));
@@ -177,10 +183,10 @@ write();
 
 const m = results.machine;
 console.log(`\nParley bench — ${String(m.cpuModel)}, ${String(m.availableParallelism)} cores, node ${process.version}, ${results.durationSeconds} s\n`);
-if (results.ingestion) console.log(`${ingestionTable(results.ingestion)}\n`);
-if (results.query) console.log(`${queryTable(results.query)}\n`);
-if (results.agentQuery) console.log(`${agentQueryTable(results.agentQuery)}\n`);
-if (results.vectorSearch) console.log(`${vectorTable(results.vectorSearch)}\n`);
-if (results.events) console.log(`${eventsTable(results.events)}\n`);
-if (results.dashboard) console.log(`${dashboardTable(results.dashboard)}\n`);
+if (parts.has('ingest') && results.ingestion) console.log(`${ingestionTable(results.ingestion)}\n`);
+if (parts.has('query') && results.query) console.log(`${queryTable(results.query)}\n`);
+if (parts.has('agent') && results.agentQuery) console.log(`${agentQueryTable(results.agentQuery)}\n`);
+if (parts.has('vector') && results.vectorSearch) console.log(`${vectorTable(results.vectorSearch)}\n`);
+if (parts.has('events') && results.events) console.log(`${eventsTable(results.events)}\n`);
+if (parts.has('dashboard') && results.dashboard) console.log(`${dashboardTable(results.dashboard)}\n`);
 console.log(`Written to ${path.relative(process.cwd(), out)}`);
