@@ -1,7 +1,7 @@
 import type { LabelledPassage } from '../prompt/context-block.js';
 import type { Term } from '../../text/extract-terms.js';
 import { extractTerms } from '../../text/extract-terms.js';
-import { splitSentences } from './split-sentences.js';
+import { splitSentences } from '../../text/split-sentences.js';
 
 export const NOT_FOUND_ANSWER = 'I could not find this in the knowledge base.';
 

@@ -9,10 +9,10 @@ export const DEFAULT_CHUNKING: ChunkingOptions = { maxTokens: 400, overlapTokens
 /**
  * Cuts a document into chunks for retrieval, deterministically.
  *
- * - Whole paragraphs are packed greedily. A paragraph too big for a chunk is cut at sentence ends
- *   (`.` `!` `?` and `。` `！` `？` before the next sentence, or a line break), a sentence too big at spaces, and
- *   a "word" too big (a base64 blob, a URL, text in a script without spaces) at Unicode word boundaries, then
- *   between characters, never inside a surrogate pair.
+ * - Whole paragraphs are packed greedily. A paragraph too big for a chunk is cut into its sentences (as
+ *   `sentenceSpans` in src/text/split-sentences.ts finds them, every line break ending one), a sentence too
+ *   big at spaces, and a "word" too big (a base64 blob, a URL, text in a script without spaces) at Unicode
+ *   word boundaries, then between characters, never inside a surrogate pair.
  * - A chunk that continues the text of the previous one starts with about `overlapTokens` of its tail, taken
  *   at a sentence start where that gives at least half of it, otherwise at a word start; there is none when
  *   the previous chunk ends with a word bigger than that (a long URL).

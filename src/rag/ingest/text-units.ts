@@ -1,4 +1,5 @@
 import { countTokens } from '../../text/count-tokens.js';
+import { sentenceSpans, type SentenceRules } from '../../text/split-sentences.js';
 
 /**
  * The pieces the chunk packer places: paragraphs, cut on demand into sentences, words, runs of characters.
@@ -45,26 +46,19 @@ export function splitParagraphs(text: string): string[] {
 }
 
 /**
- * A sentence ends at `.` `!` `?` `…` (and closing quotes or brackets) followed by space and something other
- * than a lower-case letter or a digit ("e.g. this", "p. 12" go on), at `。` `！` `？`, or at a line break.
+ * Where a paragraph may be cut, not sentences to read: every line break ends one, and so does "Dr.", since a
+ * cut there is as safe (never inside a word). Reading rules (soft wraps joined, abbreviations kept) move chunk
+ * boundaries and the retrieval evaluation with them: on COVID-QA from -0.001 to +0.005 per figure.
  */
-const SENTENCE_END = /([.!?…]+['"’”»)\]]*)(\s+)(?=[^\s\p{Ll}\p{N}])|([。！？]+[」』”’）]*)(\s*)(?=\S)|(\s*\n\s*)/gu;
+const CUTTING: SentenceRules = { softWraps: false, abbreviations: false };
 
 export function paragraphUnit(text: string, flow: Flow, page: number | undefined): Unit {
-  const sentences: Unit[] = [];
-  let start = 0;
-  let sep = PARAGRAPH_SEP;
-  const addSentence = (end: number): void => {
-    if (end <= start) return;
-    sentences.push(makeUnit('sentence', sep, text.slice(start, end), flow, page, true));
-  };
-  for (const match of text.matchAll(SENTENCE_END)) {
-    const end = match.index + (match[1] ?? match[3] ?? '').length;
-    addSentence(end);
-    sep = match[2] ?? match[4] ?? match[5] ?? '';
-    start = end + sep.length;
-  }
-  addSentence(text.length);
+  let previousEnd: number | undefined;
+  const sentences = sentenceSpans(text, CUTTING).map(({ start, end }) => {
+    const sep = previousEnd === undefined ? PARAGRAPH_SEP : text.slice(previousEnd, start);
+    previousEnd = end;
+    return makeUnit('sentence', sep, text.slice(start, end), flow, page, true);
+  });
   if (sentences.length === 0) return makeUnit('paragraph', PARAGRAPH_SEP, text, flow, page, true);
   if (sentences.length === 1) return { ...sentences[0]!, kind: 'paragraph' };
   return {

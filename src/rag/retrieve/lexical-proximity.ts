@@ -1,4 +1,5 @@
 import { extractTerms } from '../../text/extract-terms.js';
+import { sentenceSpans } from '../../text/split-sentences.js';
 
 /**
  * Content words in order, with their adjacent pairs: what proximity compares. Each is a 32-bit hash in
@@ -15,9 +16,6 @@ export interface TermProfile {
 export interface PassageProfile extends TermProfile {
   sentences: readonly TermProfile[];
 }
-
-/** A sentence ends at . ! or ? before a capital, digit or bracket, or at a line break. */
-const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}([])|\n+/gu;
 
 /** FNV-1a over the UTF-16 code units. */
 function hashTerm(term: string): number {
@@ -70,7 +68,7 @@ export function termProfile(text: string): TermProfile {
 export function passageProfile(text: string): PassageProfile {
   const terms = contentTerms(text);
   const hashes = Int32Array.from(terms, (term) => hashTerm(term.key));
-  const starts = [...text.matchAll(SENTENCE_END)].map((end) => end.index + end[0].length);
+  const starts = sentenceSpans(text).map((span) => span.start);
   const sentences: TermProfile[] = [];
   let first = 0;
   for (const start of [...starts, Infinity]) {
