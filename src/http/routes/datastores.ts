@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DatastoreSearchService } from '../../domain/datastore-search.js';
-import type { DatastoreService } from '../../domain/datastores.js';
+import { DATASTORE_DEFAULTS, type DatastoreService } from '../../domain/datastores.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { IdParams, Nullable, Visibility, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
@@ -10,7 +10,9 @@ const DatastoreType = StringEnum(['vector_a']);
 const Weight = Type.Number({
   minimum: 0,
   maximum: 10,
-  description: 'Weight of this engine in hybrid search, a weighted mean of normalised scores where the lexical match of passage and query weighs 2; defaults: vector 0.5, keyword 1',
+  description:
+    'Weight of this engine in hybrid search, a weighted mean of normalised scores where the lexical match of passage and query ' +
+    `weighs 2; defaults: vector ${DATASTORE_DEFAULTS.vectorWeight}, keyword ${DATASTORE_DEFAULTS.keywordWeight}`,
 });
 
 const DatastoreInput = Type.Object(
