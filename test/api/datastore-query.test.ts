@@ -150,6 +150,24 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
     expect(await found('What is SARS-CoV-2?')).toEqual(['sars']);
     expect(await found('covid ward')).toEqual(expect.arrayContaining(['covid', 'rooms']));
   });
+
+  it('answers an agent’s question with its datastore’s fusion weights, citing sources in the hybrid query’s order', async () => {
+    const key = fx.ws.key;
+    const datastoreId = (await fx.parley.call('POST', '/datastores', { key, body: { name: 'keywords only', vectorWeight: 0 } })).body.id;
+    for (const doc of CORPUS) {
+      const created = await fx.parley.call('POST', '/datasources', { key, body: { type: 'text', datastoreId, ...doc } });
+      expect((await waitForDatasource(fx.parley, key, created.body.id)).status).toBe('synched');
+    }
+    const agentId = (await fx.parley.call('POST', '/agents', { key, body: { name: 'Baker', tools: [{ type: 'datastore', datastoreId }] } }))
+      .body.id;
+    const question = 'Can I get a refund for cakes the courier delivered?';
+    const hits = (await fx.parley.call('POST', `/datastores/${datastoreId}/query`, { key, body: { query: question, topK: 8 } })).body;
+    const answer = (await fx.parley.call('POST', `/agents/${agentId}/query`, { key, body: { query: question } })).body;
+    expect(hits.length).toBeGreaterThan(1);
+    // One chunk per datasource here, so the sources are the hits themselves, scored by the same fusion.
+    expect(answer.sources.map((source: { chunk_id: string }) => source.chunk_id)).toEqual(hits.map((hit: { chunk_id: string }) => hit.chunk_id));
+    answer.sources.forEach((source: { score: number }, index: number) => expect(source.score).toBeCloseTo(hits[index].score, 10));
+  });
 });
 
 describe.skipIf(STORE_KINDS.length < 2)('the same answers from both stores', () => {

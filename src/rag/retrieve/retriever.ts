@@ -30,7 +30,8 @@ export interface RetrievalRequest {
   query: string;
   topK: number;
   mode: RetrievalMode;
-  weights?: FusionWeights;
+  /** Of the datastores searched; hybrid mode only. */
+  weights: FusionWeights;
 }
 
 export interface RetrievedChunk extends ChunkDetails {
@@ -84,7 +85,7 @@ export class Retriever {
    * Both engines propose candidates; each candidate is scored by both engines and by how closely its
    * wording, and that of its best sentence, echoes the query. The returned score is the fused one.
    */
-  private async hybrid({ scope, query, topK, weights = DEFAULT_FUSION_WEIGHTS }: RetrievalRequest): Promise<RetrievedChunk[]> {
+  private async hybrid({ scope, query, topK, weights }: RetrievalRequest): Promise<RetrievedChunk[]> {
     const depth = candidateDepth(topK);
     // The query goes to the embedder first; keyword search, its hits' texts and their term profiles
     // (the costly part of lexical scoring) are done on this thread meanwhile, off the critical path.
