@@ -1,5 +1,6 @@
 import { loadConfig, type Config } from '../src/config.js';
 import { openCore, startServer, startWorkers, type Core, type RunningServer, type RunningWorkers } from '../src/parley.js';
+import { isJsonObject } from '../src/text/json-object.js';
 import { createScratchStore, type ScratchStore, type StoreKind } from '../test/support/stores.js';
 
 /** An HTTP answer whose body is still to be checked by the caller. */
@@ -86,13 +87,9 @@ export function expectOk(what: string, response: BenchResponse): unknown {
   return response.body;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A string field of an API object, or an error saying which one is missing. */
 export function stringField(value: unknown, field: string): string {
-  const found = isRecord(value) ? value[field] : undefined;
+  const found = isJsonObject(value) ? value[field] : undefined;
   if (typeof found !== 'string') throw new Error(`expected a string "${field}" in ${JSON.stringify(value).slice(0, 200)}`);
   return found;
 }
