@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { WebhookService } from '../../domain/webhooks.js';
+import { DELIVERY_LOG_LIMIT, type WebhookService } from '../../domain/webhooks.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
@@ -145,7 +145,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         tags,
-        summary: 'The endpoint’s latest 100 deliveries, newest first, with every attempt',
+        summary: `The endpoint’s latest ${DELIVERY_LOG_LIMIT} deliveries, newest first, with every attempt`,
         params: IdParams,
         response: { 200: Type.Array(Delivery), ...errorResponses() },
       },

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { NotificationService } from '../../domain/notifications.js';
 import type { RateLimitSettings } from '../../domain/rate-limits.js';
+import { DELIVERY_LOG_LIMIT } from '../../domain/webhooks.js';
 import { NOTIFYING_EVENTS } from '../../events/event-types.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { errorResponses } from '../schemas.js';
@@ -93,7 +94,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceRoutesOptions> 
     {
       schema: {
         tags: ['workspace'],
-        summary: 'The latest 100 notification e-mails, newest first, with every attempt',
+        summary: `The latest ${DELIVERY_LOG_LIMIT} notification e-mails, newest first, with every attempt`,
         response: { 200: Type.Array(Delivery), ...errorResponses() },
       },
     },
