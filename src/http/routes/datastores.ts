@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DatastoreSearchService } from '../../domain/datastore-search.js';
 import { DATASTORE_DEFAULTS, type DatastoreService } from '../../domain/datastores.js';
 import { workspaceOf } from '../plugins/auth.js';
-import { IdParams, Nullable, Visibility, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+import { IdParams, Nullable, SearchFilters, Visibility, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
 const DatastoreType = StringEnum(['vector_a']);
 
@@ -47,12 +47,7 @@ const QueryBody = Type.Object({
       description: 'hybrid (default) fuses meaning-based and keyword search; vector or keyword use one engine',
     }),
   ),
-  filters: Type.Optional(
-    Type.Object({
-      datasource_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000, description: 'Only these datasources (any of them)' })),
-      custom_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000, description: 'Only datasources with one of these custom ids' })),
-    }),
-  ),
+  filters: Type.Optional(SearchFilters),
 });
 
 const SearchHit = Type.Object({

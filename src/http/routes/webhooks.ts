@@ -4,7 +4,7 @@ import { DELIVERY_LOG_LIMIT, type WebhookService } from '../../domain/webhooks.j
 import { EVENT_TYPES } from '../../events/event-types.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
-import { IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+import { Id, IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
 const EventTypes = Type.Array(StringEnum(EVENT_TYPES), {
   minItems: 1,
@@ -69,7 +69,7 @@ export const Delivery = Type.Object({
   body: Type.String({ description: 'The JSON sent: `{id, type, workspaceId, createdAt, data}`' }),
 });
 
-const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), deliveryId: Type.String({ minLength: 1, maxLength: 200 }) });
+const DeliveryParams = Type.Object({ id: Id, deliveryId: Id });
 
 const webhookView = ({ secret: _secret, workspaceId: _workspace, ...endpoint }: WebhookEndpointRecord) => endpoint;
 
