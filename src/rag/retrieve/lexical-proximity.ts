@@ -1,3 +1,4 @@
+import { bm25Idf } from '../../text/bm25-idf.js';
 import { extractTerms } from '../../text/extract-terms.js';
 import { sentenceSpans } from '../../text/split-sentences.js';
 
@@ -109,7 +110,7 @@ export function termWeights(query: TermProfile, passages: readonly TermProfile[]
   return new Map(
     Array.from(query.terms, (term) => {
       const df = passages.reduce((count, passage) => count + (has(passage.terms, term) ? 1 : 0), 0);
-      return [term, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
+      return [term, bm25Idf(n, df)];
     }),
   );
 }
