@@ -2,6 +2,7 @@ import type { Config } from '../src/config.js';
 import type { Core } from '../src/parley.js';
 import { startTestParley } from '../test/support/parley.js';
 import type { StoreKind } from '../test/support/stores.js';
+import { isJsonObject } from '../src/text/json-object.js';
 
 /** An HTTP answer whose body is still to be checked by the caller. */
 export interface BenchResponse {
@@ -38,6 +39,8 @@ export async function startInProcessParley(options: StartOptions): Promise<InPro
       PARLEY_EMBEDDINGS_THREADS: String(options.embedderThreads),
       // Every mode asks the same queries: cached query vectors would time the cache, not the engine.
       PARLEY_QUERY_CACHE_SIZE: '0',
+      // The bench sends as fast as it can with one key: the rate limit would time itself, not the engine.
+      PARLEY_RATE_LIMIT_KEY_PER_MINUTE: '1000000',
       ...options.env,
     },
   });
@@ -68,13 +71,9 @@ export function expectOk(what: string, response: BenchResponse): unknown {
   return response.body;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A string field of an API object, or an error saying which one is missing. */
 export function stringField(value: unknown, field: string): string {
-  const found = isRecord(value) ? value[field] : undefined;
+  const found = isJsonObject(value) ? value[field] : undefined;
   if (typeof found !== 'string') throw new Error(`expected a string "${field}" in ${JSON.stringify(value).slice(0, 200)}`);
   return found;
 }

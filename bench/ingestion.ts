@@ -6,11 +6,12 @@
 import { createEmbedder } from '../src/llm/embeddings/create-embedder.js';
 import type { Embedder } from '../src/llm/embeddings/embedder.js';
 import { LocalEmbedder } from '../src/llm/embeddings/local-embedder.js';
+import { isJsonObject } from '../src/text/json-object.js';
 import type { StoreKind } from '../test/support/stores.js';
 import { readArticles } from './covid-qa-fixture.js';
 import { CpuMeter, type CpuFigures } from './cpu-meter.js';
 import { figure, goal, megabytes, ratio, seconds, type Figure, type Goal } from './figures.js';
-import { expectOk, isRecord, startInProcessParley, stringField, type InProcessParley } from './in-process-parley.js';
+import { expectOk, startInProcessParley, stringField, type InProcessParley } from './in-process-parley.js';
 import { PeakRssSampler } from './memory-sampler.js';
 
 export interface IngestionOptions {
@@ -79,8 +80,8 @@ function toStates(body: unknown): DatasourceState[] {
   return body.map((item: unknown) => ({
     id: stringField(item, 'id'),
     status: stringField(item, 'status'),
-    nbChunks: isRecord(item) && typeof item.nbChunks === 'number' ? item.nbChunks : 0,
-    error: isRecord(item) && typeof item.error === 'string' ? item.error : null,
+    nbChunks: isJsonObject(item) && typeof item.nbChunks === 'number' ? item.nbChunks : 0,
+    error: isJsonObject(item) && typeof item.error === 'string' ? item.error : null,
   }));
 }
 

@@ -7,6 +7,7 @@ import { callerWorkspace, isWorkspaceCaller, type Caller } from './callers.js';
 import type { AgentQuestion } from './agent-question.js';
 import type { ConversationService } from './conversations.js';
 import { ParleyError, invalid } from '../errors.js';
+import { fusionWeightsOf } from './fusion-weights.js';
 import { callingModel, fromModelFailure } from './model-errors.js';
 import { originAllowed } from './public-access.js';
 import { publicQuestion, type PublicQuestionLimits } from './public-questions.js';
@@ -134,6 +135,7 @@ export class AgentAnswerService {
     if (!human.conversation.isAiEnabled) return ids;
     await this.checkQuota(agent.workspaceId);
 
+    const datastores = await Promise.all(agent.datastoreIds.map((id) => this.store.datastores.find(agent.workspaceId, id)));
     const chunks = await callingModel(() =>
       this.retriever.retrieve({
         scope: {
@@ -145,6 +147,7 @@ export class AgentAnswerService {
         query: question.query,
         topK: PASSAGES,
         mode: 'hybrid',
+        weights: fusionWeightsOf(datastores.filter((datastore) => datastore !== undefined)),
       }),
     );
     const history = await this.conversations.messages(agent.workspaceId, conversation.id);

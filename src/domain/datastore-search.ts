@@ -1,5 +1,6 @@
 import type { RetrievalMode, RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
 import type { Store } from '../store/store.js';
+import { fusionWeightsOf } from './fusion-weights.js';
 import { callingModel } from './model-errors.js';
 import { findUsable } from './scoped.js';
 
@@ -35,7 +36,7 @@ export class DatastoreSearchService {
         query: input.query,
         topK: input.topK,
         mode: input.mode,
-        weights: { vector: datastore.vectorWeight, keyword: datastore.keywordWeight },
+        weights: fusionWeightsOf([datastore]),
       }),
     );
   }

@@ -1,3 +1,4 @@
+import { DEFAULT_FUSION_WEIGHTS } from '../rag/retrieve/retriever.js';
 import type { DatastoreRecord, DatastoreType, Store, Visibility } from '../store/store.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
@@ -17,9 +18,8 @@ export const DATASTORE_DEFAULTS = {
   description: '',
   type: 'vector_a',
   visibility: 'private',
-  // The built-in embedding model is weaker than BM25 on technical text (see eval/): it refines, keywords lead.
-  vectorWeight: 0.5,
-  keywordWeight: 1,
+  vectorWeight: DEFAULT_FUSION_WEIGHTS.vector,
+  keywordWeight: DEFAULT_FUSION_WEIGHTS.keyword,
 } as const satisfies Partial<DatastoreRecord>;
 
 export class DatastoreService {

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Store } from '../store/store.js';
+import { isJsonObject } from '../text/json-object.js';
 
 /** Requests per minute: per API key, and on public routes per client IP and per visitor, in one workspace. */
 export interface RateLimits {
@@ -16,12 +17,9 @@ const FIELDS = ['keyPerMinute', 'ipPerMinute', 'visitorPerMinute'] as const sati
 /** How long a process keeps a workspace's limits before reading them again (other processes' changes). */
 const CACHE_MS = 10_000;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The saved overrides of the workspace settings object; anything malformed is ignored. */
 function savedOverrides(settings: Record<string, unknown>): Partial<RateLimits> {
-  const saved = isRecord(settings.rateLimits) ? settings.rateLimits : {};
+  const saved = isJsonObject(settings.rateLimits) ? settings.rateLimits : {};
   return Object.fromEntries(
     FIELDS.flatMap((field) => (typeof saved[field] === 'number' && saved[field] > 0 ? [[field, saved[field]]] : [])),
   );

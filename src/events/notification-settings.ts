@@ -1,4 +1,5 @@
 import { NOTIFYING_EVENTS, type NotifyingEvent } from './event-types.js';
+import { isJsonObject } from '../text/json-object.js';
 
 /** Who hears of one event by e-mail. */
 export interface Audience {
@@ -18,15 +19,12 @@ const DEFAULT_AUDIENCE: Readonly<Record<NotifyingEvent, Audience>> = {
   'human-requested': { admins: true, customer: false },
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The saved settings over the defaults; anything unknown or malformed in `saved` is ignored. */
 export function notificationSettings(saved: Record<string, unknown>): NotificationSettings {
-  const stored = isRecord(saved.notifications) ? saved.notifications : {};
+  const stored = isJsonObject(saved.notifications) ? saved.notifications : {};
   const notifications = Object.fromEntries(
     NOTIFYING_EVENTS.map((event) => {
-      const audience = isRecord(stored[event]) ? stored[event] : {};
+      const audience = isJsonObject(stored[event]) ? stored[event] : {};
       const pick = (key: keyof Audience) => (typeof audience[key] === 'boolean' ? audience[key] : DEFAULT_AUDIENCE[event][key]);
       return [event, { admins: pick('admins'), customer: pick('customer') }];
     }),

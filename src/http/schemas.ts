@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema, type TString } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type Static, type TSchema, type TString, type TUnsafe } from '@sinclair/typebox';
 
 /**
  * A string limited to `values`, as a plain JSON-schema `enum` (clearer errors and OpenAPI than a union
@@ -11,8 +11,6 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 
 export const Timestamp = (description: string): TString => Type.String({ format: 'date-time', description });
 
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
-
 /**
  * An id a client makes up (older clients name their own conversations and visitors): letters, digits,
  * punctuation and symbols of any script, no spaces, no control, bidi or zero-width characters (all of
@@ -21,7 +19,34 @@ export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength:
 export const ClientId = (description: string) =>
   Type.String({ minLength: 1, maxLength: 128, pattern: '^[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}]+$', description });
 
-export const ErrorBody = Type.Object(
+/**
+ * A pointer to one of {@link SHARED_SCHEMAS}, typed as the schema: server.ts registers those once, for
+ * validation and serialization, so the OpenAPI document lists each once under components.schemas.
+ */
+function ref<T extends TSchema>(schema: T, options: SchemaOptions = {}): TUnsafe<Static<T>> {
+  if (schema.$id === undefined) throw new TypeError('only a schema with an $id can be referred to');
+  return Type.Unsafe<Static<T>>(Type.Ref(schema.$id, options));
+}
+
+const IdSchema = Type.String({ $id: 'Id', minLength: 1, maxLength: 200, description: 'The id of a resource' });
+
+/** An id sent in a path or a body. */
+export const Id = ref(IdSchema);
+
+export const IdParams = Type.Object({ id: Id });
+
+const SearchFiltersSchema = Type.Object(
+  {
+    datasource_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000, description: 'Only these datasources (any of them)' })),
+    custom_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000, description: 'Only datasources with one of these custom ids' })),
+  },
+  { $id: 'SearchFilters', description: 'Which chunks a search may return; with both lists, a chunk must pass both' },
+);
+
+/** The `filters` of a datastore search and of a question to an agent. */
+export const SearchFilters = ref(SearchFiltersSchema);
+
+const ErrorBody = Type.Object(
   {
     error: Type.String({ description: 'Stable error code, e.g. INVALID_REQUEST, UNAUTHORIZED, NOT_FOUND' }),
     message: Type.String({ description: 'What went wrong, for people' }),
@@ -54,7 +79,7 @@ const ERROR_DESCRIPTIONS = {
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
 
-export const errorResponse = (status: ErrorStatus) => Type.Ref(ErrorBody, { description: ERROR_DESCRIPTIONS[status] });
+export const errorResponse = (status: ErrorStatus) => ref(ErrorBody, { description: ERROR_DESCRIPTIONS[status] });
 
 /** The error responses an authenticated route can give; `extra` adds route-specific ones. */
 export function errorResponses(...extra: ErrorStatus[]) {
@@ -65,3 +90,6 @@ export function errorResponses(...extra: ErrorStatus[]) {
 export const Visibility = StringEnum(['public', 'private'], {
   description: 'public: usable without an API key (e.g. from the chat widget); private: needs a key of the workspace',
 });
+
+/** The schemas routes refer to by $id, for server.ts to register. */
+export const SHARED_SCHEMAS: readonly TSchema[] = [IdSchema, SearchFiltersSchema, ErrorBody];

@@ -29,7 +29,7 @@ import { messageRoutes } from './routes/messages.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { workspaceRoutes } from './routes/workspace.js';
 import { REQUEST_LOG_OPTIONS } from './request-log.js';
-import { ErrorBody } from './schemas.js';
+import { SHARED_SCHEMAS } from './schemas.js';
 
 export interface ServerDeps {
   services: Services;
@@ -99,11 +99,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   const validators = createValidators();
-  for (const ajv of [validators.strict, validators.coercing]) ajv.addSchema(ErrorBody);
+  for (const ajv of [validators.strict, validators.coercing]) ajv.addSchema([...SHARED_SCHEMAS]);
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === 'body' ? validators.strict : validators.coercing).compile(schema),
   );
-  app.addSchema(ErrorBody);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   // Older clients POST with no body at all where every field is optional: that is an empty object.
   app.addHook('preValidation', async (request) => {
     const multipart = request.headers['content-type']?.startsWith('multipart/') ?? false;

@@ -1,3 +1,5 @@
+import { isStopWord } from './stop-words.js';
+
 /** One word or number of a text, reduced to the form that is compared. */
 export interface Term {
   /** Lower-case, lightly stemmed word, or a number without thousands separators ("20,000" → "20000"). */
@@ -22,21 +24,6 @@ const APOSTROPHE = /['’]/;
 const ASCII = /^[ -~]*$/;
 const NUMBER = /^\p{N}+(?:[.,]\p{N}+)*$/u;
 
-// English function words and question words. Other languages get no stop list; the IDF weighting
-// (compose-extractive-answer.ts) already makes words found everywhere count little.
-const STOP_WORDS = new Set(
-  (
-    'a about above after again against all also am an and any are as at be because been before being below between ' +
-    'both but by can could did do does doing done down during each either else ever few for from further get gets ' +
-    'got had has have having he her here hers herself him himself his how however i if in into is it its itself ' +
-    'just let me might more most much must my myself neither no nor not now of off on once only or other ought our ' +
-    'ours ourselves out over own please same shall she should so some such than that the their theirs them ' +
-    'themselves then there these they this those through thus to too under until up upon us very was we were what ' +
-    'whatever when where whether which while who whom whose why will with would yet you your yours yourself ' +
-    'yourselves many tell know give find show say said one ones thing things kind kinds e g ie eg etc'
-  ).split(' '),
-);
-
 /** The terms of `text`, in order. Deterministic and locale-independent. */
 export function extractTerms(text: string): Term[] {
   const terms: Term[] = [];
@@ -56,7 +43,7 @@ export function extractTerms(text: string): Term[] {
       if (word !== '') {
         const lower = (ASCII.test(word) ? word : word.normalize('NFKC')).toLowerCase();
         const entity = isEntity(word, text, offset);
-        terms.push(term(stem(lower), false, entity, STOP_WORDS.has(lower), terms.length, offset, offset + part.length));
+        terms.push(term(stem(lower), false, entity, isStopWord(lower), terms.length, offset, offset + part.length));
       }
       offset += part.length + 1;
     }

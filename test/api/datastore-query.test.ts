@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForDatasource } from '../support/datasources.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS, type StoreKind } from '../support/stores.js';
-import { detailFields, type DatasourceBody, type DatastoreBody, type ErrorBody, type SearchHitBody } from '../support/bodies.js';
+import { detailFields, type AgentBody, type AnswerBody, type DatasourceBody, type DatastoreBody, type ErrorBody, type SearchHitBody } from '../support/bodies.js';
 
 /** A small fixed corpus: distinct topics so the right answer is unambiguous. */
 const CORPUS = [
@@ -150,6 +150,25 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
     expect(await found('COVID-19')).toEqual(['covid']);
     expect(await found('What is SARS-CoV-2?')).toEqual(['sars']);
     expect(await found('covid ward')).toEqual(expect.arrayContaining(['covid', 'rooms']));
+  });
+
+  it('answers an agent’s question with its datastore’s fusion weights, citing sources in the hybrid query’s order', async () => {
+    const key = fx.ws.key;
+    const datastoreId = (await fx.parley.call<DatastoreBody>('POST', '/datastores', { key, body: { name: 'keywords only', vectorWeight: 0 } })).body.id;
+    for (const doc of CORPUS) {
+      const created = await fx.parley.call<DatasourceBody>('POST', '/datasources', { key, body: { type: 'text', datastoreId, ...doc } });
+      expect((await waitForDatasource(fx.parley, key, created.body.id)).status).toBe('synched');
+    }
+    const agentId = (await fx.parley.call<AgentBody>('POST', '/agents', { key, body: { name: 'Baker', tools: [{ type: 'datastore', datastoreId }] } }))
+      .body.id;
+    const question = 'Can I get a refund for cakes the courier delivered?';
+    const hits = (await fx.parley.call<SearchHitBody[]>('POST', `/datastores/${datastoreId}/query`, { key, body: { query: question, topK: 8 } })).body;
+    const answer = (await fx.parley.call<AnswerBody>('POST', `/agents/${agentId}/query`, { key, body: { query: question } })).body;
+    expect(hits.length).toBeGreaterThan(1);
+    // One chunk per datasource here, so the sources are the hits themselves, scored by the same fusion.
+    const sources = answer.sources ?? [];
+    expect(sources.map((source) => source.chunk_id)).toEqual(hits.map((hit) => hit.chunk_id));
+    sources.forEach((source, index) => expect(source.score).toBeCloseTo(hits[index]!.score, 10));
   });
 });
 

@@ -46,6 +46,18 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('names each shared schema once, under components.schemas, and points at it', () => {
+    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['ErrorBody', 'Id', 'SearchFilters']));
+    const filters = (path: string) => document.paths[path]?.post?.requestBody?.content['application/json']?.schema.properties?.filters;
+    expect(filters('/datastores/{id}/query')).toEqual({ $ref: '#/components/schemas/SearchFilters' });
+    expect(filters('/agents/{id}/query')).toEqual({ $ref: '#/components/schemas/SearchFilters' });
+    const replay = document.paths['/webhooks/{id}/deliveries/{deliveryId}/replay']?.post?.parameters ?? [];
+    expect(replay.map((parameter) => parameter.schema)).toEqual([
+      { $ref: '#/components/schemas/Id' },
+      { $ref: '#/components/schemas/Id' },
+    ]);
+  });
+
   it('serves a human docs page', async () => {
     const response = await fetch(`${parley.url}/docs/`);
     expect(response.status).toBe(200);

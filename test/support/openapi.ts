@@ -6,7 +6,7 @@
 export type OpenApiDocument = {
   openapi: string;
   info: { title: string; version: string };
-  components: { securitySchemes: Record<string, OpenApiSecurityScheme | undefined> };
+  components: { securitySchemes: Record<string, OpenApiSecurityScheme | undefined>; schemas: Record<string, unknown> };
   paths: Record<string, Record<string, OpenApiOperation | undefined> | undefined>;
 };
 
@@ -18,11 +18,12 @@ export interface OpenApiSecurityScheme {
 export interface OpenApiOperation {
   security?: Record<string, string[]>[];
   parameters?: OpenApiParameter[];
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } } | undefined> };
   responses: Record<string, unknown>;
 }
 
 export interface OpenApiParameter {
   in: 'query' | 'path' | 'header' | 'cookie';
   name: string;
-  schema: { type?: string; minimum?: number; maximum?: number };
+  schema: { type?: string; minimum?: number; maximum?: number; $ref?: string };
 }

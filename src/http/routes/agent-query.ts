@@ -7,7 +7,7 @@ import { ParleyError } from '../../errors.js';
 import type { VisitorTokens } from '../../domain/visitor-tokens.js';
 import { withBodyToken } from '../plugins/auth.js';
 import { logFailure } from '../plugins/errors.js';
-import { ClientId, IdParams, Nullable, StringEnum, errorResponses } from '../schemas.js';
+import { ClientId, IdParams, Nullable, SearchFilters, StringEnum, errorResponses } from '../schemas.js';
 
 const penalty = (description: string) => Type.Optional(Type.Number({ minimum: -2, maximum: 2, description }));
 
@@ -36,12 +36,7 @@ const questionBody = (modelNames: readonly string[]) =>
     userPrompt: Type.Optional(Type.String({ maxLength: 100_000, description: 'Template; every {query} and {context} is replaced' })),
     promptTemplate: Type.Optional(Type.String({ maxLength: 100_000, description: 'Deprecated: use userPrompt' })),
     promptType: Type.Optional(Type.String({ maxLength: 100, description: 'Deprecated and ignored' })),
-    filters: Type.Optional(
-      Type.Object({
-        custom_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })),
-        datasource_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })),
-      }),
-    ),
+    filters: Type.Optional(SearchFilters),
   });
 
 const Source = Type.Object({

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CHANNEL_INPUTS } from '../../domain/channels.js';
+import { LIST_LIMIT } from '../../domain/conversation-list.js';
 import { CONVERSATION_STATUSES } from '../../domain/conversations.js';
 import { Nullable, StringEnum, Timestamp } from '../schemas.js';
 import { Message } from './messages.js';
@@ -117,7 +118,7 @@ export const ListQuery = Type.Object({
   endDate: Type.Optional(DateBound('Conversations created up to then (a date means to its end, UTC)')),
   fullConversation: Type.Boolean({ default: false, description: 'true: every message; false: the latest one only' }),
   simplified: Type.Boolean({ default: false, description: 'Only id, title, status, channel, agent {id, name} and updatedAt' }),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Conversations per page' }),
+  limit: Type.Integer({ minimum: 1, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default, description: 'Conversations per page' }),
   cursor: Type.Optional(
     Type.String({ minLength: 1, maxLength: 500, description: 'From the X-Next-Cursor header of the previous page' }),
   ),

@@ -5,9 +5,8 @@ import { invalid } from '../../errors.js';
 import type { DatasourceRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { registerFileUploads } from '../plugins/file-upload.js';
-import { IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+import { Id, IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
-const Id = Type.String({ minLength: 1, maxLength: 200 });
 const CustomId = Type.Optional(Type.String({ maxLength: 500, description: 'Your own id, usable as a query filter' }));
 
 const FileBody = Type.Object({

@@ -1,16 +1,18 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DatastoreSearchService } from '../../domain/datastore-search.js';
-import type { DatastoreService } from '../../domain/datastores.js';
+import { DATASTORE_DEFAULTS, type DatastoreService } from '../../domain/datastores.js';
 import { workspaceOf } from '../plugins/auth.js';
-import { IdParams, Nullable, Visibility, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+import { IdParams, Nullable, SearchFilters, Visibility, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
 const DatastoreType = StringEnum(['vector_a']);
 
 const Weight = Type.Number({
   minimum: 0,
   maximum: 10,
-  description: 'Weight of this engine in hybrid search, a weighted mean of normalised scores where the lexical match of passage and query weighs 2; defaults: vector 0.5, keyword 1',
+  description:
+    'Weight of this engine in hybrid search, a weighted mean of normalised scores where the lexical match of passage and query ' +
+    `weighs 2; defaults: vector ${DATASTORE_DEFAULTS.vectorWeight}, keyword ${DATASTORE_DEFAULTS.keywordWeight}`,
 });
 
 const DatastoreInput = Type.Object(
@@ -45,12 +47,7 @@ const QueryBody = Type.Object({
       description: 'hybrid (default) fuses meaning-based and keyword search; vector or keyword use one engine',
     }),
   ),
-  filters: Type.Optional(
-    Type.Object({
-      datasource_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000, description: 'Only these datasources (any of them)' })),
-      custom_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000, description: 'Only datasources with one of these custom ids' })),
-    }),
-  ),
+  filters: Type.Optional(SearchFilters),
 });
 
 const SearchHit = Type.Object({

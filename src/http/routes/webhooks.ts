@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { WebhookService } from '../../domain/webhooks.js';
+import { DELIVERY_LOG_LIMIT, type WebhookService } from '../../domain/webhooks.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
-import { IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+import { Id, IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
 const EventTypes = Type.Array(StringEnum(EVENT_TYPES), {
   minItems: 1,
@@ -73,7 +73,7 @@ export type WebhookBody = Static<typeof Webhook>;
 export type CreatedWebhookBody = Static<typeof CreatedWebhook>;
 export type DeliveryBody = Static<typeof Delivery>;
 
-const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), deliveryId: Type.String({ minLength: 1, maxLength: 200 }) });
+const DeliveryParams = Type.Object({ id: Id, deliveryId: Id });
 
 const webhookView = ({ secret: _secret, workspaceId: _workspace, ...endpoint }: WebhookEndpointRecord) => endpoint;
 
@@ -153,7 +153,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
       config: { adminOnly: true },
       schema: {
         tags,
-        summary: 'The endpoint’s latest 100 deliveries, newest first, with every attempt',
+        summary: `The endpoint’s latest ${DELIVERY_LOG_LIMIT} deliveries, newest first, with every attempt`,
         params: IdParams,
         response: { 200: Type.Array(Delivery), ...errorResponses() },
       },

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { NotificationService } from '../../domain/notifications.js';
 import type { RateLimitSettings } from '../../domain/rate-limits.js';
 import type { WorkspaceService } from '../../domain/workspaces.js';
+import { DELIVERY_LOG_LIMIT } from '../../domain/webhooks.js';
 import { NOTIFYING_EVENTS } from '../../events/event-types.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { errorResponses } from '../schemas.js';
@@ -103,7 +104,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceRoutesOptions> 
       config: { adminOnly: true },
       schema: {
         tags: ['workspace'],
-        summary: 'The latest 100 notification e-mails, newest first, with every attempt',
+        summary: `The latest ${DELIVERY_LOG_LIMIT} notification e-mails, newest first, with every attempt`,
         response: { 200: Type.Array(Delivery), ...errorResponses() },
       },
     },

@@ -1,7 +1,8 @@
 import type { LabelledPassage } from '../prompt/context-block.js';
+import { bm25Idf } from '../../text/bm25-idf.js';
 import type { Term } from '../../text/extract-terms.js';
 import { extractTerms } from '../../text/extract-terms.js';
-import { splitSentences } from './split-sentences.js';
+import { splitSentences } from '../../text/split-sentences.js';
 
 export const NOT_FOUND_ANSWER = 'I could not find this in the knowledge base.';
 
@@ -132,8 +133,7 @@ function termWeights(content: Map<string, boolean>, sentences: readonly { keys: 
   const weights = new Map<string, number>();
   for (const [key, special] of content) {
     const df = sentences.filter((s) => s.keys.has(key)).length;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    weights.set(key, idf * (special ? ENTITY_WEIGHT : 1));
+    weights.set(key, bm25Idf(n, df) * (special ? ENTITY_WEIGHT : 1));
   }
   return weights;
 }

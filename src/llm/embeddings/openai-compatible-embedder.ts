@@ -1,5 +1,6 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { embedMany, wrapEmbeddingModel } from 'ai';
+import { isJsonObject } from '../../text/json-object.js';
 import { ModelError, toModelError } from '../model-error.js';
 import type { Embedder } from './embedder.js';
 import { toUnitVector } from './unit-vector.js';
@@ -160,10 +161,10 @@ function normalisingFetch(base: typeof fetch, timeoutMs: number): typeof fetch {
     headers.delete('content-length');
     headers.delete('content-encoding');
     const responseInit = { status: response.status, statusText: response.statusText, headers };
-    if (!isRecord(body) || !Array.isArray(body.data)) return new Response(text, responseInit); // the SDK reports it
+    if (!isJsonObject(body) || !Array.isArray(body.data)) return new Response(text, responseInit); // the SDK reports it
     const items: unknown[] = body.data;
     const data = items.map((item) =>
-      isRecord(item) && typeof item.embedding === 'string' ? { ...item, embedding: decodeBase64Floats(item.embedding) } : item,
+      isJsonObject(item) && typeof item.embedding === 'string' ? { ...item, embedding: decodeBase64Floats(item.embedding) } : item,
     );
     if (data.every((item) => indexOf(item) !== undefined)) data.sort((a, b) => (indexOf(a) ?? 0) - (indexOf(b) ?? 0));
     return new Response(JSON.stringify({ ...body, data }), responseInit);
@@ -171,11 +172,7 @@ function normalisingFetch(base: typeof fetch, timeoutMs: number): typeof fetch {
 }
 
 function indexOf(item: unknown): number | undefined {
-  return isRecord(item) && typeof item.index === 'number' ? item.index : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isJsonObject(item) && typeof item.index === 'number' ? item.index : undefined;
 }
 
 /** OpenAI's base64 format: little-endian float32. */

@@ -1,4 +1,6 @@
+import { bm25Idf } from '../../text/bm25-idf.js';
 import { extractTerms } from '../../text/extract-terms.js';
+import { sentenceSpans } from '../../text/split-sentences.js';
 
 /**
  * Content words in order, with their adjacent pairs: what proximity compares. Each is a 32-bit hash in
@@ -15,9 +17,6 @@ export interface TermProfile {
 export interface PassageProfile extends TermProfile {
   sentences: readonly TermProfile[];
 }
-
-/** A sentence ends at . ! or ? before a capital, digit or bracket, or at a line break. */
-const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}([])|\n+/gu;
 
 /** FNV-1a over the UTF-16 code units. */
 function hashTerm(term: string): number {
@@ -70,7 +69,7 @@ export function termProfile(text: string): TermProfile {
 export function passageProfile(text: string): PassageProfile {
   const terms = contentTerms(text);
   const hashes = Int32Array.from(terms, (term) => hashTerm(term.key));
-  const starts = [...text.matchAll(SENTENCE_END)].map((end) => end.index + end[0].length);
+  const starts = sentenceSpans(text).map((span) => span.start);
   const sentences: TermProfile[] = [];
   let first = 0;
   for (const start of [...starts, Infinity]) {
@@ -111,7 +110,7 @@ export function termWeights(query: TermProfile, passages: readonly TermProfile[]
   return new Map(
     Array.from(query.terms, (term) => {
       const df = passages.reduce((count, passage) => count + (has(passage.terms, term) ? 1 : 0), 0);
-      return [term, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
+      return [term, bm25Idf(n, df)];
     }),
   );
 }

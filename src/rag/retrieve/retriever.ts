@@ -19,14 +19,19 @@ export interface FusionWeights {
 const SENTENCE_WEIGHT = 1.5;
 const PROXIMITY_WEIGHT = 0.5;
 
-export const DEFAULT_WEIGHTS: FusionWeights = { vector: 0.5, keyword: 1 };
+/**
+ * A datastore's weights until it is given its own. The built-in embedding model is weaker than BM25 on
+ * technical text (see eval/): it refines, keywords lead.
+ */
+export const DEFAULT_FUSION_WEIGHTS: FusionWeights = { vector: 0.5, keyword: 1 };
 
 export interface RetrievalRequest {
   scope: SearchScope;
   query: string;
   topK: number;
   mode: RetrievalMode;
-  weights?: FusionWeights;
+  /** Of the datastores searched; hybrid mode only. */
+  weights: FusionWeights;
 }
 
 export interface RetrievedChunk extends ChunkDetails {
@@ -80,7 +85,7 @@ export class Retriever {
    * Both engines propose candidates; each candidate is scored by both engines and by how closely its
    * wording, and that of its best sentence, echoes the query. The returned score is the fused one.
    */
-  private async hybrid({ scope, query, topK, weights = DEFAULT_WEIGHTS }: RetrievalRequest): Promise<RetrievedChunk[]> {
+  private async hybrid({ scope, query, topK, weights }: RetrievalRequest): Promise<RetrievedChunk[]> {
     const depth = candidateDepth(topK);
     // The query goes to the embedder first; keyword search, its hits' texts and their term profiles
     // (the costly part of lexical scoring) are done on this thread meanwhile, off the critical path.

@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import { isKeywordStopWord } from '../../text/stop-words.js';
 import type { Database } from '../schema.js';
 import type { ChunkDetails, DatasourceType, SearchScope } from '../store.js';
 
@@ -20,10 +21,6 @@ export function inScope(eb: ChunkAndDatasource, scope: SearchScope) {
 export const isEmptyScope = (scope: SearchScope): boolean =>
   scope.datastoreIds.length === 0 || scope.datasourceIds?.length === 0 || scope.customIds?.length === 0;
 
-const STOPWORDS = new Set(
-  'a an and are as at be but by for from has have how i in is it its of on or that the their there these this to was were what when where which who whom why will with'.split(' '),
-);
-
 /** A word, or the words of a hyphenated compound ("sars-cov-2" → sars, cov, 2), which match as a phrase. */
 export type KeywordTerm = readonly string[];
 
@@ -38,7 +35,7 @@ export function keywordTerms(query: string): KeywordTerm[] {
   const terms = new Map<string, KeywordTerm>();
   for (const compound of compounds) {
     const words = compound.split('-');
-    const kept = words.length > 1 ? words : words.filter((word) => !STOPWORDS.has(word) && (word.length > 1 || /\p{N}/u.test(word)));
+    const kept = words.length > 1 ? words : words.filter((word) => !isKeywordStopWord(word) && (word.length > 1 || /\p{N}/u.test(word)));
     if (kept.length > 0) terms.set(kept.join(' '), kept);
   }
   return [...terms.values()].slice(0, 32);

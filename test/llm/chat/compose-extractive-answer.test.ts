@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NOT_FOUND_ANSWER, composeExtractiveAnswer } from '../../../src/llm/chat/compose-extractive-answer.js';
 import { extractTerms, stem } from '../../../src/text/extract-terms.js';
-import { splitSentences } from '../../../src/llm/chat/split-sentences.js';
 import type { LabelledPassage } from '../../../src/llm/prompt/context-block.js';
 
 const passage = (number: number, text: string, source = `doc-${number}.txt`, pageNumber: number | null = null): LabelledPassage => ({
@@ -9,26 +8,6 @@ const passage = (number: number, text: string, source = `doc-${number}.txt`, pag
   source,
   pageNumber,
   text,
-});
-
-describe('splitSentences', () => {
-  it('returns verbatim slices: joins soft-wrapped lines, splits headings, list items and table rows', () => {
-    const text =
-      'Delivery report\nThere were 20,000 bottles of water, 10,000 blankets,\nand 200 laptops delivered. Dr. Smith signed it.\n\n' +
-      '- first item\n- second item\nName: Ada; City: Paris\nName: Bob; City: Rome';
-    const sentences = splitSentences(text);
-
-    expect(sentences.map((s) => s.text)).toEqual([
-      'Delivery report',
-      'There were 20,000 bottles of water, 10,000 blankets,\nand 200 laptops delivered.',
-      'Dr. Smith signed it.',
-      '- first item',
-      '- second item',
-      'Name: Ada; City: Paris',
-      'Name: Bob; City: Rome',
-    ]);
-    for (const s of sentences) expect(text.slice(s.start, s.start + s.text.length)).toBe(s.text);
-  });
 });
 
 describe('extractTerms', () => {
