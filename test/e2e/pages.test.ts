@@ -212,7 +212,7 @@ describe('a workspace', () => {
     await page.getByLabel('Invitation link').waitFor();
     await capture(page, 'settings-members-invited', { fullPage: false });
     await page.getByRole('button', { name: 'Done' }).click();
-    await page.getByRole('button', { name: 'Send sam@example.com a new invitation' }).click();
+    await page.getByRole('button', { name: 'New link for sam@example.com' }).click();
     await page.getByRole('button', { name: 'Send a new link' }).click();
     expect(await page.getByLabel('Invitation link').inputValue()).toMatch(/\/dashboard\/invitations\?token=[\w-]+$/);
     await capture(page, 'settings-members-new-link', { fullPage: false });

@@ -209,7 +209,7 @@ export function MembersSection() {
                       {member.status === 'invited' && (
                         <ModalDialog
                           trigger={
-                            <button type="button" className="button button-small" aria-label={`Send ${member.email} a new invitation`}>
+                            <button type="button" className="button button-small" aria-label={`New link for ${member.email}`}>
                               New link
                             </button>
                           }
