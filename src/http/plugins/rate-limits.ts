@@ -106,11 +106,11 @@ export function limitCallers(scope: FastifyInstance, options: RateLimitOptions):
     reply.header('ratelimit-remaining', Math.max(0, tightest.remaining));
     reply.header('ratelimit-reset', tightest.resetSeconds);
     if (!tightest.exceeded) return;
-    const retryAfter = Math.max(1, tightest.resetSeconds);
-    reply.header('retry-after', retryAfter);
+    const retryAfterSeconds = Math.max(1, tightest.resetSeconds);
     throw new ParleyError(
       'RATE_LIMIT',
-      `Too many requests from ${WHO[tightest.dimension]}: at most ${tightest.max} a minute (${LIMIT_OF[tightest.dimension]}); retry in ${retryAfter} s`,
+      `Too many requests from ${WHO[tightest.dimension]}: at most ${tightest.max} a minute (${LIMIT_OF[tightest.dimension]}); retry in ${retryAfterSeconds} s`,
+      { retryAfterSeconds },
     );
   });
 }
