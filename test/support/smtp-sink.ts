@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { until } from './until.js';
+import { Arrivals } from './arrivals.js';
 
 export interface ReceivedMail {
   /** Envelope recipients (RCPT TO), lower case. */
@@ -12,7 +12,7 @@ export interface ReceivedMail {
 
 /** A real SMTP server on loopback that keeps every message; `rejectNext` makes it refuse messages first. */
 export class SmtpSink {
-  readonly mails: ReceivedMail[] = [];
+  readonly #arrivals = new Arrivals<ReceivedMail>();
   /** SMTP reply codes to refuse the next messages with (4xx: try later), in order. */
   readonly rejectNext: number[] = [];
   readonly #server: SMTPServer;
@@ -35,7 +35,7 @@ export class SmtpSink {
                 callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: code }));
                 return;
               }
-              sink.mails.push({
+              sink.#arrivals.push({
                 to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
                 from: session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address,
                 mail,
@@ -55,9 +55,13 @@ export class SmtpSink {
     return `smtp://127.0.0.1:${(this.#server.server.address() as AddressInfo).port}`;
   }
 
-  async waitFor(count: number, timeoutMs = 20_000): Promise<ReceivedMail[]> {
-    await until(() => this.mails.length, (length) => length >= count, timeoutMs);
-    return this.mails.slice(0, count);
+  /** Every message so far, in the order they arrived. */
+  get mails(): ReceivedMail[] {
+    return this.#arrivals.items;
+  }
+
+  waitFor(count: number, timeoutMs = 20_000): Promise<ReceivedMail[]> {
+    return this.#arrivals.waitFor(count, timeoutMs);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { closeServer, listenOnLoopback } from './loopback-server.js';
-import { until } from './until.js';
+import { Arrivals } from './arrivals.js';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
@@ -14,7 +14,7 @@ export type ReceiverReply = { status: number; body?: string } | { hang: true };
 
 /** A webhook receiver on loopback: records every POST and answers with scripted replies, then 200. */
 export class WebhookReceiver {
-  readonly received: ReceivedWebhook[] = [];
+  readonly #arrivals = new Arrivals<ReceivedWebhook>();
   readonly replies: ReceiverReply[] = [];
   readonly #server: Server;
   #url = '';
@@ -29,7 +29,7 @@ export class WebhookReceiver {
         const parts: Buffer[] = [];
         request.on('data', (part: Buffer) => parts.push(part));
         request.on('end', () => {
-          receiver.received.push({ headers: request.headers, body: Buffer.concat(parts).toString('utf8'), at: Date.now() });
+          receiver.#arrivals.push({ headers: request.headers, body: Buffer.concat(parts).toString('utf8'), at: Date.now() });
           const reply = receiver.replies.shift() ?? { status: 200, body: 'ok' };
           if ('hang' in reply) return;
           response.writeHead(reply.status, { 'content-type': 'text/plain' }).end(reply.body ?? '');
@@ -44,10 +44,14 @@ export class WebhookReceiver {
     return this.#url;
   }
 
+  /** Every request so far, in the order they arrived. */
+  get received(): ReceivedWebhook[] {
+    return this.#arrivals.items;
+  }
+
   /** Resolves once `count` requests have arrived; fails after `timeoutMs`. */
-  async waitFor(count: number, timeoutMs = 20_000): Promise<ReceivedWebhook[]> {
-    await until(() => this.received.length, (length) => length >= count, timeoutMs);
-    return this.received.slice(0, count);
+  waitFor(count: number, timeoutMs = 20_000): Promise<ReceivedWebhook[]> {
+    return this.#arrivals.waitFor(count, timeoutMs);
   }
 
   async close(): Promise<void> {
