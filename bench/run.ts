@@ -169,6 +169,7 @@ if (parts.has('vector')) {
     seed: settings.seed,
     log,
   });
+  write();
 }
 if (parts.has('events')) {
   log(`events: ${settings.endpointQueries} webhook deliveries on ${settings.ingestStore}`);
