@@ -18,6 +18,7 @@ import type {
   SetupStatusBody,
   UserAnswerBody,
 } from '../support/bodies.js';
+import { detailFields } from '../support/bodies.js';
 
 const PASSWORD = 'a long enough password';
 
@@ -256,6 +257,26 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     });
     expect(changed.body, JSON.stringify(changed.body)).toHaveProperty('user.name', 'Renamed');
     expect((await signIn(person.email, 'another new password')).response.status).toBe(200);
+  });
+
+  it('refuses malformed bodies on the session and member routes with 400 naming the field', async () => {
+    const ws = await parley.newWorkspace();
+    const cases: [string, string, object, string][] = [
+      ['POST', '/auth/sign-in', { email: 'a@example.com' }, 'body.password'],
+      ['POST', '/auth/setup', { token: 't', email: 'not an address', name: 'N', password: PASSWORD }, 'body.email'],
+      ['POST', '/auth/invitations/accept', { token: '', password: PASSWORD }, 'body.token'],
+      ['POST', '/members', { email: 'nobody', role: 'member' }, 'body.email'],
+      ['POST', '/members', { email: 'x@example.com', role: 'superuser' }, 'body.role'],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const response = await parley.call<ErrorBody>(method, path, { key: path.startsWith('/members') ? ws.key : null, headers: { origin }, body });
+      expect(response.status, `${method} ${path}`).toBe(400);
+      expect(detailFields(response.body), `${method} ${path}`).toContain(field);
+    }
+    const member = (await parley.call<InvitedBody>('POST', '/members', { key: ws.key, body: { email: 'r@example.com' } })).body;
+    const badRole = await parley.call<ErrorBody>('PATCH', `/members/${member.id}`, { key: ws.key, body: { role: 'superuser' } });
+    expect(badRole.status).toBe(400);
+    expect(detailFields(badRole.body)).toEqual(['body.role']);
   });
 
   it('lists the model names an agent may use', async () => {
