@@ -27,6 +27,9 @@ declare module 'fastify' {
 }
 
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** The credential of an `Authorization: Bearer …` header (the scheme word in any case); undefined otherwise. */
+export const bearerCredential = (header: string | undefined): string | undefined => (header === undefined ? undefined : BEARER.exec(header)?.[1]);
 const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
 
 /** The caller's workspace on a route that requires a key. */
@@ -74,9 +77,8 @@ export function registerBearerAuth(scope: FastifyInstance, credentials: Credenti
       if (open) return;
       throw unauthorized('Missing API key: send the header "Authorization: Bearer <API key>"');
     }
-    const match = BEARER.exec(header);
-    if (match?.[1] === undefined) throw unauthorized('The Authorization header must read "Bearer <API key>"');
-    const credential = match[1];
+    const credential = bearerCredential(header);
+    if (credential === undefined) throw unauthorized('The Authorization header must read "Bearer <API key>"');
     const caller = looksLikeToken(credential) ? await tokenCaller(credential, credentials) : await keyCaller(credential, credentials.keys);
     if (caller.kind === 'visitor' && !open) {
       throw unauthorized('This route needs an API key; a visitor token only continues its own conversation');

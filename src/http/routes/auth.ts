@@ -6,6 +6,7 @@ import type { AccountService, Me, SignedIn } from '../../domain/accounts.js';
 import { MIN_PASSWORD_LENGTH } from '../../domain/passwords.js';
 import { ParleyError, unauthorized } from '../../errors.js';
 import type { SessionRecord, UserRecord } from '../../store/store.js';
+import { bearerCredential } from '../plugins/auth.js';
 import { refuseWhenExceeded } from '../plugins/rate-limits.js';
 import { IdParams, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
@@ -129,7 +130,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
   };
   /** `/me` answers the session's person, or the person an access token names. */
   const userIdOf = async (request: FastifyRequest): Promise<string> => {
-    const bearer = /^bearer[ \t]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
+    const bearer = bearerCredential(request.headers.authorization);
     if (bearer !== undefined) return (await accessTokens.verify(bearer)).userId;
     return (await signedIn(request)).user.id;
   };

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Link } from 'wouter';
 import { fieldError } from '../../api';
 import { Field } from '../../components/field';
+import { VisibilityField } from '../../components/visibility-field';
 import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
 import type { Agent, AgentInput, Visibility } from '../../queries/agents';
@@ -146,26 +147,12 @@ export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: Agen
 
       <div className="form-section">
         <h2 className="form-section-title">Access</h2>
-        <fieldset className="fieldset" aria-describedby={visibilityError === undefined ? undefined : `${id}-visibility-error`}>
-          <legend>Visibility</legend>
-          <label className="check">
-            <input type="radio" name="visibility" value="private" defaultChecked={values.visibility === 'private'} />
-            <span>
-              <strong>Private</strong> <span className="muted">— only callers with an API key of this workspace.</span>
-            </span>
-          </label>
-          <label className="check">
-            <input type="radio" name="visibility" value="public" defaultChecked={values.visibility === 'public'} />
-            <span>
-              <strong>Public</strong> <span className="muted">— anyone, e.g. the chat widget on your website.</span>
-            </span>
-          </label>
-          {visibilityError !== undefined && (
-            <div className="field-error" id={`${id}-visibility-error`}>
-              {visibilityError}
-            </div>
-          )}
-        </fieldset>
+        <VisibilityField
+          value={values.visibility}
+          error={visibilityError}
+          privateNote="only callers with an API key of this workspace."
+          publicNote="anyone, e.g. the chat widget on your website."
+        />
         <Field
           label="Allowed origins"
           error={fieldError(error, 'allowedOrigins')}

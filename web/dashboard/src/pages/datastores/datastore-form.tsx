@@ -1,6 +1,6 @@
-import { useId } from 'react';
 import { fieldError } from '../../api';
 import { Field } from '../../components/field';
+import { VisibilityField } from '../../components/visibility-field';
 import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
 import type { Visibility } from '../../queries/agents';
@@ -18,7 +18,6 @@ interface DatastoreFormProps {
 }
 
 export function DatastoreForm({ datastore, submitLabel, pending, error, onSubmit }: DatastoreFormProps) {
-  const id = useId();
   const visibilityError = fieldError(error, 'visibility');
   return (
     <form
@@ -49,26 +48,12 @@ export function DatastoreForm({ datastore, submitLabel, pending, error, onSubmit
       </Field>
       {datastore !== undefined && (
         <>
-          <fieldset className="fieldset" aria-describedby={visibilityError === undefined ? undefined : `${id}-visibility-error`}>
-            <legend>Visibility</legend>
-            <label className="check">
-              <input type="radio" name="visibility" value="private" defaultChecked={datastore.visibility === 'private'} />
-              <span>
-                <strong>Private</strong> <span className="muted">— searched only with an API key of this workspace.</span>
-              </span>
-            </label>
-            <label className="check">
-              <input type="radio" name="visibility" value="public" defaultChecked={datastore.visibility === 'public'} />
-              <span>
-                <strong>Public</strong> <span className="muted">— anyone may search it, without a key.</span>
-              </span>
-            </label>
-            {visibilityError !== undefined && (
-              <div className="field-error" id={`${id}-visibility-error`}>
-                {visibilityError}
-              </div>
-            )}
-          </fieldset>
+          <VisibilityField
+            value={datastore.visibility}
+            error={visibilityError}
+            privateNote="searched only with an API key of this workspace."
+            publicNote="anyone may search it, without a key."
+          />
           <div className="form-row">
             <Field label="Vector weight" error={fieldError(error, 'vectorWeight')} hint="Weight of meaning-based search in hybrid mode (0–10).">
               {(control) => (
