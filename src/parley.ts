@@ -54,6 +54,7 @@ export async function openCore(config: Config): Promise<Core> {
       allowPrivateUrls: config.ingestion.allowPrivateUrls,
       onEnqueued: () => core.onEnqueued(),
       onEvent: () => core.onEvent(),
+      onBackgroundError: (error) => console.error('parley events:', error),
       onSuperseded: (datasourceId, liveGeneration) => core.onSuperseded(datasourceId, liveGeneration),
       embedder: () => core.embedder(),
       queryCacheSize: config.embeddings.queryCacheSize,
@@ -73,6 +74,7 @@ export async function openCore(config: Config): Promise<Core> {
     onEvent: () => undefined,
     onSuperseded: () => undefined,
     async close() {
+      await core.services.eventStreams.stop();
       mailer?.close();
       await (await embedder)?.close();
       await store.close();

@@ -1,5 +1,5 @@
-import type { ContactRecord, MessageFrom, MessageRecord } from '../store/store.js';
-import type { ConversationView } from './conversation-view.js';
+import type { MessageFrom, MessageRecord } from '../store/store.js';
+import { contactName, senderOf, type ConversationView } from './conversation-view.js';
 import { escapeHtml } from '../text/escape-html.js';
 
 export interface TranscriptMessage {
@@ -38,15 +38,14 @@ export function formatUtcTimestamp(iso: string): string {
   );
 }
 
-/** "Ada Lovelace", or null when the contact gave no name. */
-export const contactName = (contact: ContactRecord | null): string | null =>
-  [contact?.firstName, contact?.lastName].filter((part) => part !== null && part !== undefined && part !== '').join(' ') ||
-  null;
+const FALLBACK_NAMES = { agent: 'Agent', visitor: 'Visitor', user: 'Team member' } as const;
 
-export function toTranscript({ conversation, agent, contact, messages }: ConversationView): ConversationTranscript {
-  const visitorName = contactName(contact) ?? 'Visitor';
-  const senderName = (message: MessageRecord): string =>
-    message.from === 'agent' ? (agent?.name ?? 'Agent') : message.from === 'human' ? visitorName : 'System';
+export function toTranscript(view: ConversationView): ConversationTranscript {
+  const { conversation, agent, contact, messages } = view;
+  const senderName = (message: MessageRecord): string => {
+    const sender = senderOf(message, view);
+    return sender === null ? 'System' : (sender.name ?? FALLBACK_NAMES[sender.type]);
+  };
   return {
     id: conversation.id,
     title: conversation.title,

@@ -1,4 +1,4 @@
-import type { ConversationFilter } from '../store/store.js';
+import type { ConversationFilter, ConversationStatus } from '../store/store.js';
 import { normalizeChannel, type ChannelInput } from './channels.js';
 import type { ConversationView, ListedMessages } from './conversation-view.js';
 import { invalid } from '../errors.js';
@@ -9,6 +9,11 @@ export interface ConversationListQuery {
   agentId?: string;
   channel?: ChannelInput;
   channelExternalId?: string;
+  status?: ConversationStatus;
+  /** Assigned to this member. */
+  assigneeId?: string;
+  /** true: assigned to nobody. */
+  unassigned?: boolean;
   search?: string;
   /** ISO 8601 date or date-time; a bare date means the whole day (UTC). */
   startDate?: string;
@@ -43,6 +48,9 @@ export function conversationFilter(query: ConversationListQuery): ConversationFi
     agentId: query.agentId,
     channel: query.channel === undefined ? undefined : normalizeChannel(query.channel),
     channelExternalId: query.channelExternalId,
+    status: query.status,
+    assigneeId: query.assigneeId,
+    unassigned: query.unassigned,
     search: query.search?.trim() || undefined,
     createdFrom: query.startDate === undefined ? undefined : dateBound(query.startDate, 'startDate'),
     createdTo: query.endDate === undefined ? undefined : dateBound(query.endDate, 'endDate'),

@@ -3,6 +3,8 @@ import type {
   ContactFields,
   ContactRecord,
   ConversationRecord,
+  InboxCounts,
+  MemberRecord,
   ConversationStatus,
   MessageEval,
   MessageFrom,
@@ -15,15 +17,18 @@ import type {
 import { normalizeChannel, type ChannelInput } from './channels.js';
 import { decodeCursor, encodeCursor } from './conversation-cursor.js';
 import { conversationFilter, LIST_LIMIT, type ConversationListPage, type ConversationListQuery } from './conversation-list.js';
-import type { ConversationDetails, ConversationView, ListedMessages } from './conversation-view.js';
+import { senderOf, type ConversationDetails, type ConversationView, type ListedMessages, type MessageSender } from './conversation-view.js';
 import {
   conversationCreatedEvent,
   conversationStatusEvent,
+  conversationUpdatedEvent,
   EVENT_MESSAGE_COUNT,
   messageCreatedEvent,
+  updatedEventFor,
 } from '../events/conversation-events.js';
 import { renderTranscriptHtml, toTranscript, type ConversationTranscript } from './conversation-export.js';
-import { forbidden, notFound } from '../errors.js';
+import { ParleyError, forbidden, invalid, notFound } from '../errors.js';
+import type { WorkspaceCaller } from './callers.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 
@@ -38,6 +43,8 @@ const TITLE_LENGTH = 100;
 export interface ConversationPatch {
   isAiEnabled?: boolean;
   status?: ConversationStatus;
+  /** A member of the workspace, or null to unassign. */
+  assigneeId?: string | null;
   /** Merged into the stored metadata. */
   metadata?: Record<string, unknown>;
 }
@@ -73,6 +80,17 @@ export interface NewMessageInput {
   usage?: MessageUsage | null;
   model?: string | null;
   visitorId?: string | null;
+  /** The member writing, answering for the workspace (from `human`). */
+  memberId?: string | null;
+}
+
+/** A member's reply to a visitor. */
+export interface ReplyInput {
+  text: string;
+  /** Who writes: a member caller writes as themself; an API key must name the member. */
+  memberId?: string;
+  /** Switch the agent off so it does not answer too; true unless told otherwise. */
+  takeOver?: boolean;
 }
 
 /** A title from the first words of a message: its first line, shortened. */
@@ -96,8 +114,8 @@ const distinct = (ids: readonly (string | null)[]): string[] => [...new Set(ids.
 export class ConversationService {
   constructor(
     private readonly store: Store,
-    /** Called after a change recorded an event, so in-process workers hand it on at once. */
-    private readonly onEvent: () => void = () => undefined,
+    /** Called after a change recorded an event for the workspace, so in-process workers and streams see it at once. */
+    private readonly onEvent: (workspaceId: string) => void = () => undefined,
   ) {}
 
   /** The whole conversation: all messages oldest first, the agent, the contact and the visitors. */
@@ -130,6 +148,7 @@ export class ConversationService {
    */
   async patch(workspaceId: string, id: string, patch: ConversationPatch): Promise<ConversationView> {
     const conversation = await this.find(workspaceId, id);
+    if (typeof patch.assigneeId === 'string') await this.member(workspaceId, patch.assigneeId, 'assigneeId');
     const at = now();
     const notice: NewMessage = {
       id: newId(),
@@ -143,6 +162,7 @@ export class ConversationService {
       usage: null,
       model: null,
       visitorId: null,
+      memberId: null,
       createdAt: at,
     };
     const willSwitchOff = conversation.isAiEnabled && patch.isAiEnabled === false;
@@ -151,24 +171,91 @@ export class ConversationService {
     const updated = await this.store.conversations.update(
       workspaceId,
       id,
-      { isAiEnabled: patch.isAiEnabled, status: patch.status, metadata: patch.metadata },
-      { onAiSwitchedOff: notice, onStatusChanged: event },
+      { isAiEnabled: patch.isAiEnabled, status: patch.status, metadata: patch.metadata, assigneeId: patch.assigneeId },
+      { onAiSwitchedOff: notice, onStatusChanged: event, onUpdated: updatedEventFor },
       at,
     );
-    if (event !== undefined && updated !== undefined && updated.before.status !== updated.after.status) this.onEvent();
+    if (updated !== undefined && updatedEventFor(updated) !== undefined) this.onEvent(workspaceId);
     return this.view(workspaceId, updated?.after ?? (await this.find(workspaceId, id)), 'all');
   }
 
-  /** Sets the status of every conversation of the workspace matching the filters (all without one). */
-  async updateStatus(
-    workspaceId: string,
-    filter: { channel?: ChannelInput; agentId?: string },
-    status: ConversationStatus,
-  ): Promise<{ count: number; message: string }> {
-    if (filter.agentId !== undefined) await findInWorkspace(this.store.agents, 'Agent', workspaceId, filter.agentId);
-    const channel = filter.channel === undefined ? undefined : normalizeChannel(filter.channel);
-    const count = await this.store.conversations.bulkUpdateStatus(workspaceId, { channel, agentId: filter.agentId }, status, now());
+  /**
+   * Sets the status of every conversation of the workspace matching the filters (all without one). Each
+   * conversation that changes emits `conversation.updated` (live views follow), not the notifying events:
+   * one bulk change must not send a mail per conversation.
+   */
+  async updateStatus(workspaceId: string, query: ConversationListQuery, status: ConversationStatus): Promise<{ count: number; message: string }> {
+    if (query.agentId !== undefined) await findInWorkspace(this.store.agents, 'Agent', workspaceId, query.agentId);
+    if (query.assigneeId !== undefined) await this.member(workspaceId, query.assigneeId, 'assigneeId');
+    const count = await this.store.conversations.bulkUpdateStatus(workspaceId, conversationFilter(query), status, now(), ({ after }) =>
+      conversationUpdatedEvent(after, ['status']),
+    );
+    if (count > 0) this.onEvent(workspaceId);
     return { count, message: `${count} conversation${count === 1 ? '' : 's'} set to ${status}` };
+  }
+
+  /** How many conversations each inbox tab holds, and how many of them are unread, under the list filters. */
+  async inboxCounts(workspaceId: string, query: ConversationListQuery, memberId: string | null): Promise<InboxCounts> {
+    if (query.agentId !== undefined) await findInWorkspace(this.store.agents, 'Agent', workspaceId, query.agentId);
+    return this.store.conversations.countTabs(workspaceId, conversationFilter(query), memberId);
+  }
+
+  /** Marks the visitor's messages read for the members; the number marked. */
+  async markRead(workspaceId: string, id: string): Promise<number> {
+    const marked = await this.store.conversations.markRead(workspaceId, id, (conversation) => conversationUpdatedEvent(conversation, ['read']));
+    if (marked === undefined) {
+      await this.find(workspaceId, id);
+      throw notFound('Conversation', id);
+    }
+    if (marked > 0) this.onEvent(workspaceId);
+    return marked;
+  }
+
+  /**
+   * A member answers the visitor as a person. Unless told otherwise this takes the conversation over (the
+   * agent is switched off), assigns it to the member when nobody has it, and marks the visitor's messages read.
+   */
+  async reply(caller: WorkspaceCaller, id: string, input: ReplyInput): Promise<{ view: ConversationView; reply: MessageRecord }> {
+    const { workspaceId } = caller;
+    const conversation = await this.find(workspaceId, id);
+    const writer = await this.writer(caller, input.memberId);
+    const takeOver = input.takeOver ?? true;
+    const changes: ConversationPatch = {
+      ...(takeOver && conversation.isAiEnabled ? { isAiEnabled: false } : {}),
+      ...(conversation.assigneeId === null ? { assigneeId: writer.id } : {}),
+    };
+    if (Object.keys(changes).length > 0) await this.patch(workspaceId, id, changes);
+    const { message } = await this.addMessage(workspaceId, id, { from: 'human', text: input.text, memberId: writer.id });
+    await this.markRead(workspaceId, id);
+    return { view: await this.view(workspaceId, await this.find(workspaceId, id), 'none'), reply: message };
+  }
+
+  /** The member a caller is: a member token's own; for an API key, the one it names (`memberId`), if any. */
+  async callerMember(caller: WorkspaceCaller, memberId?: string): Promise<MemberRecord | undefined> {
+    if (caller.kind === 'member') {
+      const member = await this.store.members.findByUser(caller.workspaceId, caller.userId);
+      if (member === undefined) throw new ParleyError('FORBIDDEN', 'You are no longer a member of this workspace');
+      if (memberId !== undefined && memberId !== member.id) {
+        throw invalid('memberId names another member', [{ field: 'memberId', message: 'a member writes as themself; leave it out' }]);
+      }
+      return member;
+    }
+    return memberId === undefined ? undefined : this.member(caller.workspaceId, memberId, 'memberId');
+  }
+
+  private async writer(caller: WorkspaceCaller, memberId: string | undefined): Promise<MemberRecord> {
+    const member = await this.callerMember(caller, memberId);
+    if (member === undefined) {
+      throw invalid('An API key replies in the name of a member: say which with memberId', [
+        { field: 'memberId', message: 'is required with an API key' },
+      ]);
+    }
+    return member;
+  }
+
+  /** The sender of a message of the workspace, as conversation records show it. */
+  async senderOf(workspaceId: string, message: MessageRecord): Promise<MessageSender | null> {
+    return senderOf(message, await this.view(workspaceId, await this.find(workspaceId, message.conversationId), 'none'));
   }
 
   /** One page of the workspace's conversations, most recently active first. */
@@ -227,7 +314,7 @@ export class ConversationService {
       createdAt: at,
     };
     const ensured = await this.store.conversations.ensure(conversation, conversationCreatedEvent(conversation));
-    if (ensured.created) this.onEvent();
+    if (ensured.created) this.onEvent(workspaceId);
     let current = ensured.conversation;
     if (contactId !== null && current.contactId !== contactId) {
       current = (await this.store.conversations.update(workspaceId, id, { contactId }, {}, at))?.after ?? current;
@@ -240,6 +327,7 @@ export class ConversationService {
    * resolved one and names an untitled one.
    */
   async addMessage(workspaceId: string, conversationId: string, input: NewMessageInput): Promise<AppendedMessage> {
+    const conversation = await this.find(workspaceId, conversationId);
     const message: NewMessage = {
       id: newId(),
       workspaceId,
@@ -247,26 +335,35 @@ export class ConversationService {
       from: input.from,
       text: input.text,
       sources: input.sources ?? [],
-      // What people write is unread until someone opens it; the rest needs no attention.
-      read: input.from !== 'human',
+      // What visitors write is unread until a member opens it; the rest needs no attention.
+      read: input.from !== 'human' || (input.memberId ?? null) !== null,
       attachments: input.attachments ?? [],
       usage: input.usage ?? null,
       model: input.model ?? null,
       visitorId: input.visitorId ?? null,
+      memberId: input.memberId ?? null,
       createdAt: now(),
     };
-    const title = input.from === 'human' ? titleFrom(input.text) : undefined;
-    const appended = await this.store.conversations.appendMessage(message, title || undefined, messageCreatedEvent(message));
-    if (appended !== undefined) {
-      this.onEvent();
-      return appended;
-    }
-    await this.find(workspaceId, conversationId);
-    throw notFound('Conversation', conversationId);
+    // A visitor's first words name the conversation; a member's reply does not.
+    const title = input.from === 'human' && message.memberId === null ? titleFrom(input.text) : undefined;
+    const event = messageCreatedEvent(message, conversation.agentId);
+    const appended = await this.store.conversations.appendMessage(message, title || undefined, event);
+    // Only a conversation deleted in between is missing here.
+    if (appended === undefined) throw notFound('Conversation', conversationId);
+    this.onEvent(workspaceId);
+    return appended;
   }
 
   private find(workspaceId: string, id: string): Promise<ConversationRecord> {
     return findInWorkspace(this.store.conversations, 'Conversation', workspaceId, id);
+  }
+
+
+  /** The workspace's member `id`; a 400 naming `field` when there is none. */
+  private async member(workspaceId: string, id: string, field: string): Promise<MemberRecord> {
+    const member = await this.store.members.find(workspaceId, id);
+    if (member === undefined) throw invalid(`${field} is not a member of this workspace`, [{ field, message: 'must be a member id of this workspace' }]);
+    return member;
   }
 
   private async saveContact(workspaceId: string, fields: ContactFields | undefined, at: string): Promise<ContactRecord | undefined> {
@@ -306,19 +403,27 @@ export class ConversationService {
     listed: ListedMessages,
   ): Promise<(conversation: ConversationRecord) => ConversationView> {
     const ids = conversations.map((conversation) => conversation.id);
-    const [agents, contacts, messages] = await Promise.all([
+    const [agents, contacts, messages, unread, members] = await Promise.all([
       Promise.all(distinct(conversations.map((c) => c.agentId)).map((agentId) => this.store.agents.find(workspaceId, agentId))),
       this.store.participants.contacts(workspaceId, distinct(conversations.map((c) => c.contactId))),
       listed === 'none'
         ? []
         : this.store.messages.listByConversations(workspaceId, ids, listed === 'latest' ? { latest: 1 } : {}),
+      this.store.messages.unreadCounts(workspaceId, ids),
+      this.store.members.list(workspaceId),
     ]);
     const messagesOf = groupBy(messages, (message) => message.conversationId);
-    return (conversation) => ({
-      conversation,
-      agent: agents.find((agent) => agent !== undefined && agent.id === conversation.agentId) ?? null,
-      contact: contacts.find((contact) => contact.id === conversation.contactId) ?? null,
-      messages: messagesOf.get(conversation.id) ?? [],
-    });
+    return (conversation) => {
+      const listedMessages = messagesOf.get(conversation.id) ?? [];
+      const involved = new Set([conversation.assigneeId, ...listedMessages.map((message) => message.memberId)]);
+      return {
+        conversation,
+        agent: agents.find((agent) => agent !== undefined && agent.id === conversation.agentId) ?? null,
+        contact: contacts.find((contact) => contact.id === conversation.contactId) ?? null,
+        messages: listedMessages,
+        members: members.filter((member) => involved.has(member.id)),
+        unreadCount: unread.get(conversation.id) ?? 0,
+      };
+    };
   }
 }

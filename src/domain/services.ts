@@ -19,6 +19,7 @@ import { WebhookService } from './webhooks.js';
 import { VisitorTokens } from './visitor-tokens.js';
 import { PublicAccess } from './public-access.js';
 import { RateLimitSettings, type RateLimits } from './rate-limits.js';
+import { EventStreamService } from './event-streams.js';
 
 /** Every use case, wired to one store; what the HTTP layer and the CLI call. */
 export interface Services {
@@ -38,6 +39,7 @@ export interface Services {
   readonly rateLimits: RateLimitSettings;
   readonly accounts: AccountService;
   readonly accessTokens: AccessTokens;
+  readonly eventStreams: EventStreamService;
 }
 
 export interface ServiceOptions extends DatasourceServiceOptions {
@@ -63,12 +65,18 @@ export interface ServiceOptions extends DatasourceServiceOptions {
   deliveryMaxAttempts: number;
   /** Called when a change recorded an event, to wake an in-process dispatcher. */
   onEvent: () => void;
+  /** Reports what failed in the background (a stream's read of new events). */
+  onBackgroundError: (error: unknown) => void;
 }
 
 export function createServices(store: Store, options: ServiceOptions): Services {
   const keys = new KeyService(store);
   const retriever = new Retriever(store.search, options.embedder, options.queryCacheSize);
-  const conversations = new ConversationService(store, options.onEvent);
+  const eventStreams = new EventStreamService(store, options.onBackgroundError);
+  const conversations = new ConversationService(store, (workspaceId) => {
+    options.onEvent();
+    eventStreams.wake(workspaceId);
+  });
   const visitorTokens = new VisitorTokens(store.secrets);
   const links = new OneTimeLinks(store, options.publicUrl);
   const accessTokens = new AccessTokens(store.secrets);
@@ -96,5 +104,6 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     rateLimits: new RateLimitSettings(store, options.rateLimits),
     accounts,
     accessTokens,
+    eventStreams,
   };
 }

@@ -84,9 +84,46 @@ export const conversationCreatedEvent = (conversation: NewConversation): NewOutb
     contactId: conversation.contactId,
   });
 
-/** `message.created`: someone (a person, the agent, the system) wrote in a conversation. */
-export const messageCreatedEvent = (message: NewMessage): NewOutboxEvent =>
+/** Who wrote a message, as an event tells it: a member (user), the visitor, the agent; null for the system. */
+const senderRef = (message: NewMessage, agentId: string | null): { type: string; id: string | null } | null => {
+  if (message.from === 'system') return null;
+  if (message.from === 'agent') return { type: 'agent', id: agentId };
+  return message.memberId === null ? { type: 'visitor', id: message.visitorId } : { type: 'user', id: message.memberId };
+};
+
+/** `message.created`: someone (a member, a visitor, the agent, the system) wrote in a conversation. */
+export const messageCreatedEvent = (message: NewMessage, agentId: string | null): NewOutboxEvent =>
   newEvent(message.workspaceId, 'message.created', {
     conversationId: message.conversationId,
-    message: { id: message.id, from: message.from, text: message.text, createdAt: message.createdAt },
+    message: {
+      id: message.id,
+      from: message.from,
+      text: message.text,
+      createdAt: message.createdAt,
+      sender: senderRef(message, agentId),
+    },
   });
+
+/** What `conversation.updated` reports as changed. */
+export type ConversationChange = 'status' | 'isAiEnabled' | 'assigneeId' | 'read';
+
+/** `conversation.updated`: its status, agent switch or assignee changed, or a member read it. */
+export function conversationUpdatedEvent(conversation: ConversationRecord, changed: readonly ConversationChange[]): NewOutboxEvent {
+  return newEvent(conversation.workspaceId, 'conversation.updated', {
+    conversationId: conversation.id,
+    changed: [...changed],
+    conversation: {
+      id: conversation.id,
+      status: conversation.status,
+      isAiEnabled: conversation.isAiEnabled,
+      assigneeId: conversation.assigneeId,
+      updatedAt: conversation.updatedAt,
+    },
+  });
+}
+
+/** What an update changed of the fields `conversation.updated` reports; undefined when none. */
+export function updatedEventFor({ before, after }: { before: ConversationRecord; after: ConversationRecord }): NewOutboxEvent | undefined {
+  const changed = (['status', 'isAiEnabled', 'assigneeId'] as const).filter((field) => before[field] !== after[field]);
+  return changed.length === 0 ? undefined : conversationUpdatedEvent(after, changed);
+}

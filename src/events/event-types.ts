@@ -6,6 +6,7 @@ export const EVENT_TYPES = [
   'conversation-resolved',
   'human-requested',
   'conversation.created',
+  'conversation.updated',
   'message.created',
   'datasource.synched',
   'datasource.error',

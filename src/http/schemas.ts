@@ -7,7 +7,7 @@ import { Type, type SchemaOptions, type Static, type TSchema, type TString, type
 export const StringEnum = <const T extends string>(values: readonly T[], options: { description?: string } = {}) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const Nullable = <T extends TSchema>(schema: T, options?: SchemaOptions) => Type.Union([schema, Type.Null()], options);
 
 export const Timestamp = (description: string): TString => Type.String({ format: 'date-time', description });
 

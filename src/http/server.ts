@@ -20,6 +20,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { agentQueryRoutes } from './routes/agent-query.js';
 import { agentRoutes } from './routes/agents.js';
 import { conversationRoutes } from './routes/conversations.js';
+import { eventRoutes } from './routes/events.js';
 import { datasourceRoutes } from './routes/datasources.js';
 import { datastoreRoutes } from './routes/datastores.js';
 import { healthRoutes } from './routes/health.js';
@@ -148,6 +149,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       tempDir: deps.tempDir,
     });
     await api.register(conversationRoutes, { conversations: deps.services.conversations });
+    await api.register(eventRoutes, { eventStreams: deps.services.eventStreams });
     await api.register(messageRoutes, { conversations: deps.services.conversations });
     await api.register(webhookRoutes, { webhooks: deps.services.webhooks });
     await api.register(workspaceRoutes, {

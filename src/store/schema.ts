@@ -165,6 +165,8 @@ export interface ConversationTable {
   contact_id: string | null;
   created_at: string;
   updated_at: string;
+  /** The member handling it; null while unassigned. */
+  assignee_id: string | null;
 }
 
 export interface MessageTable {
@@ -183,10 +185,14 @@ export interface MessageTable {
   usage: string | null;
   model: string | null;
   visitor_id: string | null;
+  /** The member who wrote it (a person answering for the workspace); null for visitors, the agent, the system. */
+  member_id: string | null;
   created_at: string;
 }
 
 export interface EventOutboxTable {
+  /** Grows in commit order within a workspace (set by the database); pg returns bigint as text. */
+  seq: Generated<number | string>;
   id: string;
   workspace_id: string;
   type: string;
@@ -292,6 +298,22 @@ export interface InstanceSecretTable {
   created_at: string;
 }
 
+/** A question an agent could not answer from its datastores. */
+export interface KnowledgeGapTable {
+  id: string;
+  workspace_id: string;
+  agent_id: string | null;
+  conversation_id: string;
+  /** The agent's answer. */
+  message_id: string;
+  question: string;
+  /** The question normalised so that repeats of it group together. */
+  question_key: string;
+  reason: string;
+  best_score: number | null;
+  created_at: string;
+}
+
 export interface Database {
   workspace: WorkspaceTable;
   api_key: ApiKeyTable;
@@ -315,4 +337,5 @@ export interface Database {
   app_user: AppUserTable;
   user_session: UserSessionTable;
   one_time_link: OneTimeLinkTable;
+  knowledge_gap: KnowledgeGapTable;
 }

@@ -61,7 +61,10 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
     expect(listed.map((c) => c.id)).toEqual([ids.quiet, ids.mail, ids.billing, ids.ada]);
     const ada = listed.find((c) => c.id === ids.ada)!;
     expect(Object.keys(ada).sort()).toEqual(
-      ['agent', 'channel', 'channelExternalId', 'contactInfo', 'createdAt', 'id', 'messages', 'status', 'title', 'updatedAt'].sort(),
+      [
+        'agent', 'assignee', 'channel', 'channelExternalId', 'contactInfo', 'createdAt', 'id', 'isAiEnabled', 'messages', 'status',
+        'title', 'unreadCount', 'updatedAt',
+      ].sort(),
     );
     expect(ada).toMatchObject({
       title: 'How do I reset my PASSWORD?',
@@ -73,7 +76,7 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
     });
     // By default only the latest message.
     expect(ada.messages).toHaveLength(1);
-    expect(Object.keys(ada.messages[0]!).sort()).toEqual(['attachments', 'createdAt', 'from', 'id', 'read', 'text']);
+    expect(Object.keys(ada.messages[0]!).sort()).toEqual(['attachments', 'createdAt', 'from', 'id', 'read', 'sender', 'text']);
     expect(ada.messages[0]).toMatchObject({ from: 'agent', text: 'Use the reset link.', attachments: [] });
     const quiet = listed.find((c) => c.id === ids.quiet);
     expect(quiet).toMatchObject({ messages: [], contactInfo: null, channelExternalId: null, title: '' });

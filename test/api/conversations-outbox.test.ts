@@ -102,6 +102,7 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
             usage: null,
             model: null,
             visitorId: null,
+            memberId: null,
             createdAt: at,
           },
           onStatusChanged: { id: existing!.id, workspaceId: ws.id, type: 'human-requested', payload: {} },
@@ -123,8 +124,14 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
     expect(events.map((event) => event.type)).toEqual(['conversation.created', 'message.created', 'message.created']);
     expect(events[0]!.payload).toMatchObject({ conversationId: seeded.id, agentId, channel: 'api', status: 'UNRESOLVED' });
     expect(events.slice(1).map((event) => event.payload.message)).toEqual([
-      { id: seeded.messageIds[0], from: 'human', text: 'Where is my parcel?', createdAt: expect.any(String) },
-      { id: seeded.messageIds[1], from: 'agent', text: 'On its way.', createdAt: expect.any(String) },
+      {
+        id: seeded.messageIds[0],
+        from: 'human',
+        text: 'Where is my parcel?',
+        createdAt: expect.any(String),
+        sender: { type: 'visitor', id: expect.any(String) },
+      },
+      { id: seeded.messageIds[1], from: 'agent', text: 'On its way.', createdAt: expect.any(String), sender: { type: 'agent', id: agentId } },
     ]);
   });
 

@@ -63,9 +63,15 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       ]);
       expect(body.messages.map((m) => m.id)).toEqual(seeded.messageIds);
       for (const message of body.messages) {
-        expect(Object.keys(message).sort()).toEqual(['attachments', 'createdAt', 'eval', 'from', 'id', 'read', 'sources', 'text']);
+        expect(Object.keys(message).sort()).toEqual(['attachments', 'createdAt', 'eval', 'from', 'id', 'read', 'sender', 'sources', 'text']);
         expect(message.eval).toBeNull();
       }
+      expect(body.messages.map((m) => m.sender)).toEqual([
+        { type: 'visitor', id: seeded.visitorId, name: 'Ada Lovelace' },
+        { type: 'agent', id: agent.id, name: 'Helper' },
+        { type: 'visitor', id: seeded.visitorId, name: 'Ada Lovelace' },
+      ]);
+      expect(body).toMatchObject({ assignee: null, unreadCount: 2 });
       const times = body.messages.map((m) => Date.parse(m.createdAt));
       expect([...times].sort((x, y) => x - y)).toEqual(times);
 
@@ -110,7 +116,7 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       const { status, body } = await call<PatchedConversationBody>('PATCH', `/conversations/${seeded.id}`, { isAiEnabled: false });
       expect(status).toBe(200);
       expect(Object.keys(body).sort()).toEqual(
-        ['agent', 'channel', 'createdAt', 'id', 'isAiEnabled', 'lead', 'messages', 'metadata', 'status', 'updatedAt', 'workspace'].sort(),
+        ['agent', 'assignee', 'channel', 'createdAt', 'id', 'isAiEnabled', 'lead', 'messages', 'metadata', 'status', 'updatedAt', 'workspace'].sort(),
       );
       expect(body).toMatchObject({
         id: seeded.id,

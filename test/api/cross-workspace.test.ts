@@ -11,6 +11,7 @@ import {
   type DatastoreBody,
   type ErrorBody,
 } from '../support/bodies.js';
+import { EventStreamClient } from '../support/event-stream.js';
 import { ROUTE_TABLE, authenticatedRoutes, seedWorkspace, type Seed } from './route-table.js';
 
 describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
@@ -47,7 +48,12 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
     const method = route.split(' ')[0]!;
     const { path, body } = routeCase.request(seed);
     const options = { key: credential === 'key' ? b.key : memberToken, body };
-    if (routeCase.foreign === 'forbidden') {
+    if (routeCase.stream === true) {
+      const stream = await EventStreamClient.open(parley.url, { key: options.key, since: new URL(path, parley.url).searchParams.get('since') ?? undefined });
+      stream.close();
+      expect(stream.resumed).toBe(false);
+      if (routeCase.foreign !== 'forbidden') routeCase.foreign(stream.events.items, seed);
+    } else if (routeCase.foreign === 'forbidden') {
       const response = await parley.call<ErrorBody>(method, path, options);
       expect(response.status).toBe(403);
       expect(response.body.error).toBe('FORBIDDEN');

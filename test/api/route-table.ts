@@ -20,6 +20,8 @@ export interface Seed {
   webhookId: string;
   deliveryId: string;
   memberId: string;
+  /** An event of workspace A: another workspace resuming after it must see none of A's. */
+  eventId: string;
 }
 
 export interface TableRequest {
@@ -36,6 +38,8 @@ export type ForeignExpectation = 'forbidden' | ((body: unknown, seed: Seed) => v
 export interface RouteCase {
   request(seed: Seed): TableRequest;
   foreign: ForeignExpectation;
+  /** An endless event stream: what arrives before its `ready` event is checked. */
+  stream?: true;
 }
 
 const mustNotMention = (body: unknown, seed: Seed) => {
@@ -106,6 +110,13 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     request: (s) => ({ path: `/user-conversations/export/${s.conversationId}?format=json` }),
     foreign: 'forbidden',
   },
+  'POST /conversations/:id/messages': {
+    request: (s) => ({ path: `/conversations/${s.conversationId}/messages`, body: { text: 'Taking over', memberId: s.memberId } }),
+    foreign: 'forbidden',
+  },
+  'POST /conversations/:id/read': { request: (s) => ({ path: `/conversations/${s.conversationId}/read` }), foreign: 'forbidden' },
+  'GET /user-conversations/counts': { request: () => ({ path: '/user-conversations/counts' }), foreign: mustNotMention },
+  'GET /events/stream': { request: (s) => ({ path: `/events/stream?since=${s.eventId}` }), foreign: mustNotMention, stream: true },
   'POST /messages/:id/eval': { request: (s) => ({ path: `/messages/${s.messageId}/eval`, body: { eval: 'BAD' } }), foreign: 'forbidden' },
 
   'POST /webhooks': { request: () => ({ path: '/webhooks', body: { url: 'http://127.0.0.1:9/b', events: ['message.created'] } }), foreign: mustNotMention },
@@ -171,8 +182,10 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
     createdAt: new Date().toISOString(),
   };
   await parley.core.store.deliveries.createWithJob(delivery, { id: `job_${delivery.id}`, kind: 'deliver-webhook', workspaceId: a.id, payload: { deliveryId: delivery.id }, maxAttempts: 1 });
+  const [event] = await parley.core.store.outbox.list({ workspaceId: a.id, limit: 1 });
   return {
     a,
+    eventId: event!.id,
     agentId,
     datastoreId,
     datasourceId,

@@ -27,7 +27,7 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
       const wanted = conversationRecord(a.id, { channel: 'website', channelExternalId: 'ext-1', metadata: { plan: 'pro' }, createdAt: at(7) });
       const event = outboxEvent(a.id, { type: 'conversation.created' });
       const ensured = await store().conversations.ensure(wanted, event);
-      expect(ensured).toEqual({ created: true, conversation: { ...wanted, updatedAt: at(7) } });
+      expect(ensured).toEqual({ created: true, conversation: { ...wanted, assigneeId: null, updatedAt: at(7) } });
       expect(await store().conversations.find(a.id, wanted.id)).toEqual(ensured.conversation);
       expect(await eventsOf(a.id)).toEqual([event.id]);
     });

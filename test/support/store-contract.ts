@@ -231,6 +231,7 @@ export const messageRecord = (
   usage: null,
   model: null,
   visitorId: null,
+  memberId: null,
   createdAt: at(60),
   ...overrides,
 });

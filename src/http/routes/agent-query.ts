@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { AgentAnswer, AgentAnswerService, ExchangeIds } from '../../domain/agent-answers.js';
 import { CHANNEL_INPUTS } from '../../domain/channels.js';
+import { SseResponse } from '../sse-response.js';
 import { ParleyError } from '../../errors.js';
 import type { VisitorTokens } from '../../domain/visitor-tokens.js';
 import { withBodyToken } from '../plugins/auth.js';
@@ -71,49 +72,31 @@ const Answer = Type.Object(
 export type AnswerBody = Static<typeof Answer>;
 export type SourceBody = Static<typeof Source>;
 
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache, no-transform',
-  'x-accel-buffering': 'no',
-};
-
 /** The older widget's framing: URI-encoded deltas, the whole answer, then an empty-named [DONE] event. */
 class AnswerStream {
-  #started = false;
+  readonly #sse: SseResponse;
 
-  constructor(private readonly reply: FastifyReply) {}
+  constructor(reply: FastifyReply) {
+    this.#sse = new SseResponse(reply);
+  }
 
   get started(): boolean {
-    return this.#started;
+    return this.#sse.started;
   }
 
   delta(text: string): void {
-    this.write(`event: answer\ndata: ${encodeURIComponent(text)}\n\n`);
+    this.#sse.send({ event: 'answer', data: encodeURIComponent(text) });
   }
 
   finish(result: AgentAnswer | ExchangeIds): void {
-    this.write(`event: endpoint_response\ndata: ${JSON.stringify(result)}\n\n`);
-    this.write('event: \ndata: [DONE]\n\n');
-    this.reply.raw.end();
+    this.#sse.send({ event: 'endpoint_response', data: JSON.stringify(result) });
+    this.#sse.send({ event: '', data: '[DONE]' });
+    this.#sse.end();
   }
 
   fail(message: string): void {
-    this.write(`data: [ERROR]${message.replace(/\r?\n/g, ' ')}\n\n`);
-    this.reply.raw.end();
-  }
-
-  private write(frame: string): void {
-    if (!this.#started) {
-      this.#started = true;
-      // Hijacked, the reply skips onSend (which sets x-request-id, asked for by an [ERROR] frame) and drops the
-      // headers hooks already set (CORS, rate limits, security): they go out with the stream's own.
-      const earlier = Object.entries(this.reply.getHeaders()).filter(
-        (entry): entry is [string, string | number | string[]] => entry[1] !== undefined,
-      );
-      this.reply.hijack();
-      this.reply.raw.writeHead(200, { ...Object.fromEntries(earlier), ...SSE_HEADERS, 'x-request-id': this.reply.request.id });
-    }
-    if (!this.reply.raw.writableEnded) this.reply.raw.write(frame);
+    this.#sse.send({ data: `[ERROR]${message.replace(/\r?\n/g, ' ')}` });
+    this.#sse.end();
   }
 }
 

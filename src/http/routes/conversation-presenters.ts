@@ -1,6 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { ConversationDetails, ConversationView } from '../../domain/conversation-view.js';
-import { contactName } from '../../domain/conversation-export.js';
+import { contactName, senderOf, type ConversationDetails, type ConversationView } from '../../domain/conversation-view.js';
 import type { AgentRecord, ConversationRecord, MessageRecord } from '../../store/store.js';
 import type {
   AgentRef,
@@ -22,7 +21,15 @@ export const metadataOf = (conversation: ConversationRecord): Static<typeof Meta
 export const agentRef = (agent: AgentRecord | null): Static<typeof AgentRef> | null =>
   agent && { id: agent.id, name: agent.name, iconUrl: agent.iconUrl };
 
-export const toConversation = ({ conversation, agent, contact, messages, visitors }: ConversationDetails): Static<typeof Conversation> => ({
+const assigneeOf = ({ conversation, members }: ConversationView): { id: string; name: string | null } | null => {
+  const { assigneeId } = conversation;
+  return assigneeId === null ? null : { id: assigneeId, name: members.find((member) => member.id === assigneeId)?.name ?? null };
+};
+
+export const toConversation = (details: ConversationDetails): Static<typeof Conversation> => {
+  const { conversation, agent, contact, messages, visitors } = details;
+  const writers = [...new Set(messages.flatMap((message) => (message.memberId === null ? [] : [message.memberId])))];
+  return {
   id: conversation.id,
   title: conversation.title,
   status: conversation.status,
@@ -32,22 +39,28 @@ export const toConversation = ({ conversation, agent, contact, messages, visitor
   createdAt: conversation.createdAt,
   updatedAt: conversation.updatedAt,
   agent: agentRef(agent),
-  messages: messages.map(toMessage),
+  assignee: assigneeOf(details),
+  unreadCount: details.unreadCount,
+  messages: messages.map((message) => toMessage(message, senderOf(message, details))),
   participants: [
+    ...writers.map((id) => ({ id, type: 'user' as const })),
     ...visitors.map(({ visitor }) => ({ id: visitor.id, type: 'visitor' as const })),
     ...(contact === null ? [] : [{ id: contact.id, type: 'contact' as const }]),
   ],
-  // Members do not write in conversations yet (human replies come with the inbox), so no user takes part.
-  participantsUsers: [],
+  // The members who wrote in it (a member who left is still named by id).
+  participantsUsers: writers.map((id) => ({ id, name: details.members.find((member) => member.id === id)?.name ?? null })),
   participantsVisitors: visitors.map(({ visitor, contact: known }) => ({
     id: visitor.id,
     contact: known && { id: known.id, firstName: known.firstName, lastName: known.lastName },
   })),
   participantsContacts:
     contact === null ? [] : [{ id: contact.id, firstName: contact.firstName, lastName: contact.lastName, email: contact.email }],
-});
+  };
+};
 
-export const toPatched = ({ conversation, agent, contact, messages }: ConversationView): Static<typeof PatchedConversation> => ({
+export const toPatched = (view: ConversationView): Static<typeof PatchedConversation> => {
+  const { conversation, agent, contact, messages } = view;
+  return {
   id: conversation.id,
   status: conversation.status,
   isAiEnabled: conversation.isAiEnabled,
@@ -55,22 +68,27 @@ export const toPatched = ({ conversation, agent, contact, messages }: Conversati
   agent: agentRef(agent),
   lead: contact && { id: contact.id, email: contact.email, phoneNumber: contact.phoneNumber },
   metadata: metadataOf(conversation),
-  messages: messages.map((message) => ({ ...toMessage(message), conversationId: message.conversationId })),
+  assignee: assigneeOf(view),
+  messages: messages.map((message) => ({ ...toMessage(message, senderOf(message, view)), conversationId: message.conversationId })),
   workspace: { id: conversation.workspaceId, organization: { memberships: [] } },
   createdAt: conversation.createdAt,
   updatedAt: conversation.updatedAt,
-});
+  };
+};
 
-export const toListedMessage = (message: MessageRecord): Static<typeof ListedMessage> => ({
+export const toListedMessage = (message: MessageRecord, view: ConversationView): Static<typeof ListedMessage> => ({
   id: message.id,
   text: message.text,
   from: message.from,
+  sender: senderOf(message, view),
   createdAt: message.createdAt,
   read: message.read,
   attachments: message.attachments,
 });
 
-export const toListed = ({ conversation, agent, contact, messages }: ConversationView): Static<typeof ListedConversation> => ({
+export const toListed = (view: ConversationView): Static<typeof ListedConversation> => {
+  const { conversation, agent, contact, messages } = view;
+  return {
   id: conversation.id,
   title: conversation.title,
   status: conversation.status,
@@ -78,10 +96,14 @@ export const toListed = ({ conversation, agent, contact, messages }: Conversatio
   channelExternalId: conversation.channelExternalId,
   agent: agent && { id: agent.id, name: agent.name, iconUrl: agent.iconUrl, handle: agent.handle },
   contactInfo: contact && { phoneNumber: contact.phoneNumber, name: contactName(contact), email: contact.email },
-  messages: messages.map(toListedMessage),
+  isAiEnabled: conversation.isAiEnabled,
+  assignee: assigneeOf(view),
+  unreadCount: view.unreadCount,
+  messages: messages.map((message) => toListedMessage(message, view)),
   createdAt: conversation.createdAt,
   updatedAt: conversation.updatedAt,
-});
+  };
+};
 
 export const toSimplified = ({ conversation, agent }: ConversationView): Static<typeof SimplifiedConversation> => ({
   id: conversation.id,

@@ -3,7 +3,7 @@ import { CHANNEL_INPUTS } from '../../domain/channels.js';
 import { LIST_LIMIT } from '../../domain/conversation-list.js';
 import { CONVERSATION_STATUSES } from '../../domain/conversations.js';
 import { Nullable, StringEnum, Timestamp } from '../schemas.js';
-import { Message } from './messages.js';
+import { Message, Sender } from './messages.js';
 
 /** The conversation routes' request and response shapes (the OpenAPI document is generated from them). */
 export const Id = Type.String({ minLength: 1, maxLength: 200 });
@@ -23,6 +23,13 @@ export const Metadata = Type.Object(
 
 export const AgentRef = Type.Object({ id: Type.String(), name: Type.String(), iconUrl: Nullable(Type.String()) });
 
+export const Assignee = Nullable(
+  Type.Object({ id: Type.String({ description: 'A member id' }), name: Nullable(Type.String({ description: 'Null once the member left' })) }),
+  { description: 'The member handling it; null while unassigned' },
+);
+
+export const UnreadCount = Type.Integer({ minimum: 0, description: 'Visitor messages no member has read (POST /conversations/{id}/read)' });
+
 /** The detail record (spec §2 Conversation). */
 export const Conversation = Type.Object({
   id: Type.String(),
@@ -34,6 +41,8 @@ export const Conversation = Type.Object({
   createdAt: Timestamp('When the conversation started'),
   updatedAt: Timestamp('Last message or change'),
   agent: Nullable(AgentRef),
+  assignee: Assignee,
+  unreadCount: UnreadCount,
   messages: Type.Array(Message, { description: 'All messages, oldest first' }),
   participants: Type.Array(
     Type.Object({ id: Type.String(), type: StringEnum(['user', 'visitor', 'contact']) }),
@@ -64,6 +73,7 @@ export const PatchBody = Type.Object(
   {
     isAiEnabled: Type.Optional(Type.Boolean({ description: 'false switches the agent off: a person answers from now on' })),
     status: Type.Optional(Status),
+    assigneeId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }), { description: 'A member id; null unassigns' })),
     metadata: Type.Optional(JsonObject('Merged into the stored metadata (top-level keys replaced)')),
   },
   { description: 'What to change; fields left out stay as they are' },
@@ -83,6 +93,7 @@ export const PatchedConversation = Type.Object({
     ),
   ),
   metadata: Metadata,
+  assignee: Assignee,
   messages: Type.Array(
     Type.Composite([Message, Type.Object({ conversationId: Type.String() })]),
     { description: 'All messages, oldest first, including the notice left when the agent was switched off' },
@@ -99,23 +110,63 @@ export const PatchedConversation = Type.Object({
   updatedAt: Timestamp('This change'),
 });
 
-export const UpdateStatusQuery = Type.Object({
-  channel: Type.Optional(Channel),
-  agentId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only conversations with this agent' })),
-});
-
 export const DateBound = (description: string) =>
   Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], { description });
 
-export const ListQuery = Type.Object({
+/** What narrows a list of conversations; the inbox counts and bulk status changes take the same. */
+const FilterFields = {
   agentId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only conversations with this agent' })),
   channel: Type.Optional(Channel),
   channelExternalId: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'The channel’s own id' })),
+  status: Type.Optional(Status),
+  assigneeId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only conversations assigned to this member' })),
+  unassigned: Type.Optional(Type.Boolean({ description: 'true: only conversations assigned to nobody' })),
   search: Type.Optional(
     Type.String({ maxLength: 500, description: 'Case-insensitive text in the title, the contact’s name, e-mail or phone, or any message' }),
   ),
   startDate: Type.Optional(DateBound('Conversations created from then on (a date means from its start, UTC)')),
   endDate: Type.Optional(DateBound('Conversations created up to then (a date means to its end, UTC)')),
+};
+
+export const UpdateStatusQuery = Type.Object(FilterFields);
+
+export const CountsQuery = Type.Object({
+  ...FilterFields,
+  memberId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'With an API key: whose conversations "mine" counts' })),
+});
+
+const TabCount = Type.Object({
+  total: Type.Integer({ minimum: 0, description: 'Conversations in the tab' }),
+  unread: Type.Integer({ minimum: 0, description: 'Of them, those with visitor messages no member has read' }),
+});
+
+export const InboxCounts = Type.Object(
+  {
+    humanRequested: TabCount,
+    unresolved: TabCount,
+    mine: TabCount,
+    unassigned: TabCount,
+    all: TabCount,
+  },
+  {
+    description:
+      'humanRequested and unresolved: by status; mine (assigned to the caller) and unassigned: those not resolved; all: everything',
+  },
+);
+
+export const ReplyBody = Type.Object({
+  text: Type.String({ minLength: 1, maxLength: 20_000, description: 'What the member says to the visitor' }),
+  takeOver: Type.Boolean({ default: true, description: 'Switch the agent off for this conversation (the default)' }),
+  memberId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'With an API key: the member who writes' })),
+});
+
+export const ReadResult = Type.Object({
+  marked: Type.Integer({ minimum: 0, description: 'Messages marked read now' }),
+  unreadCount: UnreadCount,
+});
+
+export const ListQuery = Type.Object({
+  ...FilterFields,
   fullConversation: Type.Boolean({ default: false, description: 'true: every message; false: the latest one only' }),
   simplified: Type.Boolean({ default: false, description: 'Only id, title, status, channel, agent {id, name} and updatedAt' }),
   limit: Type.Integer({ minimum: 1, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default, description: 'Conversations per page' }),
@@ -128,6 +179,7 @@ export const ListedMessage = Type.Object({
   id: Type.String(),
   text: Type.String(),
   from: Message.properties.from,
+  sender: Sender,
   createdAt: Timestamp('When it was written'),
   read: Type.Boolean(),
   attachments: Message.properties.attachments,
@@ -146,6 +198,9 @@ export const ListedConversation = Type.Object({
   contactInfo: Nullable(
     Type.Object({ phoneNumber: Nullable(Type.String()), name: Nullable(Type.String()), email: Nullable(Type.String()) }),
   ),
+  isAiEnabled: Type.Boolean({ description: 'False once a person took over' }),
+  assignee: Assignee,
+  unreadCount: UnreadCount,
   messages: Type.Array(ListedMessage, { description: 'The latest message, or all of them with fullConversation=true' }),
   createdAt: Timestamp('When the conversation started'),
   updatedAt: Timestamp('Last message or change'),
@@ -173,7 +228,7 @@ export const TranscriptMessage = Type.Object({
   text: Type.String(),
   timestamp: Timestamp('When it was written'),
   formattedTimestamp: Type.String({ description: 'For people, in UTC, e.g. "25 Nov 2026, 14:03 UTC"' }),
-  senderName: Type.String({ description: 'The agent’s name, the contact’s name or "Visitor", or "System"' }),
+  senderName: Type.String({ description: 'The agent’s, member’s or contact’s name; "Visitor" or "System" without one' }),
   attachments: Message.properties.attachments,
 });
 

@@ -1,10 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ConversationService } from '../../domain/conversations.js';
+import { isWorkspaceCaller, type WorkspaceCaller } from '../../domain/callers.js';
+import { unauthorized } from '../../errors.js';
+import type { FastifyRequest } from 'fastify';
 import { workspaceOf } from '../plugins/auth.js';
 import { IdParams, errorResponses } from '../schemas.js';
 import {
   Conversation,
+  CountsQuery,
   ExportQuery,
+  InboxCounts,
+  ReadResult,
+  ReplyBody,
   ListQuery,
   ConversationList,
   PatchBody,
@@ -17,6 +24,15 @@ import {
   UpdateStatusResult,
 } from './conversation-schemas.js';
 import { nextPageLink, toConversation, toListed, toPatched, toSimplified } from './conversation-presenters.js';
+import { Message, toMessage } from './messages.js';
+import { Type } from '@sinclair/typebox';
+import { senderOf } from '../../domain/conversation-view.js';
+
+/** The key or member calling a workspace route. */
+const workspaceCaller = (request: FastifyRequest): WorkspaceCaller => {
+  if (!isWorkspaceCaller(request.caller)) throw unauthorized('This route needs an API key');
+  return request.caller;
+};
 
 export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: ConversationService }> = async (
   app,
@@ -60,7 +76,9 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
       schema: {
         tags,
         summary: 'Set the status of every workspace conversation matching the filters (all without one)',
-        description: 'Irreversible. Emits no per-conversation events: use PATCH on one conversation for notifications.',
+        description:
+          'Irreversible. Takes the filters of GET /user-conversations. Each conversation that changes emits ' +
+          '`conversation.updated`, not the notifying events: use PATCH on one conversation for notifications.',
         querystring: UpdateStatusQuery,
         body: UpdateStatusBody,
         response: {
@@ -70,6 +88,60 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
       },
     },
     async (request) => conversations.updateStatus(workspaceOf(request), request.query, request.body.status),
+  );
+
+  app.post(
+    '/conversations/:id/messages',
+    {
+      schema: {
+        tags,
+        summary: 'Reply to the visitor as a member (a person)',
+        description:
+          'Stored as `from: "human"` with the member as `sender`. Takes the conversation over (the agent is ' +
+          'switched off) unless `takeOver` is false, assigns it to the member when unassigned, and marks the ' +
+          'visitor’s messages read.',
+        params: IdParams,
+        body: ReplyBody,
+        response: { 201: Type.Composite([Message, Type.Object({ conversationId: Type.String() })]), ...errorResponses(413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { view, reply: message } = await conversations.reply(workspaceCaller(request), request.params.id, request.body);
+      return reply.code(201).send({ ...toMessage(message, senderOf(message, view)), conversationId: message.conversationId });
+    },
+  );
+
+  app.post(
+    '/conversations/:id/read',
+    {
+      schema: {
+        tags,
+        summary: 'Mark the visitor’s messages read for the members',
+        description: 'Emits `conversation.updated` when some were unread.',
+        params: IdParams,
+        response: { 200: ReadResult, ...errorResponses() },
+      },
+    },
+    async (request) => ({ marked: await conversations.markRead(workspaceOf(request), request.params.id), unreadCount: 0 }),
+  );
+
+  app.get(
+    '/user-conversations/counts',
+    {
+      schema: {
+        tags,
+        summary: 'How many conversations each inbox tab holds, and how many of them are unread',
+        description: 'Takes the filters of GET /user-conversations (status and assignee aside: the tabs set those).',
+        querystring: CountsQuery,
+        response: { 200: InboxCounts, ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const { memberId, status: _status, assigneeId: _assignee, unassigned: _unassigned, ...filter } = request.query;
+      const caller = workspaceCaller(request);
+      const member = await conversations.callerMember(caller, memberId);
+      return conversations.inboxCounts(caller.workspaceId, filter, member?.id ?? null);
+    },
   );
 
   app.get(

@@ -1,13 +1,23 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ConversationService } from '../../domain/conversations.js';
+import type { MessageSender } from '../../domain/conversation-view.js';
 import type { MessageRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
 const Eval = Nullable(StringEnum(['GOOD', 'BAD'], { description: 'How good the answer was; null when unrated' }));
 
-/** A message as the conversation records show it (spec §2 Message). */
+export const Sender = Nullable(
+  Type.Object({
+    type: StringEnum(['user', 'visitor', 'agent'], { description: 'user: a workspace member; visitor: the customer; agent: the AI' }),
+    id: Nullable(Type.String({ description: 'The member, visitor or agent id' })),
+    name: Nullable(Type.String()),
+  }),
+  { description: 'Who wrote it (`from` alone tells no member from the visitor: both are human); null for system notices' },
+);
+
+/** A message as the conversation records show it (spec §2 Message, plus its sender). */
 export const Message = Type.Object({
   id: Type.String(),
   text: Type.String(),
@@ -17,9 +27,10 @@ export const Message = Type.Object({
   eval: Eval,
   attachments: Type.Array(Type.Object({}, { additionalProperties: true })),
   sources: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'What an agent answer drew from' }),
+  sender: Sender,
 });
 
-export const toMessage = (message: MessageRecord): Static<typeof Message> => ({
+export const toMessage = (message: MessageRecord, sender: MessageSender | null): Static<typeof Message> => ({
   id: message.id,
   text: message.text,
   from: message.from,
@@ -28,6 +39,7 @@ export const toMessage = (message: MessageRecord): Static<typeof Message> => ({
   eval: message.eval,
   attachments: message.attachments,
   sources: message.sources,
+  sender,
 });
 
 const RatedMessage = Type.Composite([Message, Type.Object({ conversationId: Type.String() })]);
@@ -49,7 +61,8 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ conversations: Conversat
     },
     async (request) => {
       const message = await conversations.rateMessage(workspaceOf(request), request.params.id, request.body.eval);
-      return { ...toMessage(message), conversationId: message.conversationId };
+      const sender = await conversations.senderOf(workspaceOf(request), message);
+      return { ...toMessage(message, sender), conversationId: message.conversationId };
     },
   );
 };

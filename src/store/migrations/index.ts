@@ -7,6 +7,7 @@ import * as conversations from './003-conversations.js';
 import * as events from './004-events.js';
 import * as publicAgents from './005-public-agents.js';
 import * as people from './006-people.js';
+import * as inbox from './007-inbox.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -20,6 +21,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '004-events': events,
   '005-public-agents': publicAgents,
   '006-people': people,
+  '007-inbox': inbox,
 };
 
 /** Hands Kysely's migrator the migrations with the column types of one store's capabilities bound in. */

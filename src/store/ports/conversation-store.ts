@@ -20,18 +20,25 @@ export interface ConversationRecord {
   metadata: Record<string, unknown>;
   visitorId: string | null;
   contactId: string | null;
+  /** The member handling it; null while unassigned. */
+  assigneeId: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
 /** A conversation to create when its id is not taken yet (clients make conversation ids up). */
-export type NewConversation = Omit<ConversationRecord, 'updatedAt'>;
+export type NewConversation = Omit<ConversationRecord, 'updatedAt' | 'assigneeId'>;
 
 /** Narrows a conversation list; every field given must match. */
 export interface ConversationFilter {
   agentId?: string;
   channel?: string;
   channelExternalId?: string;
+  status?: ConversationStatus;
+  /** Assigned to this member. */
+  assigneeId?: string;
+  /** true: assigned to nobody. */
+  unassigned?: boolean;
   /** Case-insensitive substring of the title, the contact's name, e-mail or phone, or any message text. */
   search?: string;
   /** Inclusive bounds on `createdAt`, ISO 8601 UTC. */
@@ -56,6 +63,8 @@ export interface ConversationChanges {
   isAiEnabled?: boolean;
   metadata?: Record<string, unknown>;
   contactId?: string;
+  /** A member of the workspace, or null to unassign. */
+  assigneeId?: string | null;
 }
 
 /** Writes that belong to a change and commit or roll back with it. */
@@ -64,6 +73,8 @@ export interface ConversationEffects {
   onAiSwitchedOff?: NewMessage;
   /** Written to the outbox when the change gives the conversation another status than it had. */
   onStatusChanged?: NewOutboxEvent;
+  /** Written to the outbox when it returns an event for what changed (after the status event). */
+  onUpdated?: (update: ConversationUpdate) => NewOutboxEvent | undefined;
 }
 
 export interface ConversationUpdate {
@@ -105,11 +116,27 @@ export interface ConversationStore extends ScopedReads<ConversationRecord> {
     effects: ConversationEffects,
     at: string,
   ): Promise<ConversationUpdate | undefined>;
-  /** Sets the status of every workspace conversation matching the filter; returns how many matched. */
+  /**
+   * Sets the status of every workspace conversation matching the filter; returns how many matched.
+   * `onChanged` gives the outbox event for each conversation whose status really changed.
+   */
   bulkUpdateStatus(
     workspaceId: string,
-    filter: { channel?: string; agentId?: string },
+    filter: ConversationFilter,
     status: ConversationStatus,
     at: string,
+    onChanged?: (update: ConversationUpdate) => NewOutboxEvent,
   ): Promise<number>;
+  /**
+   * Marks the conversation's unread visitor messages read; `onRead` goes to the outbox when there were
+   * some. The number marked, undefined when the conversation is not in the workspace.
+   */
+  markRead(workspaceId: string, id: string, onRead: (conversation: ConversationRecord) => NewOutboxEvent): Promise<number | undefined>;
+  /** The inbox's tabs over the conversations matching `filter`, as seen by `memberId` (Mine). */
+  countTabs(workspaceId: string, filter: ConversationFilter, memberId: string | null): Promise<InboxCounts>;
 }
+
+export type InboxTab = 'humanRequested' | 'unresolved' | 'mine' | 'unassigned' | 'all';
+
+/** Per tab: how many conversations, and how many of them have unread visitor messages. */
+export type InboxCounts = Record<InboxTab, { total: number; unread: number }>;

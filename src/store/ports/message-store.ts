@@ -25,6 +25,8 @@ export interface MessageRecord {
   usage: MessageUsage | null;
   model: string | null;
   visitorId: string | null;
+  /** The member who wrote it, answering for the workspace; null for visitors, the agent and the system. */
+  memberId: string | null;
   createdAt: string;
 }
 
@@ -45,6 +47,8 @@ export interface MessageStore {
     conversationIds: readonly string[],
     options?: { latest?: number },
   ): Promise<MessageRecord[]>;
+  /** How many of each conversation's visitor messages are unread; conversations with none are left out. */
+  unreadCounts(workspaceId: string, conversationIds: readonly string[]): Promise<Map<string, number>>;
   /** Sets or clears the rating; undefined when the message is not in the workspace. */
   rate(workspaceId: string, id: string, value: MessageEval | null): Promise<MessageRecord | undefined>;
   /** Agent answers the workspace received since `since` (ISO time), for the query quota. */

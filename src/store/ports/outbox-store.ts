@@ -8,6 +8,8 @@ export interface NewOutboxEvent {
 }
 
 export interface OutboxEventRecord extends NewOutboxEvent {
+  /** The event's place in its workspace's stream: later commits have higher numbers. */
+  seq: number;
   createdAt: string;
   /** When a dispatcher handed it on; null while pending. */
   dispatchedAt: string | null;
@@ -26,6 +28,18 @@ export interface OutboxStore {
   list(filter: { workspaceId?: string; pending?: boolean; limit?: number }): Promise<OutboxEventRecord[]>;
   /** False when it was already dispatched (or does not exist). */
   markDispatched(id: string, at: string): Promise<boolean>;
+  /** The workspace's events after stream position `seq`, in commit order. */
+  after(workspaceId: string, seq: number, limit: number): Promise<OutboxEventRecord[]>;
+  /** Where the workspace's event `eventId` stands in its stream; undefined when unknown (or pruned). */
+  positionOf(workspaceId: string, eventId: string): Promise<number | undefined>;
+  /** The position of the workspace's latest event; 0 before the first. */
+  head(workspaceId: string): Promise<number>;
+  /**
+   * Calls `listener` with the workspace of each event any process commits, once listening started; with
+   * null when some may have been missed (the connection was lost and restored). Only stores shared by
+   * several processes offer it; the others' writers wake their own process.
+   */
+  watch?(listener: (workspaceId: string | null) => void): Promise<() => Promise<void>>;
   /** Deletes events dispatched before `cutoff` (their deliveries keep what was sent); the number deleted. */
   deleteDispatchedBefore(cutoff: string): Promise<number>;
 }

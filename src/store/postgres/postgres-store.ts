@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Database } from '../schema.js';
 import { SqlBlobStore } from '../sql/sql-blob-store.js';
 import { PostgresChunkSearch, ensureVectorIndex } from './postgres-chunk-search.js';
+import { listenOn } from './postgres-listener.js';
 import type { SqlConnection } from '../sql/sql-dialect.js';
 import { createSqlStore } from '../sql/sql-store.js';
 import type { StoreCapabilities } from '../ports/store-capabilities.js';
@@ -33,6 +34,7 @@ export function openPostgresStore(url: string): Store {
       await ensureVectorIndex(db, dimensions);
       indexedDimensions.add(dimensions);
     },
+    listen: (channel, onNotice) => listenOn(url, channel, onNotice),
     // Right after a bulk load the planner has no statistics and scans instead of using the HNSW index.
     afterChunksWritten: async (rows) => {
       writtenSinceAnalyze += rows;

@@ -10,11 +10,13 @@ import type {
   ConversationStatus,
   ConversationStore,
   ConversationUpdate,
+  InboxCounts,
+  InboxTab,
   NewConversation,
 } from '../ports/conversation-store.js';
 import type { NewMessage } from '../ports/message-store.js';
 import type { NewOutboxEvent } from '../ports/outbox-store.js';
-import { insertMessage } from './message-store.js';
+import { insertMessage, isUnread } from './message-store.js';
 import { insertOutboxEvent } from './outbox-store.js';
 import type { SqlConnection } from './sql-dialect.js';
 import { OwnedRows } from './owned-rows.js';
@@ -31,6 +33,7 @@ const toRecord = (row: Selectable<ConversationTable>): ConversationRecord => ({
   metadata: JSON.parse(row.metadata) as Record<string, unknown>,
   visitorId: row.visitor_id,
   contactId: row.contact_id,
+  assigneeId: row.assignee_id,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -73,6 +76,27 @@ function matchesSearch(eb: ConversationScope, term: string): Expression<SqlBool>
   ]);
 }
 
+/** Every condition of `filter`, ANDed (true without any). */
+function matchesFilter(eb: ConversationScope, filter: ConversationFilter): Expression<SqlBool> {
+  const conditions: Expression<SqlBool>[] = [];
+  if (filter.agentId !== undefined) conditions.push(eb('conversation.agent_id', '=', filter.agentId));
+  if (filter.channel !== undefined) conditions.push(eb('conversation.channel', '=', filter.channel));
+  if (filter.channelExternalId !== undefined) conditions.push(eb('conversation.channel_external_id', '=', filter.channelExternalId));
+  if (filter.status !== undefined) conditions.push(eb('conversation.status', '=', filter.status));
+  if (filter.assigneeId !== undefined) conditions.push(eb('conversation.assignee_id', '=', filter.assigneeId));
+  if (filter.unassigned === true) conditions.push(eb('conversation.assignee_id', 'is', null));
+  if (filter.createdFrom !== undefined) conditions.push(eb('conversation.created_at', '>=', filter.createdFrom));
+  if (filter.createdTo !== undefined) conditions.push(eb('conversation.created_at', '<=', filter.createdTo));
+  const { search } = filter;
+  if (search !== undefined && search !== '') conditions.push(matchesSearch(eb, search));
+  return eb.and(conditions);
+}
+
+/** 1 when the condition holds, else 0: summed, it counts the rows where it holds. */
+const INBOX_TABS: readonly InboxTab[] = ['humanRequested', 'unresolved', 'mine', 'unassigned', 'all'];
+
+const countWhen = (condition: Expression<SqlBool>) => sql<number | string>`sum(case when ${condition} then 1 else 0 end)`;
+
 export class SqlConversationStore implements ConversationStore {
   private readonly rows: OwnedRows<'conversation'>;
 
@@ -94,16 +118,11 @@ export class SqlConversationStore implements ConversationStore {
   }
 
   async list(workspaceId: string, filter: ConversationFilter = {}, page?: ConversationPage): Promise<ConversationRecord[]> {
-    let query = this.db.selectFrom('conversation').selectAll('conversation').where('conversation.workspace_id', '=', workspaceId);
-    if (filter.agentId !== undefined) query = query.where('conversation.agent_id', '=', filter.agentId);
-    if (filter.channel !== undefined) query = query.where('conversation.channel', '=', filter.channel);
-    if (filter.channelExternalId !== undefined) {
-      query = query.where('conversation.channel_external_id', '=', filter.channelExternalId);
-    }
-    if (filter.createdFrom !== undefined) query = query.where('conversation.created_at', '>=', filter.createdFrom);
-    if (filter.createdTo !== undefined) query = query.where('conversation.created_at', '<=', filter.createdTo);
-    const { search } = filter;
-    if (search !== undefined && search !== '') query = query.where((eb) => matchesSearch(eb, search));
+    let query = this.db
+      .selectFrom('conversation')
+      .selectAll('conversation')
+      .where('conversation.workspace_id', '=', workspaceId)
+      .where((eb) => matchesFilter(eb, filter));
     const after = page?.after;
     if (after !== undefined) {
       query = query.where((eb) =>
@@ -197,6 +216,7 @@ export class SqlConversationStore implements ConversationStore {
           is_ai_enabled: changes.isAiEnabled === undefined ? undefined : changes.isAiEnabled ? 1 : 0,
           metadata: changes.metadata === undefined ? undefined : JSON.stringify({ ...before.metadata, ...changes.metadata }),
           contact_id: changes.contactId,
+          assignee_id: changes.assigneeId,
           updated_at: at,
         })
         .where('workspace_id', '=', workspaceId)
@@ -207,30 +227,99 @@ export class SqlConversationStore implements ConversationStore {
       if (before.isAiEnabled && !after.isAiEnabled && effects.onAiSwitchedOff !== undefined) {
         await insertMessage(trx, effects.onAiSwitchedOff);
       }
+      // Events last: on PostgreSQL the outbox takes the workspace's event lock, held until commit.
       if (before.status !== after.status && effects.onStatusChanged !== undefined) {
         await insertOutboxEvent(trx, effects.onStatusChanged, at);
       }
+      const updatedEvent = effects.onUpdated?.({ before, after });
+      if (updatedEvent !== undefined) await insertOutboxEvent(trx, updatedEvent, at);
       return { before, after };
     });
   }
 
   async bulkUpdateStatus(
     workspaceId: string,
-    filter: { channel?: string; agentId?: string },
+    filter: ConversationFilter,
     status: ConversationStatus,
     at: string,
+    onChanged?: (update: ConversationUpdate) => NewOutboxEvent,
   ): Promise<number> {
-    let update = this.db
-      .updateTable('conversation')
-      .set((eb) => ({
-        status,
-        // Only a real change counts as activity (and moves the conversation up the list).
-        updated_at: eb.case().when('status', '!=', status).then(at).else(eb.ref('updated_at')).end(),
-      }))
-      .where('workspace_id', '=', workspaceId);
-    if (filter.channel !== undefined) update = update.where('channel', '=', filter.channel);
-    if (filter.agentId !== undefined) update = update.where('agent_id', '=', filter.agentId);
-    const result = await update.executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    return this.db.transaction().execute(async (trx) => {
+      const inScope = (eb: ConversationScope) => eb.and([eb('conversation.workspace_id', '=', workspaceId), matchesFilter(eb, filter)]);
+      let changing = trx.selectFrom('conversation').selectAll().where(inScope).where('status', '!=', status);
+      if (this.connection.capabilities.supportsRowLocks) changing = changing.forUpdate();
+      const before = (await changing.execute()).map(toRecord);
+      const result = await trx
+        .updateTable('conversation')
+        .set((eb) => ({
+          status,
+          // Only a real change counts as activity (and moves the conversation up the list).
+          updated_at: eb.case().when('status', '!=', status).then(at).else(eb.ref('updated_at')).end(),
+        }))
+        .where(inScope)
+        .executeTakeFirst();
+      if (onChanged !== undefined) {
+        for (const conversation of before) {
+          await insertOutboxEvent(trx, onChanged({ before: conversation, after: { ...conversation, status, updatedAt: at } }), at);
+        }
+      }
+      return Number(result.numUpdatedRows);
+    });
+  }
+
+  async markRead(
+    workspaceId: string,
+    id: string,
+    onRead: (conversation: ConversationRecord) => NewOutboxEvent,
+  ): Promise<number | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('conversation').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+      if (row === undefined) return undefined;
+      const result = await trx
+        .updateTable('message')
+        .set({ read: 1 })
+        .where('workspace_id', '=', workspaceId)
+        .where('conversation_id', '=', id)
+        .where(isUnread)
+        .executeTakeFirst();
+      const marked = Number(result.numUpdatedRows);
+      if (marked > 0) await insertOutboxEvent(trx, onRead(toRecord(row)), new Date().toISOString());
+      return marked;
+    });
+  }
+
+  async countTabs(workspaceId: string, filter: ConversationFilter, memberId: string | null): Promise<InboxCounts> {
+    const row = await this.db
+      .selectFrom('conversation')
+      .select((eb) => {
+        const unread = eb.exists(
+          eb
+            .selectFrom('message')
+            .select('message.id')
+            .whereRef('message.workspace_id', '=', 'conversation.workspace_id')
+            .whereRef('message.conversation_id', '=', 'conversation.id')
+            .where(isUnread),
+        );
+        const open = eb('conversation.status', '!=', 'RESOLVED');
+        const tabs: Record<InboxTab, Expression<SqlBool>> = {
+          humanRequested: eb('conversation.status', '=', 'HUMAN_REQUESTED'),
+          unresolved: eb('conversation.status', '=', 'UNRESOLVED'),
+          mine: memberId === null ? sql<SqlBool>`1 = 0` : eb.and([open, eb('conversation.assignee_id', '=', memberId)]),
+          unassigned: eb.and([open, eb('conversation.assignee_id', 'is', null)]),
+          all: sql<SqlBool>`1 = 1`,
+        };
+        return Object.entries(tabs).flatMap(([tab, condition]) => [
+          countWhen(condition).as(`${tab}_total`),
+          countWhen(eb.and([condition, unread])).as(`${tab}_unread`),
+        ]);
+      })
+      .where('conversation.workspace_id', '=', workspaceId)
+      .where((eb) => matchesFilter(eb, filter))
+      .executeTakeFirstOrThrow();
+    const counts = row as Record<string, number | string | null>;
+    const count = (column: string) => Number(counts[column] ?? 0);
+    return Object.fromEntries(
+      INBOX_TABS.map((tab) => [tab, { total: count(`${tab}_total`), unread: count(`${tab}_unread`) }]),
+    ) as InboxCounts;
   }
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
 import type { Database, MessageTable } from '../schema.js';
 import type {
   MessageEval,
@@ -22,8 +22,13 @@ export const toMessageRecord = (row: Selectable<MessageTable>): MessageRecord =>
   usage: row.usage === null ? null : (JSON.parse(row.usage) as MessageUsage),
   model: row.model,
   visitorId: row.visitor_id,
+  memberId: row.member_id,
   createdAt: row.created_at,
 });
+
+/** A visitor's message no member has read: what the inbox counts as unread. */
+export const isUnread = (eb: ExpressionBuilder<Database, 'message'>): Expression<SqlBool> =>
+  eb.and([eb('message.read', '=', 0), eb('message.from', '=', 'human'), eb('message.member_id', 'is', null)]);
 
 /** Inserts a message; shared so a conversation change can add one inside its own transaction. */
 export async function insertMessage(db: Kysely<Database>, message: NewMessage): Promise<MessageRecord> {
@@ -42,6 +47,7 @@ export async function insertMessage(db: Kysely<Database>, message: NewMessage): 
       usage: message.usage === null ? null : JSON.stringify(message.usage),
       model: message.model,
       visitor_id: message.visitorId,
+      member_id: message.memberId,
       created_at: message.createdAt,
     })
     .returningAll()
@@ -100,6 +106,19 @@ export class SqlMessageStore implements MessageStore {
       .orderBy('id')
       .execute();
     return rows.map(({ rank: _rank, ...row }) => toMessageRecord(row));
+  }
+
+  async unreadCounts(workspaceId: string, conversationIds: readonly string[]): Promise<Map<string, number>> {
+    if (conversationIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('message')
+      .select((eb) => ['conversation_id', eb.fn.countAll<number | string>().as('unread')])
+      .where('workspace_id', '=', workspaceId)
+      .where('conversation_id', 'in', [...conversationIds])
+      .where(isUnread)
+      .groupBy('conversation_id')
+      .execute();
+    return new Map(rows.map((row) => [row.conversation_id, Number(row.unread)]));
   }
 
   async rate(workspaceId: string, id: string, value: MessageEval | null): Promise<MessageRecord | undefined> {

@@ -1,8 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, EventOutboxTable } from '../schema.js';
 import type { NewOutboxEvent, OutboxEventRecord, OutboxStore } from '../ports/outbox-store.js';
+import type { SqlConnection } from './sql-dialect.js';
+
+/** The channel PostgreSQL's outbox trigger announces events on (migration 007). */
+const EVENTS_CHANNEL = 'parley_events';
 
 const toRecord = (row: Selectable<EventOutboxTable>): OutboxEventRecord => ({
+  seq: Number(row.seq),
   id: row.id,
   workspaceId: row.workspace_id,
   type: row.type,
@@ -27,7 +32,42 @@ export async function insertOutboxEvent(db: Kysely<Database>, event: NewOutboxEv
 }
 
 export class SqlOutboxStore implements OutboxStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  readonly watch?: OutboxStore['watch'];
+
+  constructor(private readonly db: Kysely<Database>, listen?: SqlConnection['listen']) {
+    if (listen !== undefined) this.watch = (listener) => listen(EVENTS_CHANNEL, listener);
+  }
+
+  async after(workspaceId: string, seq: number, limit: number): Promise<OutboxEventRecord[]> {
+    const rows = await this.db
+      .selectFrom('event_outbox')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('seq', '>', seq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async positionOf(workspaceId: string, eventId: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('event_outbox')
+      .select('seq')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', eventId)
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.seq);
+  }
+
+  async head(workspaceId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('event_outbox')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    return Number(row?.seq ?? 0);
+  }
 
   async list(filter: { workspaceId?: string; pending?: boolean; limit?: number }): Promise<OutboxEventRecord[]> {
     let query = this.db.selectFrom('event_outbox').selectAll().orderBy('created_at').orderBy('id');

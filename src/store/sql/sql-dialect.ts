@@ -11,6 +11,11 @@ export interface SqlConnection {
   encodeVector(vector: Float32Array): Uint8Array | string;
   /** Makes sure vectors of this many dimensions are indexed (PostgreSQL: one HNSW index per dimension). */
   prepareVectorIndex?(dimensions: number): Promise<void>;
+  /**
+   * Listens on a notification channel until the returned function is called: `onNotice` gets each payload,
+   * and null after a lost connection was restored (notices may have been missed). PostgreSQL only.
+   */
+  listen?(channel: string, onNotice: (payload: string | null) => void): Promise<() => Promise<void>>;
   /** Called after `rows` chunks were written, e.g. to refresh planner statistics after a bulk load. */
   afterChunksWritten?(rows: number): Promise<void>;
 }

@@ -42,7 +42,7 @@ export function createSqlStore(connection: SqlConnection, { blobs, search }: Dia
     conversations: new SqlConversationStore(connection),
     messages: new SqlMessageStore(db),
     participants: new SqlParticipantStore(db),
-    outbox: new SqlOutboxStore(db),
+    outbox: new SqlOutboxStore(db, connection.listen),
     members: new SqlMemberStore(connection),
     users: new SqlUserStore(db),
     sessions: new SqlSessionStore(db),

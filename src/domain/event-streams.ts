@@ -1,0 +1,70 @@
+import { EventHub, type EventSubscription } from '../events/event-hub.js';
+import { EVENT_TYPES, envelopeOf, type EventEnvelope } from '../events/event-types.js';
+import type { Store } from '../store/store.js';
+import { invalid } from '../errors.js';
+import type { WorkspaceCaller } from './callers.js';
+
+/** Events read per query. */
+const BATCH = 500;
+
+export interface StreamRequest {
+  /** Resume right after this event (`Last-Event-ID` or `?since=`). */
+  after?: string;
+  /** Only these event types; all without. */
+  types?: readonly string[];
+}
+
+export interface OpenedStream extends EventSubscription {
+  /**
+   * False when `after` named no event still kept (unknown, or older than the outbox keeps: a week after it
+   * was handed on): the stream starts from now.
+   */
+  resumed: boolean;
+}
+
+/**
+ * The members' and API clients' live view of a workspace: its outbox events, in commit order, from a
+ * point on. Streams on this process share one {@link EventHub}; `wake` is the in-process signal of a write.
+ */
+export class EventStreamService {
+  readonly #hub: EventHub;
+  #started: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    onError: (error: unknown) => void,
+  ) {
+    // Without announcements from the store, only the poll sees other processes' writes: read often.
+    const pollMs = store.outbox.watch === undefined ? 1_000 : 30_000;
+    this.#hub = new EventHub(store.outbox, { pollMs, batchSize: BATCH, onError });
+  }
+
+  /** This process wrote an event for the workspace. */
+  wake(workspaceId: string): void {
+    this.#hub.wake(workspaceId);
+  }
+
+  get openStreams(): number {
+    return this.#hub.subscriberCount;
+  }
+
+  /** Follows the caller's workspace's events; `deliver` gets each once, in order, starting with the backlog. */
+  async open(caller: WorkspaceCaller, request: StreamRequest, deliver: (events: EventEnvelope[]) => void): Promise<OpenedStream> {
+    const types = request.types === undefined ? undefined : new Set(request.types);
+    const unknown = [...(types ?? [])].filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+    if (unknown.length > 0) {
+      throw invalid(`Unknown event types: ${unknown.join(', ')}`, [{ field: 'types', message: `each must be one of ${EVENT_TYPES.join(', ')}` }]);
+    }
+    await (this.#started ??= this.#hub.start());
+    const position = request.after === undefined ? undefined : await this.store.outbox.positionOf(caller.workspaceId, request.after);
+    const subscription = await this.#hub.subscribe(caller.workspaceId, position, (events) => {
+      const wanted = types === undefined ? events : events.filter((event) => types.has(event.type));
+      if (wanted.length > 0) deliver(wanted.map(envelopeOf));
+    });
+    return { close: () => subscription.close(), resumed: request.after === undefined || position !== undefined };
+  }
+
+  async stop(): Promise<void> {
+    if (this.#started !== undefined) await this.#hub.stop();
+  }
+}

@@ -1,0 +1,92 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { Arrivals } from './arrivals.js';
+
+export interface StreamedEvent {
+  id: string;
+  type: string;
+  /** The envelope: {id, type, workspaceId, createdAt, data}. */
+  envelope: { id: string; type: string; workspaceId: string; createdAt: string; data: Record<string, unknown> };
+}
+
+export interface EventStreamOptions {
+  /** An API key or a member's access token. */
+  key: string;
+  lastEventId?: string;
+  since?: string;
+  types?: string;
+  /** How long to wait for the `ready` event. */
+  timeoutMs?: number;
+}
+
+/**
+ * A client of `GET /events/stream` over real HTTP: collects the events, resolves `open` once the server says
+ * the stream is live (`ready`). Works outside the test runner too (the bench uses it).
+ */
+export class EventStreamClient {
+  readonly events = new Arrivals<StreamedEvent>();
+  /** Every frame's name in arrival order, `ready` included: to check where it falls. */
+  readonly frames: string[] = [];
+  readonly #abort = new AbortController();
+  #done: Promise<void> = Promise.resolve();
+
+  private constructor(readonly resumed: boolean) {}
+
+  static async open(baseUrl: string, options: EventStreamOptions): Promise<EventStreamClient> {
+    const url = new URL('/events/stream', baseUrl);
+    if (options.since !== undefined) url.searchParams.set('since', options.since);
+    if (options.types !== undefined) url.searchParams.set('types', options.types);
+    const abort = new AbortController();
+    const headers: Record<string, string> = { authorization: `Bearer ${options.key}`, accept: 'text/event-stream' };
+    if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
+    const response = await fetch(url, { headers, signal: abort.signal });
+    if (response.status !== 200 || response.body === null) {
+      throw new Error(`event stream answered ${response.status}: ${await response.text()}`);
+    }
+    const frames: EventSourceMessage[] = [];
+    let onFrame: (frame: EventSourceMessage) => void = (frame) => frames.push(frame);
+    const parser = createParser({ onEvent: (frame) => onFrame(frame) });
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    const pump = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        parser.feed(value);
+      }
+    })().catch(() => undefined);
+
+    const ready = await new Promise<EventSourceMessage>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no ready event')), options.timeoutMs ?? 10_000);
+      const check = () => {
+        const found = frames.find((frame) => frame.event === 'ready');
+        if (found === undefined) return;
+        clearTimeout(timer);
+        resolve(found);
+      };
+      onFrame = (frame) => {
+        frames.push(frame);
+        check();
+      };
+      check();
+    });
+    const client = new EventStreamClient((JSON.parse(ready.data) as { resumed: boolean }).resumed);
+    client.#done = pump;
+    client.#abort.signal.addEventListener('abort', () => abort.abort());
+    const take = (frame: EventSourceMessage) => {
+      client.frames.push(frame.event ?? 'message');
+      if (frame.event === 'ready' || frame.id === undefined) return;
+      client.events.push({ id: frame.id, type: frame.event ?? 'message', envelope: JSON.parse(frame.data) as StreamedEvent['envelope'] });
+    };
+    for (const frame of frames) take(frame);
+    onFrame = take;
+    return client;
+  }
+
+  /** Resolves once the server ended the stream (or it was closed here). */
+  ended(): Promise<void> {
+    return this.#done;
+  }
+
+  close(): void {
+    this.#abort.abort();
+  }
+}
