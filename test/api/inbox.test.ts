@@ -84,6 +84,13 @@ describe.each(STORE_KINDS)('the inbox API on %s', (kind) => {
       ]);
       const exported = await call<{ messages: { senderName: string }[] }>(ws, 'GET', `/user-conversations/export/${seeded.id}?format=json`);
       expect(exported.body.messages.at(-1)?.senderName).toBe('Test person');
+      // Notification e-mails (rendered from the status event) name the member who answered.
+      await call(ann, 'PATCH', `/conversations/${seeded.id}`, { status: 'RESOLVED' });
+      const resolved = (await parley.core.store.outbox.list({ workspaceId: ws.id })).find(
+        (event) => event.type === 'conversation-resolved' && event.payload.conversationId === seeded.id,
+      );
+      const messages = resolved?.payload.messages as { text: string; senderName?: string }[];
+      expect(messages.map((m) => m.senderName ?? null)).toEqual([null, null, null, null, 'Test person']);
     });
 
     it('leaves the agent on with takeOver false, and keeps someone else’s assignment', async () => {
