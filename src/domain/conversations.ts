@@ -354,6 +354,16 @@ export class ConversationService {
     return appended;
   }
 
+  /** Who the conversation's visitor says they are (a lead form): its contact, created or merged by e-mail. */
+  async setContact(workspaceId: string, id: string, visitorId: string, fields: ContactFields): Promise<ContactRecord | undefined> {
+    const at = now();
+    const contact = await this.saveContact(workspaceId, fields, at);
+    if (contact === undefined) return undefined;
+    await this.store.participants.ensureVisitor(workspaceId, visitorId, contact.id, at);
+    await this.store.conversations.update(workspaceId, id, { contactId: contact.id }, {}, at);
+    return contact;
+  }
+
   private find(workspaceId: string, id: string): Promise<ConversationRecord> {
     return findInWorkspace(this.store.conversations, 'Conversation', workspaceId, id);
   }

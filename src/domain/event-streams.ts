@@ -4,6 +4,11 @@ import type { Store } from '../store/store.js';
 import { invalid } from '../errors.js';
 import type { WorkspaceCaller } from './callers.js';
 
+/** A visitor hears of new messages and of status or AI-switch changes; assignments and reads are the team's. */
+const concernsVisitor = (type: string, payload: Record<string, unknown>): boolean =>
+  type === 'message.created' ||
+  (type === 'conversation.updated' && Array.isArray(payload.changed) && payload.changed.some((field) => field === 'status' || field === 'isAiEnabled'));
+
 /** Events read per query. */
 const BATCH = 500;
 
@@ -62,6 +67,25 @@ export class EventStreamService {
       if (wanted.length > 0) deliver(wanted.map(envelopeOf));
     });
     return { close: () => subscription.close(), resumed: request.after === undefined || position !== undefined };
+  }
+
+  /**
+   * Follows one conversation: its messages and its status or AI-switch changes (what its visitor sees);
+   * `after` resumes after an event of it, as for the workspace stream.
+   */
+  async openConversation(
+    workspaceId: string,
+    conversationId: string,
+    after: string | undefined,
+    deliver: (events: EventEnvelope[]) => void,
+  ): Promise<OpenedStream> {
+    await (this.#started ??= this.#hub.start());
+    const position = after === undefined ? undefined : await this.store.outbox.positionOf(workspaceId, after);
+    const subscription = await this.#hub.subscribe(workspaceId, position, (events) => {
+      const wanted = events.filter((event) => event.payload.conversationId === conversationId && concernsVisitor(event.type, event.payload));
+      if (wanted.length > 0) deliver(wanted.map(envelopeOf));
+    });
+    return { close: () => subscription.close(), resumed: after === undefined || position !== undefined };
   }
 
   async stop(): Promise<void> {

@@ -3,15 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { isWorkspaceCaller, type WorkspaceCaller } from '../../domain/callers.js';
 import type { EventStreamService } from '../../domain/event-streams.js';
-import { EVENT_TYPES } from '../../events/event-types.js';
+import { EVENT_TYPES, type EventEnvelope } from '../../events/event-types.js';
 import { unauthorized } from '../../errors.js';
-import { SseResponse } from '../sse-response.js';
+import { EVENT_STREAM_RESPONSE, LiveStreams, lastEventId } from '../live-streams.js';
 import { errorResponses } from '../schemas.js';
-
-/** Proxies close connections idle for a minute or so; a comment every 15 s keeps the stream open. */
-const HEARTBEAT_MS = 15_000;
-/** A client that does not read falls this far behind before it is cut off (it resumes with Last-Event-ID). */
-const MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
 
 const StreamQuery = Type.Object({
   since: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Resume after this event id (Last-Event-ID wins)' })),
@@ -25,15 +20,8 @@ const workspaceCaller = (request: FastifyRequest): WorkspaceCaller => {
   return request.caller;
 };
 
-export const eventRoutes: FastifyPluginAsyncTypebox<{ eventStreams: EventStreamService; heartbeatMs?: number }> = async (
-  app,
-  { eventStreams, heartbeatMs = HEARTBEAT_MS },
-) => {
-  /** Ends each open stream: the server is closing, and an endless response would hold it open. */
-  const closers = new Set<() => void>();
-  app.addHook('preClose', async () => {
-    for (const close of closers) close();
-  });
+export const eventRoutes: FastifyPluginAsyncTypebox<{ eventStreams: EventStreamService }> = async (app, { eventStreams }) => {
+  const live = new LiveStreams(app);
 
   app.get(
     '/events/stream',
@@ -50,37 +38,18 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ eventStreams: EventStreamS
           'every 15 s keep it open.',
         querystring: StreamQuery,
         produces: ['text/event-stream'],
-        response: {
-          200: { description: 'An endless text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } },
-          ...errorResponses(),
-        },
+        response: { 200: EVENT_STREAM_RESPONSE, ...errorResponses() },
       },
     },
     async (request, reply) => {
       const caller = workspaceCaller(request);
-      const header = request.headers['last-event-id'];
-      const after = (typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined) ?? request.query.since;
+      const after = lastEventId(request, request.query.since);
       const types = request.query.types?.split(',').map((type) => type.trim()).filter((type) => type !== '');
-      const sse = new SseResponse(reply);
-      let closed = false;
-      const stream = await eventStreams.open(caller, { after, types }, (events) => {
-        for (const event of events) sse.send({ id: event.id, event: event.type, data: JSON.stringify(event) });
-        if (sse.backlog > MAX_BACKLOG_BYTES) sse.end();
-      });
-      sse.retry(3_000);
-      sse.send({ event: 'ready', data: JSON.stringify({ resumed: stream.resumed }) });
-      const heartbeat = setInterval(() => sse.comment('keep-alive'), heartbeatMs);
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        closers.delete(close);
-        clearInterval(heartbeat);
-        stream.close();
-        sse.end();
-      };
-      closers.add(close);
-      reply.raw.on('close', close);
-      if (sse.ended) close();
+      await live.serve<EventEnvelope>(
+        reply,
+        (deliver) => eventStreams.open(caller, { after, types }, deliver),
+        (event) => ({ id: event.id, event: event.type, data: JSON.stringify(event) }),
+      );
     },
   );
 };

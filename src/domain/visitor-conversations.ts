@@ -1,0 +1,174 @@
+import type { ContactFields, ConversationStatus, MessageEval, Store } from '../store/store.js';
+import { ParleyError, notFound, unauthorized } from '../errors.js';
+import type { Caller, VisitorGrant } from './callers.js';
+import type { ConversationService } from './conversations.js';
+import { senderOf, type ConversationView } from './conversation-view.js';
+import type { EventStreamService, OpenedStream } from './event-streams.js';
+import { originAllowed } from './public-access.js';
+import { findUsable } from './scoped.js';
+import type { EventEnvelope } from '../events/event-types.js';
+
+/** What the visitor's own view of a message shows: no internal ids, the sender by kind and name. */
+export interface VisitorMessage {
+  id: string;
+  from: 'human' | 'agent' | 'system';
+  text: string;
+  createdAt: string;
+  sender: { type: 'user' | 'visitor' | 'agent'; name: string | null } | null;
+  eval: MessageEval | null;
+  /** Where an agent answer came from, as far as a visitor may see: name, link, page. */
+  sources: { name: string; url: string | null; pageNumber: number | null }[];
+}
+
+export interface VisitorTranscript {
+  conversationId: string;
+  status: ConversationStatus;
+  isAiEnabled: boolean;
+  messages: VisitorMessage[];
+}
+
+/** An event of the visitor's conversation, reduced to what its visitor may see. */
+export interface VisitorEvent {
+  id: string;
+  type: 'message' | 'status';
+  data: Record<string, unknown>;
+}
+
+const sourcesOf = (sources: readonly Record<string, unknown>[]): VisitorMessage['sources'] =>
+  sources.map((source) => ({
+    name: typeof source.datasource_name === 'string' ? source.datasource_name : '',
+    url: typeof source.source_url === 'string' ? source.source_url : null,
+    pageNumber: typeof source.page_number === 'number' ? source.page_number : null,
+  }));
+
+/**
+ * A visitor's own conversation with a public agent, reached only with the visitor token that grants it
+ * (the chat widget's calls): read it back, follow it live, ask for a person, resolve it, rate answers and
+ * say who they are. Anyone else gets 404, as for a conversation that does not exist.
+ */
+export class VisitorConversationService {
+  constructor(
+    private readonly store: Store,
+    private readonly conversations: ConversationService,
+    private readonly streams: EventStreamService,
+  ) {}
+
+  async transcript(caller: Caller, agentId: string, origin?: string): Promise<VisitorTranscript> {
+    const grant = await this.grantFor(caller, agentId, origin);
+    const view = await this.conversations.get(grant.workspaceId, grant.conversationId);
+    return {
+      conversationId: view.conversation.id,
+      status: view.conversation.status,
+      isAiEnabled: view.conversation.isAiEnabled,
+      messages: view.messages.map((message) => this.visitorMessage(message, view)),
+    };
+  }
+
+  /** "Talk to a person" (HUMAN_REQUESTED) or "this solved it" (RESOLVED); events and e-mail follow as for the API. */
+  async setStatus(caller: Caller, agentId: string, status: 'HUMAN_REQUESTED' | 'RESOLVED', origin?: string): Promise<VisitorTranscript> {
+    const grant = await this.grantFor(caller, agentId, origin);
+    await this.conversations.patch(grant.workspaceId, grant.conversationId, { status });
+    return this.transcript(caller, agentId, origin);
+  }
+
+  async rate(caller: Caller, agentId: string, messageId: string, value: MessageEval | null, origin?: string): Promise<void> {
+    const grant = await this.grantFor(caller, agentId, origin);
+    const message = await this.store.messages.find(grant.workspaceId, messageId);
+    if (message === undefined || message.conversationId !== grant.conversationId || message.from !== 'agent') {
+      throw notFound('Message', messageId);
+    }
+    await this.conversations.rateMessage(grant.workspaceId, messageId, value);
+  }
+
+  /** The lead form: the conversation's contact, created or updated (merged by e-mail within the workspace). */
+  async identify(caller: Caller, agentId: string, contact: ContactFields, origin?: string): Promise<void> {
+    const grant = await this.grantFor(caller, agentId, origin);
+    await this.conversations.setContact(grant.workspaceId, grant.conversationId, grant.visitorId, contact);
+  }
+
+  /** Follows the visitor's conversation: new messages (with their senders' names) and status changes. */
+  async follow(
+    caller: Caller,
+    agentId: string,
+    after: string | undefined,
+    deliver: (events: VisitorEvent[]) => void,
+    origin?: string,
+  ): Promise<OpenedStream> {
+    const grant = await this.grantFor(caller, agentId, origin);
+    const names = new Map<string, Promise<string | null>>();
+    const nameOf = (type: string, id: string): Promise<string | null> => {
+      const key = `${type}:${id}`;
+      let name = names.get(key);
+      if (name === undefined) {
+        name =
+          type === 'user'
+            ? this.store.members.find(grant.workspaceId, id).then((member) => member?.name ?? null)
+            : this.store.agents.find(grant.workspaceId, id).then((agent) => agent?.name ?? null);
+        names.set(key, name);
+      }
+      return name;
+    };
+    // Names are looked up asynchronously; a chain keeps the events in their order.
+    let queue = Promise.resolve();
+    return this.streams.openConversation(grant.workspaceId, grant.conversationId, after, (envelopes) => {
+      queue = queue.then(async () => deliver(await Promise.all(envelopes.map((envelope) => this.visitorEvent(envelope, grant, nameOf)))));
+    });
+  }
+
+  private async visitorEvent(
+    envelope: EventEnvelope,
+    grant: VisitorGrant,
+    nameOf: (type: string, id: string) => Promise<string | null>,
+  ): Promise<VisitorEvent> {
+    if (envelope.type === 'message.created') {
+      const message = envelope.data.message as { id: string; from: VisitorMessage['from']; text: string; createdAt: string; sender: { type: string; id: string | null } | null };
+      const { sender } = message;
+      const name = sender === null || sender.id === null || sender.type === 'visitor' ? null : await nameOf(sender.type, sender.id);
+      return {
+        id: envelope.id,
+        type: 'message',
+        data: {
+          id: message.id,
+          from: message.from,
+          text: message.text,
+          createdAt: message.createdAt,
+          sender: sender === null ? null : { type: sender.type, name, mine: sender.type === 'visitor' && sender.id === grant.visitorId },
+        },
+      };
+    }
+    const conversation = (envelope.data.conversation ?? {}) as { status?: string; isAiEnabled?: boolean };
+    return {
+      id: envelope.id,
+      type: 'status',
+      data: {
+        status: conversation.status ?? envelope.data.status,
+        ...(conversation.isAiEnabled === undefined ? {} : { isAiEnabled: conversation.isAiEnabled }),
+      },
+    };
+  }
+
+  private visitorMessage(message: ConversationView['messages'][number], view: ConversationView): VisitorMessage {
+    const sender = senderOf(message, view);
+    return {
+      id: message.id,
+      from: message.from,
+      text: message.text,
+      createdAt: message.createdAt,
+      sender: sender && { type: sender.type, name: sender.type === 'visitor' ? null : sender.name },
+      eval: message.eval,
+      sources: sourcesOf(message.sources),
+    };
+  }
+
+  /** The caller's grant for this public agent's conversation; 401 without a visitor token, 404 for another agent. */
+  private async grantFor(caller: Caller, agentId: string, origin: string | undefined): Promise<VisitorGrant> {
+    if (caller.kind !== 'visitor') throw unauthorized('Send the visitor token of the conversation');
+    const agent = await findUsable(this.store.agents, 'Agent', null, agentId);
+    if (origin !== undefined && !originAllowed(agent.allowedOrigins, origin)) {
+      throw new ParleyError('FORBIDDEN', `This agent does not answer pages of ${origin}`);
+    }
+    const { grant } = caller;
+    if (grant.agentId !== agent.id || grant.workspaceId !== agent.workspaceId) throw notFound('Conversation', grant.conversationId);
+    return grant;
+  }
+}
