@@ -160,7 +160,7 @@ export class AnalyticsService {
     const to = checkedDate(query.to ?? this.today(), 'to');
     const from = checkedDate(query.from ?? dateOf(timeOf(to) - (DEFAULT_RANGE_DAYS - 1) * DAY_MS), 'from');
     const days = (timeOf(to) - timeOf(from)) / DAY_MS + 1;
-    if (days < 1) throw invalid('from is after to', [{ field: 'from', message: 'must not be after to' }]);
+    if (days < 1) throw invalid(`The range starts (from ${from}) after it ends (to ${to})`, [{ field: 'from', message: 'must not be after to' }]);
     if (days > MAX_RANGE_DAYS) {
       throw invalid(`The range spans ${days} days; at most ${MAX_RANGE_DAYS}`, [
         { field: 'from', message: `must be at most ${MAX_RANGE_DAYS} days before to` },
