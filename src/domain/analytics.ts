@@ -1,4 +1,4 @@
-import type { AgentRecord, AnalyticsScope, CitedDatasource, Store } from '../store/store.js';
+import type { AgentRecord, AnalyticsScope, CitedDatasource, DailyConversations, Store } from '../store/store.js';
 import { invalid } from '../errors.js';
 import { normalizeChannel, type Channel, type ChannelInput } from './channels.js';
 import { findInWorkspace } from './scoped.js';
@@ -111,6 +111,8 @@ export class AnalyticsService {
       this.store.agents.list(workspaceId),
     ]);
     const agentsById = new Map<string, AgentRecord>(agents.map((agent) => [agent.id, agent]));
+    const byDay = new Map<string, DailyConversations[]>();
+    for (const row of daily) byDay.set(row.day, [...(byDay.get(row.day) ?? []), row]);
     return {
       from,
       to,
@@ -128,7 +130,7 @@ export class AnalyticsService {
         medianSecondsToFirstHumanReply: figures.medianSecondsToHumanReply,
       },
       perDay: everyDay(from, to).map((date) => {
-        const ofDay = daily.filter((row) => row.day === date);
+        const ofDay = byDay.get(date) ?? [];
         return {
           date,
           total: ofDay.reduce((sum, row) => sum + row.conversations, 0),

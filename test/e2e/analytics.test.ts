@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import type { MessageEval, NewMessage, Store } from '../../src/store/store.js';
+import { questionKey } from '../../src/text/question-key.js';
 import type { AnalyticsBody, MemberBody } from '../support/bodies.js';
 import { parleyTest } from '../support/parley-test.js';
 import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
@@ -115,7 +116,7 @@ async function pastConversation(
           conversationId: conversation.id,
           messageId: answer.id,
           question: gap,
-          questionKey: gap.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim(),
+          questionKey: questionKey(gap),
           reason: 'no_passage',
           bestScore: null,
           createdAt: answer.createdAt,

@@ -22,6 +22,7 @@ import {
   useScratchStore,
 } from '../support/store-contract.js';
 import { STORE_KINDS } from '../support/stores.js';
+import { questionKey } from '../../src/text/question-key.js';
 
 const DAY = 86_400;
 
@@ -77,7 +78,7 @@ describe.each(STORE_KINDS)('the analytics port of the %s store', (kind) => {
               conversationId: created.id,
               messageId: record.id,
               question: gap,
-              questionKey: gap.toLowerCase().replace(/[^a-z ]/g, ''),
+              questionKey: questionKey(gap),
               reason: 'low_score',
               bestScore: 0.2,
               createdAt: record.createdAt,
