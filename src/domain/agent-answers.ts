@@ -180,11 +180,7 @@ export class AgentAnswerService {
     const sources = sourcesOf(prompt.passageIndexes.map((index) => chunks[index]!));
     // A caller gone before the first word leaves no empty agent message behind.
     if (finished.finish === 'aborted' && finished.text === '') return { ...ids, answer: '', sources, usage: finished.usage };
-    const gap = findKnowledgeGap(
-      chunks.map((chunk) => chunk.score),
-      finished.text,
-      this.knowledgeGapScore,
-    );
+    const gap = findKnowledgeGap(chunks.map((chunk) => chunk.score), finished.text, this.knowledgeGapScore);
     const answer = await this.conversations.addMessage(agent.workspaceId, conversation.id, {
       from: 'agent',
       text: finished.text,
