@@ -27,6 +27,7 @@ export interface Config {
   readonly embeddings: EmbeddingsConfig;
   readonly events: EventsConfig;
   readonly publicAccess: PublicAccessConfig;
+  readonly analytics: AnalyticsConfig;
   /** Anyone may create an account on the dashboard (PARLEY_SIGNUP=open); otherwise by invitation only. */
   readonly signUpOpen: boolean;
 }
@@ -45,6 +46,17 @@ export interface PublicAccessConfig {
   readonly redisUrl: string | null;
   /** Longest question a caller without a key may ask, in characters. */
   readonly queryMaxChars: number;
+}
+
+/** What the analytics count. */
+export interface AnalyticsConfig {
+  /**
+   * An agent answer whose best retrieved passage scores below this is a knowledge gap. Hybrid scores are
+   * weighted means of normalised signals in [0, 1]. Measured on the test documents with the built-in models:
+   * questions the documents answer scored 0.77–0.95 at best, questions they do not (refunds, passwords, a
+   * train station, a French question over English text) 0.14–0.47, 0.14 being vector similarity alone.
+   */
+  readonly knowledgeGapScore: number;
 }
 
 /** Where events go out: webhook deliveries and notification e-mail. */
@@ -180,6 +192,12 @@ export const ENVIRONMENT = Type.Object({
   PARLEY_RATE_LIMIT_VISITOR_PER_MINUTE: atLeast(1, 20, 'Requests a minute per visitor on public routes'),
   PARLEY_REDIS_URL: Type.Optional(url('rediss?', 'Redis for shared rate-limit counters')),
   PARLEY_PUBLIC_QUERY_MAX_CHARS: atLeast(1, 4000, 'Longest question a caller without a key may ask'),
+  PARLEY_KNOWLEDGE_GAP_SCORE: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 0.5,
+    description: 'Best retrieval score (0..1) below which an agent answer is a knowledge gap; 0 counts only answers that found nothing',
+  }),
   PARLEY_SIGNUP: oneOf(['closed', 'open'], { default: 'closed', description: 'open: anyone may create an account and a workspace' }),
 });
 
@@ -314,6 +332,7 @@ export function loadConfig(env: Env = process.env): Config {
       redisUrl: v.PARLEY_REDIS_URL ?? null,
       queryMaxChars: v.PARLEY_PUBLIC_QUERY_MAX_CHARS,
     }),
+    analytics: Object.freeze({ knowledgeGapScore: v.PARLEY_KNOWLEDGE_GAP_SCORE }),
     signUpOpen: v.PARLEY_SIGNUP === 'open',
   });
 }

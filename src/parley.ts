@@ -61,6 +61,7 @@ export async function openCore(config: Config): Promise<Core> {
       models,
       queryQuota: config.models.queryQuota,
       publicQueryMaxChars: config.publicAccess.queryMaxChars,
+      knowledgeGapScore: config.analytics.knowledgeGapScore,
       rateLimits: config.publicAccess.rateLimits,
       emailEnabled: config.events.smtpUrl !== null,
       deliveryMaxAttempts: config.events.deliveryMaxAttempts,

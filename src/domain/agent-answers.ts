@@ -12,6 +12,7 @@ import { callingModel, fromModelFailure } from './model-errors.js';
 import { originAllowed } from './public-access.js';
 import { publicQuestion, type PublicQuestionLimits } from './public-questions.js';
 import { findUsable } from './scoped.js';
+import { findKnowledgeGap } from './knowledge-gaps.js';
 import type { VisitorTokens } from './visitor-tokens.js';
 
 /** Passages retrieved per question, before the context budget trims them. */
@@ -99,6 +100,8 @@ export class AgentAnswerService {
     private readonly quota: QueryQuota,
     private readonly tokens: VisitorTokens,
     private readonly publicLimits: PublicQuestionLimits,
+    /** Best retrieval score below which an answer counts as a knowledge gap. */
+    private readonly knowledgeGapScore: number,
   ) {}
 
   /**
@@ -177,12 +180,14 @@ export class AgentAnswerService {
     const sources = sourcesOf(prompt.passageIndexes.map((index) => chunks[index]!));
     // A caller gone before the first word leaves no empty agent message behind.
     if (finished.finish === 'aborted' && finished.text === '') return { ...ids, answer: '', sources, usage: finished.usage };
+    const gap = findKnowledgeGap(chunks.map((chunk) => chunk.score), finished.text, this.knowledgeGapScore);
     const answer = await this.conversations.addMessage(agent.workspaceId, conversation.id, {
       from: 'agent',
       text: finished.text,
       sources: sources.map((source) => ({ ...source })),
       usage: finished.usage,
       model: `${model.provider}:${model.modelId}`,
+      knowledgeGap: gap && { ...gap, question: question.query },
     });
     return { ...ids, messageId: answer.message.id, answer: finished.text, sources, usage: finished.usage };
   }

@@ -31,6 +31,8 @@ import { ParleyError, forbidden, invalid, notFound } from '../errors.js';
 import type { WorkspaceCaller } from './callers.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
+import type { KnowledgeGapFinding } from './knowledge-gaps.js';
+import { questionKey } from '../text/question-key.js';
 
 export const CONVERSATION_STATUSES = ['UNRESOLVED', 'RESOLVED', 'HUMAN_REQUESTED'] as const satisfies readonly ConversationStatus[];
 
@@ -82,6 +84,8 @@ export interface NewMessageInput {
   visitorId?: string | null;
   /** The member writing, answering for the workspace (from `human`). */
   memberId?: string | null;
+  /** An agent answer that found nothing to answer from: the question, recorded as a knowledge gap with it. */
+  knowledgeGap?: KnowledgeGapFinding & { question: string };
 }
 
 /** A member's reply to a visitor. */
@@ -347,7 +351,24 @@ export class ConversationService {
     // A visitor's first words name the conversation; a member's reply does not.
     const title = input.from === 'human' && message.memberId === null ? titleFrom(input.text) : undefined;
     const event = messageCreatedEvent(message, conversation.agentId);
-    const appended = await this.store.conversations.appendMessage(message, title || undefined, event);
+    const gap = input.knowledgeGap;
+    const appended = await this.store.conversations.appendMessage(
+      message,
+      title || undefined,
+      event,
+      gap && {
+        id: newId(),
+        workspaceId,
+        agentId: conversation.agentId,
+        conversationId,
+        messageId: message.id,
+        question: gap.question,
+        questionKey: questionKey(gap.question),
+        reason: gap.reason,
+        bestScore: gap.bestScore,
+        createdAt: message.createdAt,
+      },
+    );
     // Only a conversation deleted in between is missing here.
     if (appended === undefined) throw notFound('Conversation', conversationId);
     this.onEvent(workspaceId);

@@ -20,6 +20,7 @@ import { VisitorTokens } from './visitor-tokens.js';
 import { PublicAccess } from './public-access.js';
 import { RateLimitSettings, type RateLimits } from './rate-limits.js';
 import { EventStreamService } from './event-streams.js';
+import { AnalyticsService } from './analytics.js';
 
 /** Every use case, wired to one store; what the HTTP layer and the CLI call. */
 export interface Services {
@@ -40,6 +41,7 @@ export interface Services {
   readonly accounts: AccountService;
   readonly accessTokens: AccessTokens;
   readonly eventStreams: EventStreamService;
+  readonly analytics: AnalyticsService;
 }
 
 export interface ServiceOptions extends DatasourceServiceOptions {
@@ -52,6 +54,8 @@ export interface ServiceOptions extends DatasourceServiceOptions {
   queryQuota: number | null;
   /** Longest question a caller without a key may ask, in characters. */
   publicQueryMaxChars: number;
+  /** Best retrieval score below which an agent answer counts as a knowledge gap. */
+  knowledgeGapScore: number;
   /** The server's rate limits; workspaces may set their own. */
   rateLimits: RateLimits;
   /** Where people reach Parley: the base of the links sent to them (read when a link is made). */
@@ -89,9 +93,16 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     datasources: new DatasourceService(store, options),
     search: new DatastoreSearchService(store, retriever),
     conversations,
-    answers: new AgentAnswerService(store, conversations, retriever, options.models, { limit: options.queryQuota }, visitorTokens, {
-      maxQueryChars: options.publicQueryMaxChars,
-    }),
+    answers: new AgentAnswerService(
+      store,
+      conversations,
+      retriever,
+      options.models,
+      { limit: options.queryQuota },
+      visitorTokens,
+      { maxQueryChars: options.publicQueryMaxChars },
+      options.knowledgeGapScore,
+    ),
     webhooks: new WebhookService(store, {
       allowPrivateUrls: options.allowPrivateUrls,
       maxAttempts: options.deliveryMaxAttempts,
@@ -105,5 +116,6 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     accounts,
     accessTokens,
     eventStreams,
+    analytics: new AnalyticsService(store),
   };
 }

@@ -19,6 +19,7 @@ import { registerOpenApi } from './plugins/openapi.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { agentQueryRoutes } from './routes/agent-query.js';
 import { agentRoutes } from './routes/agents.js';
+import { analyticsRoutes } from './routes/analytics.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
 import { datasourceRoutes } from './routes/datasources.js';
@@ -151,6 +152,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await api.register(conversationRoutes, { conversations: deps.services.conversations });
     await api.register(eventRoutes, { eventStreams: deps.services.eventStreams });
     await api.register(messageRoutes, { conversations: deps.services.conversations });
+    await api.register(analyticsRoutes, { analytics: deps.services.analytics });
     await api.register(webhookRoutes, { webhooks: deps.services.webhooks });
     await api.register(workspaceRoutes, {
       workspaces: deps.services.workspaces,

@@ -5,6 +5,7 @@
  * its TSDoc why it works across workspaces.
  */
 import type { AgentStore } from './ports/agent-store.js';
+import type { AnalyticsStore } from './ports/analytics-store.js';
 import type { ApiKeyStore } from './ports/api-key-store.js';
 import type { BlobStore } from './ports/blob-store.js';
 import type { ChunkSearch } from './ports/chunk-search.js';
@@ -24,6 +25,7 @@ import type { WebhookStore } from './ports/webhook-store.js';
 import type { WorkspaceStore } from './ports/workspace-store.js';
 
 export type * from './ports/agent-store.js';
+export type * from './ports/analytics-store.js';
 export type * from './ports/api-key-store.js';
 export type * from './ports/blob-store.js';
 export type * from './ports/chunk-search.js';
@@ -56,6 +58,7 @@ export interface Store {
   readonly search: ChunkSearch;
   readonly conversations: ConversationStore;
   readonly messages: MessageStore;
+  readonly analytics: AnalyticsStore;
   readonly participants: ParticipantStore;
   readonly outbox: OutboxStore;
   readonly members: MemberStore;

@@ -117,6 +117,7 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
   'POST /conversations/:id/read': { request: (s) => ({ path: `/conversations/${s.conversationId}/read` }), foreign: 'forbidden' },
   'GET /user-conversations/counts': { request: () => ({ path: '/user-conversations/counts' }), foreign: mustNotMention },
   'GET /events/stream': { request: (s) => ({ path: `/events/stream?since=${s.eventId}` }), foreign: mustNotMention, stream: true },
+  'GET /analytics': { request: () => ({ path: '/analytics' }), foreign: mustNotMention },
   'POST /messages/:id/eval': { request: (s) => ({ path: `/messages/${s.messageId}/eval`, body: { eval: 'BAD' } }), foreign: 'forbidden' },
 
   'POST /webhooks': { request: () => ({ path: '/webhooks', body: { url: 'http://127.0.0.1:9/b', events: ['message.created'] } }), foreign: mustNotMention },

@@ -7,6 +7,7 @@ import type { ErrorBody } from '../../src/http/schemas.js';
 
 export type { ErrorBody };
 export type { AgentBody } from '../../src/http/routes/agents.js';
+export type { AnalyticsBody } from '../../src/http/routes/analytics.js';
 export type { AnswerBody, SourceBody } from '../../src/http/routes/agent-query.js';
 export type {
   AccessTokenBody,

@@ -1,4 +1,5 @@
 /** Conversations: a visitor's exchange with an agent, and the people who take it over. */
+import type { NewKnowledgeGap } from './analytics-store.js';
 import type { MessageRecord, NewMessage } from './message-store.js';
 import type { NewOutboxEvent } from './outbox-store.js';
 import type { ScopedReads } from './owned-records.js';
@@ -105,9 +106,10 @@ export interface ConversationStore extends ScopedReads<ConversationRecord> {
   /**
    * Adds the message and bumps the conversation's `updatedAt`, atomically; a human message reopens a
    * RESOLVED conversation (UNRESOLVED), and names an untitled one `title`. Undefined when the
-   * conversation is not in the workspace. `event` is written to the outbox in the same transaction.
+   * conversation is not in the workspace. `event` is written to the outbox and `gap` (an agent answer that
+   * found nothing to answer from) recorded, in the same transaction.
    */
-  appendMessage(message: NewMessage, title?: string, event?: NewOutboxEvent): Promise<AppendedMessage | undefined>;
+  appendMessage(message: NewMessage, title?: string, event?: NewOutboxEvent, gap?: NewKnowledgeGap): Promise<AppendedMessage | undefined>;
   /** Applies `changes` and their `effects` in one transaction; undefined when not in the workspace. */
   update(
     workspaceId: string,

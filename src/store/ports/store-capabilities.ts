@@ -4,7 +4,10 @@
  * reads them from its connection and the migrations from the same object.
  */
 export interface StoreCapabilities {
-  /** The SQL dialect; read only to spell the migrations' column types (`migrations/dialect-types.ts`). */
+  /**
+   * The SQL dialect; read only to spell the migrations' column types (`migrations/dialect-types.ts`) and the
+   * few functions the dialects name differently (`sql/dialect-functions.ts`).
+   */
   readonly dialect: 'sqlite' | 'postgres';
   /** `SELECT … FOR UPDATE` (and `SKIP LOCKED`) exists; SQLite has none and serialises writers instead. */
   readonly supportsRowLocks: boolean;

@@ -14,8 +14,11 @@ import type {
   InboxTab,
   NewConversation,
 } from '../ports/conversation-store.js';
+import type { NewKnowledgeGap } from '../ports/analytics-store.js';
 import type { NewMessage } from '../ports/message-store.js';
 import type { NewOutboxEvent } from '../ports/outbox-store.js';
+import { insertKnowledgeGap } from './analytics-store.js';
+import { countWhen } from './count-when.js';
 import { insertMessage, isUnread } from './message-store.js';
 import { insertOutboxEvent } from './outbox-store.js';
 import type { SqlConnection } from './sql-dialect.js';
@@ -92,10 +95,7 @@ function matchesFilter(eb: ConversationScope, filter: ConversationFilter): Expre
   return eb.and(conditions);
 }
 
-/** 1 when the condition holds, else 0: summed, it counts the rows where it holds. */
 const INBOX_TABS: readonly InboxTab[] = ['humanRequested', 'unresolved', 'mine', 'unassigned', 'all'];
-
-const countWhen = (condition: Expression<SqlBool>) => sql<number | string>`sum(case when ${condition} then 1 else 0 end)`;
 
 export class SqlConversationStore implements ConversationStore {
   private readonly rows: OwnedRows<'conversation'>;
@@ -171,7 +171,12 @@ export class SqlConversationStore implements ConversationStore {
     return { conversation: existing, created: false };
   }
 
-  async appendMessage(message: NewMessage, title?: string, event?: NewOutboxEvent): Promise<AppendedMessage | undefined> {
+  async appendMessage(
+    message: NewMessage,
+    title?: string,
+    event?: NewOutboxEvent,
+    gap?: NewKnowledgeGap,
+  ): Promise<AppendedMessage | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('conversation')
@@ -190,6 +195,8 @@ export class SqlConversationStore implements ConversationStore {
         .executeTakeFirst();
       if (row === undefined) return undefined;
       const appended = { message: await insertMessage(trx, message), conversation: toRecord(row) };
+      if (gap !== undefined) await insertKnowledgeGap(trx, gap);
+      // Events last: on PostgreSQL the outbox takes the workspace's event lock, held until commit.
       if (event !== undefined) await insertOutboxEvent(trx, event, message.createdAt);
       return appended;
     });

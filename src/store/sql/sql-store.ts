@@ -19,6 +19,7 @@ import { SqlWebhookStore } from './webhook-store.js';
 import { SqlInstanceSecretStore } from './instance-secret-store.js';
 import { SqlOneTimeLinkStore, SqlSessionStore, SqlUserStore } from './people-store.js';
 import { SqlDeliveryStore } from './delivery-store.js';
+import { SqlAnalyticsStore } from './analytics-store.js';
 
 /** The dialect-specific parts: where files live and how chunks are searched. */
 export interface DialectParts {
@@ -41,6 +42,7 @@ export function createSqlStore(connection: SqlConnection, { blobs, search }: Dia
     search,
     conversations: new SqlConversationStore(connection),
     messages: new SqlMessageStore(db),
+    analytics: new SqlAnalyticsStore(connection),
     participants: new SqlParticipantStore(db),
     outbox: new SqlOutboxStore(db, connection.listen),
     members: new SqlMemberStore(connection),

@@ -17,6 +17,7 @@ const NewAgentPage = lazyPage(() => import('./pages/agents/new-agent-page'), 'Ne
 const AgentPage = lazyPage(() => import('./pages/agents/agent-page'), 'AgentPage');
 const DatastoresPage = lazyPage(() => import('./pages/datastores/datastores-page'), 'DatastoresPage');
 const DatastorePage = lazyPage(() => import('./pages/datastores/datastore-page'), 'DatastorePage');
+const AnalyticsPage = lazyPage(() => import('./pages/analytics/analytics-page'), 'AnalyticsPage');
 const SettingsPage = lazyPage(() => import('./pages/settings/settings-page'), 'SettingsPage');
 const NotFoundPage = lazyPage(() => import('./pages/not-found-page'), 'NotFoundPage');
 
@@ -40,6 +41,7 @@ export function WorkspaceArea({ tokens }: { tokens: AccessTokens }) {
               <Route path="/agents/:id" component={AgentPage} />
               <Route path="/datastores" component={DatastoresPage} />
               <Route path="/datastores/:id" component={DatastorePage} />
+              <Route path="/analytics" component={AnalyticsPage} />
               <Route path="/settings">
                 <Redirect to="/settings/keys" replace />
               </Route>

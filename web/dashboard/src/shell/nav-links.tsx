@@ -1,10 +1,11 @@
 import { Link, useLocation } from 'wouter';
 import { Icon, type IconName } from './icons';
 
-/** The dashboard's sections; Inbox and Analytics join when they exist. */
+/** The dashboard's sections; Inbox joins when it exists. */
 const SECTIONS: ReadonlyArray<{ href: string; label: string; icon: IconName }> = [
   { href: '/agents', label: 'Agents', icon: 'agents' },
   { href: '/datastores', label: 'Datastores', icon: 'datastores' },
+  { href: '/analytics', label: 'Analytics', icon: 'analytics' },
   { href: '/settings', label: 'Settings', icon: 'settings' },
 ];
 

@@ -1,0 +1,83 @@
+import { Link } from 'wouter';
+import { DateTime } from '../../components/date-time';
+import type { KnowledgeGap } from '../../queries/analytics';
+import type { Datastore } from '../../queries/datastores';
+
+/** Where the answer to a gap belongs: the agent's (first) datastore, or the agent, to give it one. */
+function AddDocument({ gap, datastores }: { gap: KnowledgeGap; datastores: ReadonlyMap<string, Datastore> }) {
+  const { agent } = gap;
+  if (agent === null) return <span className="muted small">Agent deleted</span>;
+  const datastoreId = agent.datastoreIds[0];
+  if (datastoreId === undefined) {
+    return (
+      <Link href={`/agents/${encodeURIComponent(agent.id)}`} className="button button-small">
+        Give {agent.name} a datastore
+      </Link>
+    );
+  }
+  const name = datastores.get(datastoreId)?.name;
+  return (
+    <Link href={`/datastores/${encodeURIComponent(datastoreId)}`} className="button button-small">
+      Add a document{name === undefined ? '' : ` to ${name}`}
+    </Link>
+  );
+}
+
+/** The questions the agents could not answer, the most asked first, each with where to add its answer. */
+export function KnowledgeGaps({
+  gaps,
+  total,
+  datastores,
+}: {
+  gaps: readonly KnowledgeGap[];
+  total: number;
+  datastores: ReadonlyMap<string, Datastore>;
+}) {
+  if (gaps.length === 0) {
+    return <p className="muted">Every question in this range was answered from the datastores.</p>;
+  }
+  return (
+    <>
+      <div className="table-wrap">
+        <table className="table table-stack">
+          <caption className="visually-hidden">Questions the agents could not answer</caption>
+          <thead>
+            <tr>
+              <th scope="col">Question</th>
+              <th scope="col">Asked</th>
+              <th scope="col">Last asked</th>
+              <th scope="col">Agent</th>
+              <th scope="col">
+                <span className="visually-hidden">Answer it</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {gaps.map((gap) => (
+              <tr key={`${gap.agent?.id ?? ''}\n${gap.question}\n${gap.conversationId}`}>
+                <td data-label="Question">
+                  <span className="gap-question">{gap.question}</span>
+                </td>
+                <td data-label="Asked" className="nowrap">
+                  <span className="count">{gap.count === 1 ? 'once' : `${gap.count.toLocaleString()} times`}</span>
+                </td>
+                <td data-label="Last asked" className="nowrap">
+                  <DateTime iso={gap.lastAskedAt} relative />
+                </td>
+                <td data-label="Agent">{gap.agent?.name ?? '—'}</td>
+                <td className="row-actions">
+                  <AddDocument gap={gap} datastores={datastores} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {total > gaps.length && (
+        <p className="muted small">
+          The {gaps.length} most asked of {total.toLocaleString()} questions.
+        </p>
+      )}
+    </>
+  );
+}
