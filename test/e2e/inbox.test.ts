@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { seedConversation } from '../api/conversations-seed.js';
@@ -45,6 +46,7 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
   let workspace: Workspace;
   let owner: SignedInMember;
   let ownerMemberId: string;
+  let miaMemberId: string;
   let agentId: string;
   let otherAgentId: string;
   let receiver: WebhookReceiver;
@@ -58,8 +60,11 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     workspace = await parley.newWorkspace('Acme support');
     owner = await parley.newMember(workspace.id, 'owner');
     await parley.core.store.users.update(owner.userId, { name: 'Olivia Owner' }, new Date().toISOString());
+    const mia = await parley.newMember(workspace.id, 'member');
+    await parley.core.store.users.update(mia.userId, { name: 'Mia Member' }, new Date().toISOString());
     const members = await apiCall<MemberBody[]>(parley, workspace.key, 'GET', '/members');
     ownerMemberId = members.find((member) => member.email === owner.email)!.id;
+    miaMemberId = members.find((member) => member.email === mia.email)!.id;
     const key = workspace.key;
     await apiCall(parley, key, 'POST', '/webhooks', { url: receiver.url, events: ['conversation-resolved'] });
     await apiCall(parley, key, 'PATCH', '/workspace/settings', { notifications: { 'conversation-resolved': { admins: true } } });
@@ -157,6 +162,35 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     expect(stored).toMatchObject({ from: 'human', text: 'Yes, Olivia here. Aisle 4, as the memo says.', sender: { type: 'user', id: ownerMemberId, name: 'Olivia Owner' } });
     await page.getByRole('button', { name: 'Assigned to Olivia Owner' }).waitFor();
 
+    // Handed back, the agent answers again.
+    await page.getByRole('button', { name: 'Hand back to the agent' }).click();
+    await page.getByRole('button', { name: 'Take over' }).waitFor();
+    expect((await ask('Which aisle again?', visitor)).answer).toBeDefined();
+    await log.getByRole('listitem').filter({ hasText: 'Which aisle again?' }).waitFor();
+
+    // Assigned to someone else, then marked as asking for a person.
+    await page.getByRole('button', { name: 'Assigned to Olivia Owner' }).click();
+    await page.getByRole('menuitemradio', { name: 'Mia Member' }).click();
+    await page.getByRole('button', { name: 'Assigned to Mia Member' }).waitFor();
+    expect((await conversation(visitor.conversationId)).assignee).toEqual({ id: miaMemberId, name: 'Mia Member' });
+    await page.getByRole('button', { name: 'Mark human-requested' }).click();
+    await page.getByRole('heading', { level: 2 }).locator('..').getByText('Human requested').waitFor();
+    expect((await conversation(visitor.conversationId)).status).toBe('HUMAN_REQUESTED');
+
+    // Exported as JSON and as an HTML page, the visitor's words as text.
+    for (const [format, expected] of [
+      ['JSON', `"text": "${QUESTION}"`],
+      ['HTML', '<!doctype html>'],
+    ] as const) {
+      await page.getByRole('button', { name: 'Export' }).click();
+      const downloaded = page.waitForEvent('download');
+      await page.getByRole('menuitem', { name: `Export as ${format}` }).click();
+      const download = await downloaded;
+      expect(download.suggestedFilename()).toBe(`conversation-${visitor.conversationId}.${format.toLowerCase()}`);
+      const file = await fs.readFile((await download.path())!, 'utf8');
+      expect(file.toLowerCase()).toContain(expected.toLowerCase());
+    }
+
     // Resolved: the webhook and the e-mail arrive as for any resolution.
     await page.getByRole('button', { name: 'Resolve', exact: true }).click();
     await page.getByRole('button', { name: 'Reopen' }).waitFor();
@@ -166,7 +200,10 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     );
     expect(eventOf(hooks[0]!.body)).toMatchObject({ type: 'conversation-resolved', data: { conversationId: visitor.conversationId, status: 'RESOLVED' } });
     const [mail] = await until(
-      () => sink.mails.filter((received) => received.mail.text?.includes(`/dashboard/conversations/${visitor.conversationId}`)),
+      () =>
+        sink.mails.filter(
+          (received) => received.mail.subject?.startsWith('Conversation resolved') && received.mail.text?.includes(`/dashboard/conversations/${visitor.conversationId}`),
+        ),
       (found) => found.length > 0,
     );
     expect(mail!.to).toContain(owner.email);
@@ -322,6 +359,57 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     await page.getByRole('row').filter({ hasText: 'opening-hours.txt' }).getByText('Synched').waitFor({ timeout: 60_000 });
     // The first load, the one after the upload, and the one after datasource.synched (a reconnect may add one).
     expect(listed.length).toBeLessThanOrEqual(4);
+    expect(problems).toEqual([]);
+  });
+
+  parleyTest('after the stream drops, it comes back and resumes after the last event it had', async () => {
+    const { page, problems } = await ownerPage();
+    const resumedFrom: (string | undefined)[] = [];
+    const lastSeen = 'evt_01kbdropped0000000000000000';
+    await page.route(
+      (url) => url.pathname === '/events/stream',
+      async (route) => {
+        resumedFrom.push(route.request().headers()['last-event-id']);
+        if (resumedFrom.length > 1) return route.fallback();
+        // The first connection ends after one event, as when a proxy drops it.
+        const envelope = {
+          id: lastSeen,
+          type: 'conversation.created',
+          workspaceId: workspace.id,
+          createdAt: new Date().toISOString(),
+          data: { conversationId: 'gone', agentId, channel: 'api', status: 'UNRESOLVED', visitorId: null, contactId: null },
+        };
+        await route.fulfill({
+          status: 200,
+          contentType: 'text/event-stream',
+          body: `event: ready\ndata: {"resumed":true}\n\nid: ${lastSeen}\nevent: conversation.created\ndata: ${JSON.stringify(envelope)}\n\n`,
+        });
+      },
+    );
+    await page.goto('/dashboard/inbox');
+    await until(() => resumedFrom.length, (count) => count >= 2);
+    expect(resumedFrom).toEqual([undefined, lastSeen]);
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    // That id is unknown to the server: the page refetches, then follows as before.
+    const visitor = await ask('Still there after the drop?');
+    await page.getByRole('list', { name: 'Conversations' }).locator(`a[href*="${visitor.conversationId}"]`).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  parleyTest('on a phone the list and the thread are two screens', async () => {
+    const seeded = await seedConversation(parley, workspace.id, { agentId, channel: 'website', messages: [['human', 'Phone screen question']] });
+    const { page, problems } = await ownerPage();
+    await page.setViewportSize(PHONE);
+    await openInbox(page, '/dashboard/inbox?q=Phone%20screen');
+    const list = page.getByRole('list', { name: 'Conversations' });
+    await list.getByRole('link', { name: /Phone screen question/ }).click();
+    await page.waitForURL(`**/conversations/${seeded.id}?q=Phone+screen`);
+    await page.getByRole('heading', { name: 'Phone screen question', level: 2 }).waitFor();
+    expect(await list.isVisible()).toBe(false);
+    await page.getByRole('link', { name: 'Conversations' }).click();
+    await page.waitForURL('**/inbox?q=Phone+screen');
+    await list.waitFor();
+    expect(await page.getByRole('log', { name: 'Messages' }).count()).toBe(0);
     expect(problems).toEqual([]);
   });
 

@@ -21,7 +21,7 @@ const LAST_RETRY_MS = 30_000;
 const REOPEN_MS = 250;
 
 /** 1 s, 2 s, 4 s… up to 30 s, each somewhat randomised so that tabs do not all come back at once. */
-export const retryDelay = (failures: number, random = Math.random()): number =>
+const retryDelay = (failures: number, random = Math.random()): number =>
   Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, failures - 1)) * (0.75 + random / 2);
 
 /**

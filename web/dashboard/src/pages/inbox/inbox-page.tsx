@@ -80,6 +80,9 @@ export function InboxPage() {
             <span className={`live-state live-${live}`} role="status">
               {LIVE_LABELS[live]}
             </span>
+            <button type="button" className="icon-button inbox-help" onClick={() => setHelpOpen(true)} aria-label="Keyboard shortcuts" aria-keyshortcuts="?">
+              <span aria-hidden="true">?</span>
+            </button>
           </div>
           <div className="toolbar inbox-toolbar">
             <BulkStatusDialog
@@ -92,9 +95,6 @@ export function InboxPage() {
               onDone={(count, status) => setBulkDone(`${count} conversation${count === 1 ? '' : 's'} set to ${STATUS_LABELS[status].toLowerCase()}.`)}
             />
             <AlertMenu />
-            <button type="button" className="button button-small button-quiet" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
-              Shortcuts
-            </button>
           </div>
           <p className="visually-hidden" role="status">
             {bulkDone}
