@@ -430,9 +430,13 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     await capture(emptyPage, 'inbox-empty');
 
     const { page, problems } = await ownerPage();
+    // Every kind of message: the visitor's, the agent's with sources, the notice of a take-over, a member's.
     const visitor = await ask(QUESTION);
     await ask('Thanks! Who signs for the delivery?', visitor);
-    await seedConversation(parley, workspace.id, {
+    await apiCall(parley, workspace.key, 'PATCH', `/conversations/${visitor.conversationId}`, { isAiEnabled: false, metadata: { plan: 'Pro', orderId: 4471 } });
+    await apiCall(parley, owner.accessToken, 'POST', `/conversations/${visitor.conversationId}/messages`, { text: 'Hello, Olivia here: the warehouse team signs for it.' });
+    await ask('Great, thank you!', visitor);
+    const grace = await seedConversation(parley, workspace.id, {
       agentId,
       channel: 'website',
       contact: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.org', phoneNumber: '+1 555 0100' },
@@ -442,11 +446,16 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     await page.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: /Grace Hopper/ }).waitFor();
     await capture(page, 'inbox-list', { fullPage: false });
 
+    await page.goto(`/dashboard/conversations/${grace.id}?tab=all&channel=website&from=2020-01-01`);
+    await page.getByRole('heading', { name: /My order #4471/, level: 2 }).waitFor();
+    await page.getByText('+1 555 0100').waitFor();
+    await capture(page, 'inbox-filtered-thread', { fullPage: false });
+
     await page.goto(`/dashboard/conversations/${visitor.conversationId}?tab=all`);
     const log = page.getByRole('log', { name: 'Messages' });
-    await log.getByText(/^\d+ sources?$/).first().waitFor();
-    for (const summary of await log.getByText(/^\d+ sources?$/).all()) await summary.click();
-    await log.getByText('Warehouse memo', { exact: true }).first().waitFor();
+    await log.getByText('Hello, Olivia here', { exact: false }).waitFor();
+    await log.getByText(/^\d+ sources?$/).last().click();
+    await log.getByText('Warehouse memo', { exact: true }).last().waitFor();
     await capture(page, 'inbox-thread', { fullPage: false });
 
     await page.keyboard.press('?');

@@ -30,13 +30,12 @@ export function LiveEventsProvider({ children }: { children: ReactNode }) {
     const stream = new LiveEventStream({
       types: LIVE_EVENT_TYPES,
       onEvent: (event) => {
-        for (const cache of caches) cache.apply(event);
-        for (const listener of listeners.current) {
-          // One listener's failure must not cost the others their event, nor the stream its connection.
+        for (const handle of [...caches.map((cache) => cache.apply), ...listeners.current]) {
+          // One handler's failure must not cost the others their event, nor the stream its connection.
           try {
-            listener(event);
+            handle(event);
           } catch (error) {
-            console.error('A live event listener failed', error);
+            console.error(`Handling the live event ${event.type} failed`, error);
           }
         }
       },

@@ -30,7 +30,8 @@ export function VisitorPanel({ conversation, listed }: VisitorPanelProps) {
   const phone = listed?.contactInfo?.phoneNumber;
   const metadata = Object.entries(conversation.metadata);
   return (
-    <aside className="visitor-panel" aria-label="Visitor and conversation details">
+    // Focusable: it scrolls on its own, and the keyboard must be able to scroll it.
+    <aside className="visitor-panel" aria-label="Visitor and conversation details" tabIndex={0}>
       <h3>Visitor</h3>
       <dl className="facts">
         <Fact term="Name">{name || <span className="muted">Not given</span>}</Fact>
