@@ -7,7 +7,7 @@ export interface ConversationView {
   contact: ContactRecord | null;
   /** Oldest first: all of them, the latest only or none, as asked. */
   messages: MessageRecord[];
-  /** The members who wrote in it or are assigned to it (others are left out). */
+  /** The workspace's members: who wrote and who is assigned are named from them. */
   members: MemberRecord[];
   /** Visitor messages no member has read. */
   unreadCount: number;

@@ -381,14 +381,22 @@ export class ConversationService {
   /** The event a change to `status` emits, with the messages as they will stand after the change. */
   private async statusEvent(conversation: ConversationRecord, status: ConversationStatus, notice: NewMessage | undefined) {
     const { workspaceId } = conversation;
-    const { agent, contact } = await this.view(workspaceId, conversation, 'none');
+    const view = await this.view(workspaceId, conversation, 'none');
     const messages = await this.store.messages.listByConversations(workspaceId, [conversation.id], { latest: EVENT_MESSAGE_COUNT });
+    // Members are named in the e-mail; visitors and the agent as before (the contact, the agent's name).
+    const senderNames = new Map(
+      messages.flatMap((message) => {
+        const sender = senderOf(message, view);
+        return sender?.type === 'user' && sender.name !== null ? [[message.id, sender.name] as const] : [];
+      }),
+    );
     return conversationStatusEvent({
       conversation,
       status,
-      agent,
-      contact,
+      agent: view.agent,
+      contact: view.contact,
       messages: notice === undefined ? messages : [...messages, { ...notice, eval: null }],
+      senderNames,
     });
   }
 
@@ -414,14 +422,12 @@ export class ConversationService {
     ]);
     const messagesOf = groupBy(messages, (message) => message.conversationId);
     return (conversation) => {
-      const listedMessages = messagesOf.get(conversation.id) ?? [];
-      const involved = new Set([conversation.assigneeId, ...listedMessages.map((message) => message.memberId)]);
       return {
         conversation,
         agent: agents.find((agent) => agent !== undefined && agent.id === conversation.agentId) ?? null,
         contact: contacts.find((contact) => contact.id === conversation.contactId) ?? null,
-        messages: listedMessages,
-        members: members.filter((member) => involved.has(member.id)),
+        messages: messagesOf.get(conversation.id) ?? [],
+        members,
         unreadCount: unread.get(conversation.id) ?? 0,
       };
     };

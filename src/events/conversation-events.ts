@@ -33,8 +33,8 @@ export interface ConversationEventPayload {
     email: string | null;
     phoneNumber: string | null;
   } | null;
-  /** The latest messages, oldest first. */
-  messages: { id: string; from: string; text: string; createdAt: string }[];
+  /** The latest messages, oldest first; `senderName` names a member, an agent or a contact who wrote it. */
+  messages: { id: string; from: string; text: string; createdAt: string; senderName?: string }[];
 }
 
 export interface ConversationEventInput {
@@ -43,6 +43,8 @@ export interface ConversationEventInput {
   agent: AgentRecord | null;
   contact: ContactRecord | null;
   messages: readonly MessageRecord[];
+  /** Who wrote each message, by message id, where known. */
+  senderNames?: ReadonlyMap<string, string>;
 }
 
 /** The outbox event for moving the conversation to `status`; undefined when that status emits none. */
@@ -63,12 +65,16 @@ export function conversationStatusEvent(input: ConversationEventInput): NewOutbo
       email: contact.email,
       phoneNumber: contact.phoneNumber,
     },
-    messages: input.messages.slice(-EVENT_MESSAGE_COUNT).map((message) => ({
-      id: message.id,
-      from: message.from,
-      text: message.text,
-      createdAt: message.createdAt,
-    })),
+    messages: input.messages.slice(-EVENT_MESSAGE_COUNT).map((message) => {
+      const senderName = input.senderNames?.get(message.id);
+      return {
+        id: message.id,
+        from: message.from,
+        text: message.text,
+        createdAt: message.createdAt,
+        ...(senderName === undefined ? {} : { senderName }),
+      };
+    }),
   };
   return newEvent(conversation.workspaceId, type, payload);
 }

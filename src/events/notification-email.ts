@@ -23,7 +23,8 @@ const SUBJECT_LENGTH = 80;
 
 const clip = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 
-function speaker(payload: ConversationEventPayload, from: string): string {
+function speaker(payload: ConversationEventPayload, { from, senderName }: ConversationEventPayload['messages'][number]): string {
+  if (senderName !== undefined) return senderName;
   if (from === 'agent') return payload.agent?.name ?? 'Agent';
   if (from === 'system') return 'System';
   const name = [payload.contact?.firstName, payload.contact?.lastName].filter(Boolean).join(' ');
@@ -51,7 +52,7 @@ function wording({ type, payload, recipient }: NotificationInput): { subject: st
 export function renderNotificationEmail(input: NotificationInput): RenderedEmail {
   const { payload, recipient, conversationUrl } = input;
   const { subject, intro } = wording(input);
-  const lines = payload.messages.map((message) => ({ who: speaker(payload, message.from), at: message.createdAt, text: message.text }));
+  const lines = payload.messages.map((message) => ({ who: speaker(payload, message), at: message.createdAt, text: message.text }));
   const link = recipient === 'admins' ? conversationUrl : null;
 
   const text = [

@@ -70,7 +70,7 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     const cookie = cookieOf(setup.headers)!;
     expect(cookie.attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=strict', 'path=/']));
     const me = await asBrowser<MeAnswerBody>('GET', '/me', cookie.value);
-    expect(me.body.memberships).toEqual([{ workspaceId: expect.any(String), workspaceName: 'Default workspace', role: 'owner' }]);
+    expect(me.body.memberships).toEqual([{ workspaceId: expect.any(String), workspaceName: 'Default workspace', role: 'owner', memberId: expect.any(String) }]);
 
     const again = await asBrowser('POST', '/auth/setup', null, { body: { token: link!.token, email: 'thief@example.com', name: 'T', password: PASSWORD } });
     expect(again.status).toBe(404);
@@ -308,7 +308,7 @@ describe.each(STORE_KINDS)('open sign-up on %s', (kind) => {
     expect(response.status).toBe(200);
     const secret = cookieOf(response.headers)!.value;
     const me = await parley.call<MeAnswerBody>('GET', '/me', { headers: { cookie: `parley_session=${secret}` } });
-    expect(me.body.memberships).toEqual([{ workspaceId: expect.any(String), workspaceName: 'Wendy’s shop', role: 'owner' }]);
+    expect(me.body.memberships).toEqual([{ workspaceId: expect.any(String), workspaceName: 'Wendy’s shop', role: 'owner', memberId: expect.any(String) }]);
   });
 
   it('refuses the 61st credential check from one address within a minute, whatever the account or link', async () => {

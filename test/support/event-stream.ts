@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Arrivals } from './arrivals.js';
 
@@ -35,24 +36,29 @@ export class EventStreamClient {
     const url = new URL('/events/stream', baseUrl);
     if (options.since !== undefined) url.searchParams.set('since', options.since);
     if (options.types !== undefined) url.searchParams.set('types', options.types);
-    const abort = new AbortController();
     const headers: Record<string, string> = { authorization: `Bearer ${options.key}`, accept: 'text/event-stream' };
     if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
-    const response = await fetch(url, { headers, signal: abort.signal });
-    if (response.status !== 200 || response.body === null) {
-      throw new Error(`event stream answered ${response.status}: ${await response.text()}`);
+    // A connection of its own (no keep-alive agent), destroyed on close: nothing lingers to hold a server open.
+    const request = http.get(url, { headers, agent: false });
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      request.on('response', resolve);
+      request.on('error', reject);
+    });
+    if (response.statusCode !== 200) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of response) chunks.push(chunk as Buffer);
+      request.destroy();
+      throw new Error(`event stream answered ${response.statusCode}: ${Buffer.concat(chunks).toString()}`);
     }
     const frames: EventSourceMessage[] = [];
     let onFrame: (frame: EventSourceMessage) => void = (frame) => frames.push(frame);
     const parser = createParser({ onEvent: (frame) => onFrame(frame) });
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    const pump = (async () => {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        parser.feed(value);
-      }
-    })().catch(() => undefined);
+    response.setEncoding('utf8');
+    response.on('data', (text: string) => parser.feed(text));
+    const pump = new Promise<void>((resolve) => {
+      response.on('close', resolve);
+      request.on('error', () => resolve());
+    });
 
     const ready = await new Promise<EventSourceMessage>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no ready event')), options.timeoutMs ?? 10_000);
@@ -70,7 +76,7 @@ export class EventStreamClient {
     });
     const client = new EventStreamClient((JSON.parse(ready.data) as { resumed: boolean }).resumed);
     client.#done = pump;
-    client.#abort.signal.addEventListener('abort', () => abort.abort());
+    client.#abort.signal.addEventListener('abort', () => request.destroy());
     const take = (frame: EventSourceMessage) => {
       client.frames.push(frame.event ?? 'message');
       if (frame.event === 'ready' || frame.id === undefined) return;

@@ -16,6 +16,8 @@ export interface Workspace {
 /** A person signed in to the dashboard: their session cookie's value and an access token for one workspace. */
 export interface SignedInMember {
   userId: string;
+  /** The person as a member of the workspace: assignee and sender ids. */
+  memberId: string;
   email: string;
   password: string;
   sessionSecret: string;
@@ -118,7 +120,8 @@ export async function startTestParley(kind: StoreKind, options: TestParleyOption
         await joinWorkspace(core.store, workspaceId, user, role);
         const { sessionSecret } = await accounts.signIn({ email, password }, 'test');
         const { accessToken } = await accounts.mintAccessToken(sessionSecret, workspaceId);
-        return { userId: user.id, email, password, sessionSecret, accessToken };
+        const member = await core.store.members.findByUser(workspaceId, user.id);
+        return { userId: user.id, memberId: member!.id, email, password, sessionSecret, accessToken };
       },
       close,
     };

@@ -33,7 +33,14 @@ const UserAnswer = Type.Object({ user: User });
 
 const MeAnswer = Type.Object({
   user: User,
-  memberships: Type.Array(Type.Object({ workspaceId: Type.String(), workspaceName: Type.String(), role: Role })),
+  memberships: Type.Array(
+    Type.Object({
+      workspaceId: Type.String(),
+      workspaceName: Type.String(),
+      role: Role,
+      memberId: Type.String({ description: 'The person as a member of that workspace (assignee and sender ids)' }),
+    }),
+  ),
 });
 
 const Session = Type.Object({
@@ -61,7 +68,12 @@ const userView = ({ id, email, name }: UserRecord) => ({ id, email, name });
 
 const meView = ({ user, memberships }: Me) => ({
   user: userView(user),
-  memberships: memberships.map(({ member, workspaceName }) => ({ workspaceId: member.workspaceId, workspaceName, role: member.role })),
+  memberships: memberships.map(({ member, workspaceName }) => ({
+    workspaceId: member.workspaceId,
+    workspaceName,
+    role: member.role,
+    memberId: member.id,
+  })),
 });
 
 const sessionView = (session: SessionRecord, currentId: string | undefined) => ({

@@ -93,6 +93,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
   app.post(
     '/conversations/:id/messages',
     {
+      config: { fieldPaths: { memberId: 'body.memberId' } },
       schema: {
         tags,
         summary: 'Reply to the visitor as a member (a person)',

@@ -29,6 +29,12 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ eventStreams: EventStreamS
   app,
   { eventStreams, heartbeatMs = HEARTBEAT_MS },
 ) => {
+  /** Ends each open stream: the server is closing, and an endless response would hold it open. */
+  const closers = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const close of closers) close();
+  });
+
   app.get(
     '/events/stream',
     {
@@ -67,9 +73,12 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ eventStreams: EventStreamS
       const close = () => {
         if (closed) return;
         closed = true;
+        closers.delete(close);
         clearInterval(heartbeat);
         stream.close();
+        sse.end();
       };
+      closers.add(close);
       reply.raw.on('close', close);
       if (sse.ended) close();
     },

@@ -16,7 +16,11 @@ const toRecord = (row: Selectable<EventOutboxTable>): OutboxEventRecord => ({
   dispatchedAt: row.dispatched_at,
 });
 
-/** Writes an event; shared so a change can record its event inside its own transaction. */
+/**
+ * Writes an event; shared so a change can record its event inside its own transaction. Write it last: on
+ * PostgreSQL it takes the workspace's event lock until commit (migration 007), so nothing else should wait
+ * on a lock while holding it.
+ */
 export async function insertOutboxEvent(db: Kysely<Database>, event: NewOutboxEvent, at: string): Promise<void> {
   await db
     .insertInto('event_outbox')
