@@ -19,7 +19,7 @@ export function HumanRequestedAlerts() {
     const conversation = event.data;
     if (settings.sound) playChime();
     if (!settings.desktop || !('Notification' in window) || Notification.permission !== 'granted') return;
-    const lastWords = conversation.messages.filter((message) => message.from === 'human').at(-1)?.text;
+    const lastWords = conversation.messages.filter((message) => message.from === 'human' && message.senderName === undefined).at(-1)?.text;
     const notification = new Notification(`${whoOf(conversation)} asks for a person`, {
       body: lastWords ?? conversation.title,
       // One notification per conversation: a second request replaces the first.

@@ -38,7 +38,8 @@ export interface NotifyingPayload {
   channel: string;
   agent: { id: string; name: string } | null;
   contact: { id: string; firstName: string | null; lastName: string | null; email: string | null; phoneNumber: string | null } | null;
-  messages: { id: string; from: string; text: string; createdAt: string }[];
+  /** The last ten; a member's (also `from: human`) names them in `senderName`. */
+  messages: { id: string; from: string; text: string; createdAt: string; senderName?: string }[];
 }
 
 export interface DatasourcePayload {

@@ -134,10 +134,9 @@ const PAGE_SIZE = 30;
  * The conversations of a selection, most recently active first, a page at a time (the next page's cursor
  * comes in X-Next-Cursor). `openOnly` leaves the resolved ones out: the list cannot ask for "not resolved".
  */
-export function useConversationList(selection: ConversationSelection, { openOnly = false, enabled = true }: { openOnly?: boolean; enabled?: boolean } = {}) {
+export function useConversationList(selection: ConversationSelection, { openOnly = false }: { openOnly?: boolean } = {}) {
   const workspaceId = useWorkspaceId();
   return useInfiniteQuery({
-    enabled,
     queryKey: conversationKeys.list(workspaceId, selection),
     queryFn: async ({ pageParam, signal }): Promise<ConversationPage> => {
       const query = selectionQuery(selection);

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api';
 import type { Role } from '../session/access-tokens';
-import { useSession, useWorkspaceId } from '../session/session';
+import { useWorkspaceId } from '../session/session';
 
 export interface Member {
   id: string;
@@ -29,17 +29,6 @@ const memberPath = (id: string) => `/members/${encodeURIComponent(id)}`;
 export function useMembers() {
   const workspaceId = useWorkspaceId();
   return useQuery({ queryKey: memberKeys.all(workspaceId), queryFn: () => api<Member[]>('/members') });
-}
-
-/**
- * The signed-in person's member record in the workspace in use: /me names the user, and a member is
- * found by the user's e-mail (unique in a workspace).
- */
-export function useMyMember(): Member | undefined {
-  const { me } = useSession();
-  const members = useMembers();
-  const email = me.user.email.toLowerCase();
-  return members.data?.find((member) => member.email.toLowerCase() === email);
 }
 
 function useMemberMutation<Input, Output>(send: (input: Input) => Promise<Output>) {

@@ -10,7 +10,8 @@ import {
   type ConversationDetail,
   type ListedConversation,
 } from '../../queries/conversations';
-import { useMembers, useMyMember } from '../../queries/members';
+import { useMembers } from '../../queries/members';
+import { useMyMemberId } from '../../session/session';
 import { ConversationStatusBadge } from './conversation-status-badge';
 import { personOf } from './conversation-list';
 import { useKeybinds } from './inbox-keybinds';
@@ -77,7 +78,7 @@ function useReadWhileOpen(conversation: ConversationDetail): void {
 
 function ThreadView({ conversation, listed, search }: { conversation: ConversationDetail; listed: ListedConversation | undefined; search: InboxSearch }) {
   const members = useMembers().data ?? [];
-  const me = useMyMember();
+  const myId = useMyMemberId();
   const update = useUpdateConversation(conversation.id);
   const replyBox = useRef<HTMLTextAreaElement>(null);
   const contact = conversation.participantsContacts[0];
@@ -92,7 +93,7 @@ function ThreadView({ conversation, listed, search }: { conversation: Conversati
       if (conversation.status !== 'RESOLVED' && !update.isPending) update.mutate({ status: 'RESOLVED' });
     },
     a: () => {
-      if (me !== undefined && conversation.assignee?.id !== me.id && !update.isPending) update.mutate({ assigneeId: me.id });
+      if (conversation.assignee?.id !== myId && !update.isPending) update.mutate({ assigneeId: myId });
     },
   });
 
@@ -109,11 +110,11 @@ function ThreadView({ conversation, listed, search }: { conversation: Conversati
         <p className="muted small">
           {[person, conversation.agent?.name, conversation.channel, conversation.isAiEnabled ? 'agent answering' : 'agent off'].filter(Boolean).join(' · ')}
         </p>
-        <ThreadActions conversation={conversation} me={me} members={members} update={update} />
+        <ThreadActions conversation={conversation} myId={myId} members={members} update={update} />
       </header>
       <div className="thread-body">
         <div className="thread-main">
-          <ThreadMessages conversation={conversation} person={person} me={me} members={members} />
+          <ThreadMessages conversation={conversation} person={person} myId={myId} members={members} />
           <ReplyForm conversationId={conversation.id} aiEnabled={conversation.isAiEnabled} inputRef={replyBox} />
         </div>
         <VisitorPanel conversation={conversation} listed={listed} />

@@ -4,8 +4,8 @@ import { useLocation, useParams } from 'wouter';
 import { EmptyState } from '../../components/empty-state';
 import { usePageTitle } from '../../components/page-title';
 import { useLiveState } from '../../live/live-events';
+import { useMyMemberId } from '../../session/session';
 import { useConversationList, useInboxCounts, type ConversationStatus, type InboxTab, type TabCount } from '../../queries/conversations';
-import { useMyMember } from '../../queries/members';
 import { AlertMenu } from './alert-menu';
 import { BulkStatusDialog } from './bulk-status-dialog';
 import { ConversationList } from './conversation-list';
@@ -48,15 +48,15 @@ export function InboxPage() {
   const { id: openId } = useParams<{ id?: string }>();
   const [, navigate] = useLocation();
   const [search, change] = useInboxSearch();
-  const me = useMyMember();
+  const myId = useMyMemberId();
   const live = useLiveState();
   const [helpOpen, setHelpOpen] = useState(false);
   const [bulkDone, setBulkDone] = useState('');
 
   const filter = useMemo(() => filterOf(search), [search]);
-  const selection = useMemo(() => tabSelection(search, me?.id), [search, me?.id]);
+  const selection = useMemo(() => tabSelection(search, myId), [search, myId]);
   const counts = useInboxCounts(filter);
-  const list = useConversationList(selection.list, { openOnly: selection.openOnly, enabled: search.tab !== 'mine' || me !== undefined });
+  const list = useConversationList(selection.list, { openOnly: selection.openOnly });
   const conversations = list.data;
   const tab = TABS.find(({ id }) => id === search.tab)!;
   const filtered = activeFilterCount(search) > 0 || search.q !== undefined;

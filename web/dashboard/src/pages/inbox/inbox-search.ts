@@ -134,7 +134,7 @@ export interface TabSelection {
 const OPEN_STATUSES = ['UNRESOLVED', 'HUMAN_REQUESTED'] as const;
 
 /** The selection of a tab under the filters; `memberId` is the signed-in member's (for Mine). */
-export function tabSelection(state: InboxSearch, memberId: string | undefined): TabSelection {
+export function tabSelection(state: InboxSearch, memberId: string): TabSelection {
   const filter = filterOf(state);
   const byStatus = (status: ConversationStatus) => ({ ...filter, status });
   switch (state.tab) {

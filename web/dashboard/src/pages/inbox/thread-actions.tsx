@@ -8,7 +8,8 @@ import type { Member } from '../../queries/members';
 
 interface ThreadActionsProps {
   conversation: ConversationDetail;
-  me: Member | undefined;
+  /** The signed-in member's id. */
+  myId: string;
   members: readonly Member[];
   /** Runs a change; the thread's keyboard shortcuts go through it too. */
   update: ConversationUpdate;
@@ -17,7 +18,7 @@ interface ThreadActionsProps {
 const memberName = (member: Pick<Member, 'name' | 'email'>) => member.name || member.email;
 
 /** What a member does with a conversation: take it over or hand it back, resolve it, assign it, export it. */
-export function ThreadActions({ conversation, me, members, update }: ThreadActionsProps) {
+export function ThreadActions({ conversation, myId, members, update }: ThreadActionsProps) {
   const [exportError, setExportError] = useState<unknown>(null);
   const change = (patch: ConversationPatch) => update.mutate(patch);
   const busy = update.isPending;
@@ -67,8 +68,8 @@ export function ThreadActions({ conversation, me, members, update }: ThreadActio
           </DropdownMenu.Trigger>
           <DropdownMenu.Portal>
             <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
-              {me !== undefined && assignee?.id !== me.id && (
-                <DropdownMenu.Item className="menu-item" onSelect={() => change({ assigneeId: me.id })}>
+              {assignee?.id !== myId && (
+                <DropdownMenu.Item className="menu-item" onSelect={() => change({ assigneeId: myId })}>
                   Assign to me
                 </DropdownMenu.Item>
               )}
@@ -80,7 +81,7 @@ export function ThreadActions({ conversation, me, members, update }: ThreadActio
                     <DropdownMenu.RadioItem key={member.id} value={member.id} className="menu-item">
                       <DropdownMenu.ItemIndicator className="menu-check">✓</DropdownMenu.ItemIndicator>
                       {memberName(member)}
-                      {member.id === me?.id && <span className="menu-hint">you</span>}
+                      {member.id === myId && <span className="menu-hint">you</span>}
                     </DropdownMenu.RadioItem>
                   ))}
               </DropdownMenu.RadioGroup>

@@ -8,7 +8,8 @@ interface ThreadMessagesProps {
   conversation: ConversationDetail;
   /** Who the visitor is, as the inbox names them. */
   person: string;
-  me: Member | undefined;
+  /** The signed-in member's id. */
+  myId: string;
   members: readonly Member[];
 }
 
@@ -17,7 +18,7 @@ type Side = 'visitor' | 'agent' | 'member' | 'system';
 const sideOf = (message: ThreadMessage): Side =>
   message.from === 'system' ? 'system' : message.from === 'agent' ? 'agent' : message.sender?.type === 'user' ? 'member' : 'visitor';
 
-function senderName(message: ThreadMessage, { conversation, person, me, members }: ThreadMessagesProps): string {
+function senderName(message: ThreadMessage, { conversation, person, myId, members }: ThreadMessagesProps): string {
   switch (sideOf(message)) {
     case 'system':
       return 'Notice';
@@ -28,7 +29,7 @@ function senderName(message: ThreadMessage, { conversation, person, me, members 
     case 'member': {
       const member = members.find((known) => known.id === message.sender?.id);
       const name = message.sender?.name || member?.name || member?.email || 'A member';
-      return member !== undefined && member.id === me?.id ? `${name} (you)` : name;
+      return message.sender?.id === myId ? `${name} (you)` : name;
     }
   }
 }
