@@ -231,6 +231,19 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     expect(await list.getByRole('listitem').count()).toBe(3);
     await page.getByRole('tab', { name: /^Unresolved 3 conversations/, selected: true }).waitFor();
 
+    // The tab, the filters and the search live in the address.
+    await page.getByRole('tab', { name: /^All 4 conversations/ }).click();
+    await page.waitForURL(`**/inbox?tab=all&agentId=${otherAgentId}&channel=website`);
+    await list.getByRole('link', { name: /Sales question already done/ }).waitFor();
+    const searchBox = page.getByRole('searchbox', { name: 'Search conversations' });
+    await searchBox.fill('question three');
+    await page.waitForURL(`**/inbox?tab=all&agentId=${otherAgentId}&channel=website&q=question+three`);
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
+    await searchBox.fill('');
+    await page.getByRole('tab', { name: /^Unresolved/ }).click();
+    await page.waitForURL(`**/inbox?agentId=${otherAgentId}&channel=website`);
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(3);
+
     await page.getByRole('button', { name: 'Change status of all…' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Change the status of 3 conversations?' });
     await dialog.getByText(/irreversible/).waitFor();

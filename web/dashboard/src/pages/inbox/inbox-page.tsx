@@ -70,6 +70,10 @@ export function InboxPage() {
     if (by === 1 && at >= conversations.length - 2 && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
   };
   useKeybinds({ j: () => step(1), k: () => step(-1), '?': () => setHelpOpen(true) });
+  const chooseTab = (next: string) => {
+    const chosen = TABS.find(({ id }) => id === next);
+    if (chosen !== undefined) change({ tab: chosen.id });
+  };
 
   return (
     <div className={openId === undefined ? 'inbox' : 'inbox inbox-thread-open'}>
@@ -96,11 +100,11 @@ export function InboxPage() {
             />
             <AlertMenu />
           </div>
-          <p className="visually-hidden" role="status">
+          <p className={bulkDone === '' ? 'visually-hidden' : 'inbox-notice'} role="status">
             {bulkDone}
           </p>
         </header>
-        <Tabs.Root value={search.tab} onValueChange={(next) => change({ tab: TABS.find(({ id }) => id === next)?.id })} activationMode="manual" className="inbox-tabs-root">
+        <Tabs.Root value={search.tab} onValueChange={chooseTab} activationMode="manual" className="inbox-tabs-root">
           <Tabs.List className="inbox-tabs" aria-label="Conversations by status">
             {TABS.map(({ id, label }) => (
               <Tabs.Trigger key={id} value={id} className="inbox-tab">

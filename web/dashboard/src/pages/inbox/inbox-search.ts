@@ -82,7 +82,8 @@ export function readInboxSearch(search: string): InboxSearch {
 export function inboxSearchString(state: InboxSearch): string {
   const params = new URLSearchParams();
   if (state.tab !== DEFAULT_TAB) params.set('tab', state.tab);
-  for (const name of ['status', 'agentId', 'channel', 'q', 'from', 'to'] as const) {
+  if (state.tab === 'all' && state.status !== undefined) params.set('status', state.status);
+  for (const name of ['agentId', 'channel', 'q', 'from', 'to'] as const) {
     const value = state[name];
     if (value !== undefined) params.set(name, value);
   }
