@@ -1,7 +1,8 @@
 /**
  * The one fetch module of the dashboard: the public API with a bearer credential, JSON in and out, and
  * the API's error body turned into an ApiError whose `details` the forms show beside their fields.
- * Uploads (XHR, for their progress events) and the streamed agent answer go through here too.
+ * Uploads (XHR, for their progress events), the streamed agent answer and the live event stream go
+ * through here too.
  */
 import { readServerSentEvents } from './server-sent-events';
 
@@ -88,7 +89,8 @@ async function send(path: string, init: RequestInit): Promise<Response> {
   }
 }
 
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** The answer's body (JSON, or text) with its headers: a page of a list names the next one in a header. */
+export async function apiWithHeaders<T>(path: string, options: RequestOptions = {}): Promise<{ body: T; headers: Headers }> {
   const headers: Record<string, string> = {};
   let body: BodyInit | undefined;
   if (options.body !== undefined) {
@@ -105,7 +107,31 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   );
   const json = parseBody(await response.text(), response.headers.get('content-type'));
   if (!response.ok) throw errorOf(response.status, response.statusText, json);
-  return json as T;
+  return { body: json as T, headers: response.headers };
+}
+
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await apiWithHeaders<T>(path, options)).body;
+}
+
+/** The ApiError of a refused answer, from its body. */
+const failureOf = async (response: Response): Promise<ApiError> =>
+  errorOf(response.status, response.statusText, parseBody(await response.text(), response.headers.get('content-type')));
+
+/**
+ * Opens a GET answered with server-sent events (`GET /events/stream`), with the credential and its renewal
+ * as for `api`: EventSource cannot send an Authorization header. A refusal is thrown as an ApiError; the
+ * caller reads the body.
+ */
+export async function openEventStream(path: string, headers: Record<string, string>, signal: AbortSignal): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
+  const response = await withCredential(false, (token) =>
+    send(path, {
+      headers: { ...headers, accept: 'text/event-stream', ...(token === null ? {} : { authorization: `Bearer ${token}` }) },
+      signal,
+    }),
+  );
+  if (!response.ok || response.body === null) throw await failureOf(response);
+  return response.body;
 }
 
 /** Progress of an upload: bytes sent of the total. */
@@ -166,9 +192,7 @@ export async function streamAnswer<T>(path: string, body: unknown, onDelta: (tex
       signal,
     }),
   );
-  if (!response.ok || response.body === null) {
-    throw errorOf(response.status, response.statusText, parseBody(await response.text(), response.headers.get('content-type')));
-  }
+  if (!response.ok || response.body === null) throw await failureOf(response);
   let result: T | undefined;
   for await (const event of readServerSentEvents(response.body)) {
     if (event.data === '[DONE]') break;

@@ -1,45 +1,62 @@
-/** One server-sent event: its name (`message` when unnamed) and its data lines joined by newlines. */
-export interface ServerSentEvent {
-  event: string;
-  data: string;
+import { EventSourceParserStream, type EventSourceMessage } from 'eventsource-parser/stream';
+
+export type { EventSourceMessage };
+
+export interface ReadOptions {
+  /**
+   * Give up when nothing at all (not even a comment) arrived for this long: a connection a proxy or a
+   * sleeping laptop dropped without a word looks like one that is merely quiet.
+   */
+  idleMs?: number;
 }
 
-/** Parses one event block (the lines between blank lines); comments and unknown fields are skipped. */
-function parseBlock(block: string): ServerSentEvent | null {
-  let event = '';
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
+/** No byte arrived within `idleMs`. */
+export class StreamIdleError extends Error {
+  constructor(idleMs: number) {
+    super(`Nothing arrived for ${Math.round(idleMs / 1000)} s`);
   }
-  return data.length === 0 ? null : { event: event || 'message', data: data.join('\n') };
 }
 
-/** The events of a `text/event-stream` body as they arrive, whatever way the bytes are cut. */
-export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
+/**
+ * The events of a `text/event-stream` body as they arrive, whatever way the bytes are cut
+ * (eventsource-parser does the framing). An unnamed event has no `event`; comments are not events, but
+ * they count as signs of life for `idleMs`.
+ */
+export async function* readServerSentEvents(body: ReadableStream<Uint8Array<ArrayBuffer>>, { idleMs }: ReadOptions = {}): AsyncGenerator<EventSourceMessage> {
+  let alive: () => void = () => undefined;
+  const events = body
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(
+      new TransformStream<string, string>({
+        transform(text, controller) {
+          alive();
+          controller.enqueue(text);
+        },
+      }),
+    )
+    .pipeThrough(new EventSourceParserStream());
+  const reader = events.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const idle =
+    idleMs === undefined
+      ? null
+      : new Promise<never>((_, reject) => {
+          alive = () => {
+            clearTimeout(timer);
+            timer = setTimeout(() => reject(new StreamIdleError(idleMs)), idleMs);
+          };
+          alive();
+        });
+  // A rejection nobody awaits yet (between two reads) must not surface as an unhandled one.
+  idle?.catch(() => undefined);
   try {
     for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
-      let end = buffer.indexOf('\n\n');
-      while (end !== -1) {
-        const event = parseBlock(buffer.slice(0, end));
-        buffer = buffer.slice(end + 2);
-        if (event !== null) yield event;
-        end = buffer.indexOf('\n\n');
-      }
+      const { value, done } = await (idle === null ? reader.read() : Promise.race([reader.read(), idle]));
+      if (done) return;
+      yield value;
     }
-    const last = parseBlock(buffer);
-    if (last !== null) yield last;
   } finally {
-    reader.releaseLock();
+    clearTimeout(timer);
+    await reader.cancel().catch(() => undefined);
   }
 }

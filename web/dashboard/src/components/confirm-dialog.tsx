@@ -11,10 +11,12 @@ interface ConfirmDialogProps {
   confirmLabel: string;
   /** Runs the action; the dialog stays open with the API's message when it fails. */
   onConfirm: () => Promise<unknown>;
+  /** Choices that go with the action (shown between the description and the buttons). */
+  children?: ReactNode;
 }
 
 /** Confirmation of a destructive action: names what goes, stays open until it is done, shows why it failed. */
-export function ConfirmDialog({ trigger, title, description, confirmLabel, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({ trigger, title, description, confirmLabel, onConfirm, children }: ConfirmDialogProps) {
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -47,6 +49,7 @@ export function ConfirmDialog({ trigger, title, description, confirmLabel, onCon
         <AlertDialog.Content className="dialog dialog-small">
           <AlertDialog.Title className="dialog-title">{title}</AlertDialog.Title>
           <AlertDialog.Description className="dialog-description">{description}</AlertDialog.Description>
+          {children}
           <FormAlert error={error} />
           <div className="dialog-actions">
             <AlertDialog.Cancel asChild>

@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, upload, type UploadProgress } from '../api';
+import type { LiveCache } from '../live/live-event';
 import { useWorkspaceId } from '../session/session';
 
 export type DatasourceStatus = 'unsynched' | 'pending' | 'running' | 'synched' | 'error' | 'usage_limit_reached';
@@ -40,28 +41,36 @@ export const datasourceKeys = {
   chunks: (workspaceId: string, id: string) => [...datasourceKeys.all(workspaceId), id, 'chunks'] as const,
 };
 
-/** Still being processed: the list is polled while any is. */
+/** Still being processed: the worker says when it is done (datasource.synched or datasource.error). */
 export const isUnsettled = (datasource: Datasource): boolean =>
   datasource.status === 'unsynched' || datasource.status === 'pending' || datasource.status === 'running';
 
 export const fetchDatasources = (datastoreId: string) => api<Datasource[]>(`/datastores/${encodeURIComponent(datastoreId)}/datasources`);
 
-const POLL_MS = 1000;
-
-/** A datastore's datasources, refreshed every second while any is queued or running, and not after. */
+/** A datastore's datasources; the live event stream says when one has been processed (see datasourceLiveCache). */
 export function useDatasources(datastoreId: string) {
   const workspaceId = useWorkspaceId();
-  return useQuery({
-    queryKey: datasourceKeys.ofDatastore(workspaceId, datastoreId),
-    queryFn: () => fetchDatasources(datastoreId),
-    refetchInterval: (query) => (query.state.data?.some(isUnsettled) ? POLL_MS : false),
-  });
+  return useQuery({ queryKey: datasourceKeys.ofDatastore(workspaceId, datastoreId), queryFn: () => fetchDatasources(datastoreId) });
 }
 
 /** A change of a datastore's datasources changes its list, counts and search results. */
 function invalidateDatastore(queryClient: QueryClient, workspaceId: string, datastoreId: string) {
   void queryClient.invalidateQueries({ queryKey: ['workspaces', workspaceId, 'datastores', datastoreId, 'search'] });
   return queryClient.invalidateQueries({ queryKey: datasourceKeys.ofDatastore(workspaceId, datastoreId) });
+}
+
+/** A datasource processed (or failed): its datastore's list, counts, chunks and search results change. */
+export function datasourceLiveCache(queryClient: QueryClient, workspaceId: string): LiveCache {
+  return {
+    apply(event) {
+      if (event.type !== 'datasource.synched' && event.type !== 'datasource.error') return;
+      queryClient.removeQueries({ queryKey: datasourceKeys.chunks(workspaceId, event.data.datasourceId) });
+      void invalidateDatastore(queryClient, workspaceId, event.data.datastoreId);
+    },
+    refetch() {
+      void queryClient.invalidateQueries({ queryKey: datasourceKeys.all(workspaceId) });
+    },
+  };
 }
 
 export type NewDatasource =

@@ -12,6 +12,8 @@ export interface Membership {
   workspaceId: string;
   workspaceName: string;
   role: Role;
+  /** The person as a member of that workspace: assignee and sender ids name members. */
+  memberId: string;
 }
 
 export interface Me {

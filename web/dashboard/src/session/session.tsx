@@ -26,6 +26,9 @@ export function useSession(): Session {
 /** The id of the workspace in use: the first part of every workspace query key. */
 export const useWorkspaceId = (): string => useSession().workspace.workspaceId;
 
+/** The signed-in person as a member of the workspace in use (conversations are assigned to members). */
+export const useMyMemberId = (): string => useSession().workspace.memberId;
+
 /** Owners and admins manage members, webhooks and workspace settings. */
 export const useCanAdminister = (): boolean => useSession().workspace.role !== 'member';
 

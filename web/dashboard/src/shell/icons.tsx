@@ -1,5 +1,6 @@
 /** The few line icons of the navigation, drawn inline (no icon font, nothing fetched). */
 const PATHS = {
+  inbox: 'M4 13l2.5-8h11L20 13v6H4v-6zm0 0h5l1 2h4l1-2h5',
   agents: 'M12 3a4 4 0 1 1 0 8 4 4 0 0 1 0-8zm-7 17c0-3.3 3.1-6 7-6s7 2.7 7 6',
   datastores: 'M4 6c0-1.7 3.6-3 8-3s8 1.3 8 3-3.6 3-8 3-8-1.3-8-3zm0 0v12c0 1.7 3.6 3 8 3s8-1.3 8-3V6M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3',
   analytics: 'M4 20h16M7 16v-4m5 4V8m5 8v-6',

@@ -3,7 +3,7 @@ import { useSearchParams } from 'wouter';
 import { streamAnswer } from '../../api';
 import { useModels } from '../../queries/models';
 import type { Agent, AgentAnswer, AnswerSource, PlaygroundQuestion } from '../../queries/agents';
-import { AnswerSources } from './answer-sources';
+import { AnswerSources } from '../../components/answer-sources';
 
 interface Turn {
   id: number;

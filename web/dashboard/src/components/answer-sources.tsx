@@ -1,13 +1,16 @@
-import type { AnswerSource } from '../../queries/agents';
+import type { AnswerSource } from '../queries/agents';
 
 const pageOf = (source: AnswerSource) =>
   source.page_number === undefined ? null : source.total_pages === undefined ? `page ${source.page_number}` : `page ${source.page_number} of ${source.total_pages}`;
 
-/** Where an answer comes from: each datasource's best passage, with its page and score. */
-export function AnswerSources({ sources }: { sources: readonly AnswerSource[] }) {
+/**
+ * Where an answer comes from: each datasource's best passage, with its page and score; shown open (the
+ * playground) or behind its summary (a conversation's thread).
+ */
+export function AnswerSources({ sources, defaultOpen = true }: { sources: readonly AnswerSource[]; defaultOpen?: boolean }) {
   if (sources.length === 0) return <p className="muted small">No sources: nothing in the datastores matched.</p>;
   return (
-    <details className="sources" open>
+    <details className="sources" open={defaultOpen}>
       <summary>
         {sources.length} {sources.length === 1 ? 'source' : 'sources'}
       </summary>

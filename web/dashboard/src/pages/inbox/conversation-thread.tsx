@@ -1,0 +1,124 @@
+import { useEffect, useRef } from 'react';
+import { Link } from 'wouter';
+import { ApiError } from '../../api';
+import { ErrorState, LoadingState } from '../../components/query-status';
+import { usePageTitle } from '../../components/page-title';
+import {
+  useConversation,
+  useMarkRead,
+  useUpdateConversation,
+  type ConversationDetail,
+  type ListedConversation,
+} from '../../queries/conversations';
+import { useMembers } from '../../queries/members';
+import { useMyMemberId } from '../../session/session';
+import { ConversationStatusBadge } from './conversation-status-badge';
+import { personOf } from './conversation-list';
+import { useKeybinds } from './inbox-keybinds';
+import { inboxHref, type InboxSearch } from './inbox-search';
+import { ReplyForm } from './reply-form';
+import { ThreadActions } from './thread-actions';
+import { ThreadMessages } from './thread-messages';
+import { VisitorPanel } from './visitor-panel';
+
+interface ConversationThreadProps {
+  id: string;
+  /** The list's record of it, when the list has it. */
+  listed: ListedConversation | undefined;
+  search: InboxSearch;
+}
+
+/** One conversation (`/dashboard/conversations/{id}`, the link of the notification e-mails), live. */
+export function ConversationThread({ id, listed, search }: ConversationThreadProps) {
+  const conversation = useConversation(id);
+  if (conversation.isPending) return <LoadingState label="Loading the conversation…" />;
+  if (conversation.isError) {
+    const missing = conversation.error instanceof ApiError && conversation.error.status === 404;
+    return (
+      <div className="thread-missing">
+        <BackToList search={search} />
+        {missing ? (
+          <div className="state state-error" role="alert">
+            <p>
+              <strong>No such conversation. </strong>It may belong to another workspace: switch workspace to see it.
+            </p>
+          </div>
+        ) : (
+          <ErrorState error={conversation.error} retry={() => void conversation.refetch()} />
+        )}
+      </div>
+    );
+  }
+  return <ThreadView conversation={conversation.data} listed={listed} search={search} />;
+}
+
+function BackToList({ search }: { search: InboxSearch }) {
+  return (
+    <Link href={inboxHref(search)} className="back-link thread-back">
+      <span aria-hidden="true">← </span>
+      Conversations
+    </Link>
+  );
+}
+
+/** Marks the visitor's messages read while the member has the thread in front of them. */
+function useReadWhileOpen(conversation: ConversationDetail): void {
+  const markRead = useMarkRead(conversation.id);
+  const { mutate, isPending } = markRead;
+  const unread = conversation.unreadCount;
+  useEffect(() => {
+    const mark = () => {
+      if (unread > 0 && !isPending && document.visibilityState === 'visible') mutate();
+    };
+    mark();
+    document.addEventListener('visibilitychange', mark);
+    return () => document.removeEventListener('visibilitychange', mark);
+  }, [unread, isPending, mutate]);
+}
+
+function ThreadView({ conversation, listed, search }: { conversation: ConversationDetail; listed: ListedConversation | undefined; search: InboxSearch }) {
+  const members = useMembers().data ?? [];
+  const myId = useMyMemberId();
+  const update = useUpdateConversation(conversation.id);
+  const replyBox = useRef<HTMLTextAreaElement>(null);
+  const contact = conversation.participantsContacts[0];
+  const person =
+    (contact && [contact.firstName, contact.lastName].filter(Boolean).join(' ')) || contact?.email || (listed === undefined ? 'Visitor' : personOf(listed));
+  const title = conversation.title || `Conversation with ${person}`;
+  usePageTitle(`${title} — Inbox`);
+  useReadWhileOpen(conversation);
+  useKeybinds({
+    r: () => replyBox.current?.focus(),
+    e: () => {
+      if (conversation.status !== 'RESOLVED' && !update.isPending) update.mutate({ status: 'RESOLVED' });
+    },
+    a: () => {
+      if (conversation.assignee?.id !== myId && !update.isPending) update.mutate({ assigneeId: myId });
+    },
+  });
+
+  return (
+    <article className="thread" aria-labelledby="thread-title">
+      <header className="thread-head">
+        <BackToList search={search} />
+        <div className="thread-title-row">
+          <h2 id="thread-title" className="thread-title">
+            {title}
+          </h2>
+          <ConversationStatusBadge status={conversation.status} />
+        </div>
+        <p className="muted small">
+          {[person, conversation.agent?.name, conversation.channel, conversation.isAiEnabled ? 'agent answering' : 'agent off'].filter(Boolean).join(' · ')}
+        </p>
+        <ThreadActions conversation={conversation} myId={myId} members={members} update={update} />
+      </header>
+      <div className="thread-body">
+        <div className="thread-main">
+          <ThreadMessages conversation={conversation} person={person} myId={myId} members={members} />
+          <ReplyForm conversationId={conversation.id} aiEnabled={conversation.isAiEnabled} inputRef={replyBox} />
+        </div>
+        <VisitorPanel conversation={conversation} listed={listed} />
+      </div>
+    </article>
+  );
+}

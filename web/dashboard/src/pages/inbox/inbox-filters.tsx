@@ -1,0 +1,119 @@
+import { useEffect, useId, useState } from 'react';
+import { useAgents } from '../../queries/agents';
+import { CHANNELS, CONVERSATION_STATUSES, type ConversationStatus } from '../../queries/conversations';
+import { activeFilterCount, STATUS_LABELS, type InboxSearch } from './inbox-search';
+
+interface InboxFiltersProps {
+  search: InboxSearch;
+  change: (next: Partial<InboxSearch>, options?: { replace?: boolean }) => void;
+}
+
+/** Typing pauses this long before the list follows. */
+const TYPING_MS = 350;
+
+/** Search and the filters of the list (agent, channel, status, dates), all kept in the URL. */
+export function InboxFilters({ search, change }: InboxFiltersProps) {
+  const id = useId();
+  const agents = useAgents();
+  const [typed, setTyped] = useState(search.q ?? '');
+  const active = activeFilterCount(search);
+
+  // The address changed otherwise (back, a link): the box shows what the list is searching for.
+  useEffect(() => setTyped((current) => (current.trim() === (search.q ?? '') ? current : (search.q ?? ''))), [search.q]);
+  useEffect(() => {
+    const wanted = typed.trim() === '' ? undefined : typed.trim();
+    if (wanted === search.q) return;
+    const timer = setTimeout(() => change({ q: wanted }, { replace: true }), TYPING_MS);
+    return () => clearTimeout(timer);
+  }, [typed, search.q, change]);
+
+  const pick = (name: 'agentId' | 'channel' | 'from' | 'to') => (value: string) => change({ [name]: value === '' ? undefined : value });
+
+  return (
+    <div className="inbox-filters">
+      <form
+        role="search"
+        className="inbox-search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          change({ q: typed.trim() === '' ? undefined : typed.trim() });
+        }}
+      >
+        <label htmlFor={`${id}-q`} className="visually-hidden">
+          Search conversations
+        </label>
+        <input
+          id={`${id}-q`}
+          className="input"
+          type="search"
+          placeholder="Search messages, names, e-mails…"
+          value={typed}
+          maxLength={500}
+          onChange={(event) => setTyped(event.target.value)}
+        />
+      </form>
+      <details className="inbox-filter-panel" open={active > 0 ? true : undefined}>
+        <summary>Filters{active > 0 && ` (${active})`}</summary>
+        <div className="inbox-filter-grid">
+          <div className="field">
+            <label htmlFor={`${id}-agent`}>Agent</label>
+            <select id={`${id}-agent`} className="input input-small" value={search.agentId ?? ''} onChange={(event) => pick('agentId')(event.target.value)}>
+              <option value="">Any agent</option>
+              {agents.data?.map((agent) => (
+                <option key={agent.id} value={agent.id}>
+                  {agent.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-channel`}>Channel</label>
+            <select id={`${id}-channel`} className="input input-small" value={search.channel ?? ''} onChange={(event) => pick('channel')(event.target.value)}>
+              <option value="">Any channel</option>
+              {CHANNELS.map((channel) => (
+                <option key={channel} value={channel}>
+                  {channel}
+                </option>
+              ))}
+            </select>
+          </div>
+          {search.tab === 'all' && (
+            <div className="field">
+              <label htmlFor={`${id}-status`}>Status</label>
+              <select
+                id={`${id}-status`}
+                className="input input-small"
+                value={search.status ?? ''}
+                onChange={(event) => change({ status: CONVERSATION_STATUSES.find((status): status is ConversationStatus => status === event.target.value) })}
+              >
+                <option value="">Any status</option>
+                {CONVERSATION_STATUSES.map((status) => (
+                  <option key={status} value={status}>
+                    {STATUS_LABELS[status]}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          <div className="field">
+            <label htmlFor={`${id}-from`}>From</label>
+            <input id={`${id}-from`} className="input input-small" type="date" value={search.from ?? ''} max={search.to} onChange={(event) => pick('from')(event.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-to`}>To</label>
+            <input id={`${id}-to`} className="input input-small" type="date" value={search.to ?? ''} min={search.from} onChange={(event) => pick('to')(event.target.value)} />
+          </div>
+        </div>
+        {active > 0 && (
+          <button
+            type="button"
+            className="button button-small button-quiet"
+            onClick={() => change({ status: undefined, agentId: undefined, channel: undefined, from: undefined, to: undefined })}
+          >
+            Clear filters
+          </button>
+        )}
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,173 @@
+import { useCallback, useMemo } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import {
+  CHANNELS,
+  CONVERSATION_STATUSES,
+  type ConversationFilter,
+  type ConversationSelection,
+  type ConversationStatus,
+  type InboxCounts,
+  type InboxTab,
+} from '../../queries/conversations';
+
+/**
+ * The inbox's state, kept in the URL (DESIGN §7): `/dashboard/inbox?tab=…&agentId=…&channel=…&q=…&from=…&to=…`,
+ * and `status=…` (the All tab's status filter; older links carry it alone and land on its tab).
+ */
+export interface InboxSearch {
+  tab: InboxTab;
+  /** Only in the All tab: the other tabs say which conversations they hold. */
+  status?: ConversationStatus;
+  agentId?: string;
+  channel?: string;
+  q?: string;
+  /** YYYY-MM-DD, created from the start of that day (UTC). */
+  from?: string;
+  /** YYYY-MM-DD, created up to the end of that day (UTC). */
+  to?: string;
+}
+
+export const TABS: ReadonlyArray<{ id: InboxTab; label: string }> = [
+  { id: 'humanRequested', label: 'Human requested' },
+  { id: 'unresolved', label: 'Unresolved' },
+  { id: 'mine', label: 'Mine' },
+  { id: 'unassigned', label: 'Unassigned' },
+  { id: 'all', label: 'All' },
+];
+
+export const STATUS_LABELS: Record<ConversationStatus, string> = {
+  UNRESOLVED: 'Unresolved',
+  HUMAN_REQUESTED: 'Human requested',
+  RESOLVED: 'Resolved',
+};
+
+const DEFAULT_TAB: InboxTab = 'unresolved';
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | undefined =>
+  values.find((known) => known === value);
+
+const text = (value: string | null, max: number): string | undefined => {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed.slice(0, max);
+};
+
+/** The tab a status of an older link stands for. */
+const TAB_OF_STATUS: Record<ConversationStatus, InboxTab> = { HUMAN_REQUESTED: 'humanRequested', UNRESOLVED: 'unresolved', RESOLVED: 'all' };
+
+/** The inbox state of a query string; what it cannot use is left out. */
+export function readInboxSearch(search: string): InboxSearch {
+  const params = new URLSearchParams(search);
+  const status = oneOf(CONVERSATION_STATUSES, params.get('status'));
+  const tab = oneOf(
+    TABS.map(({ id }) => id),
+    params.get('tab'),
+  ) ?? (status === undefined ? DEFAULT_TAB : TAB_OF_STATUS[status]);
+  const date = (name: string) => {
+    const value = params.get(name);
+    return value !== null && DATE.test(value) ? value : undefined;
+  };
+  return {
+    tab,
+    status: tab === 'all' ? status : undefined,
+    agentId: text(params.get('agentId'), 200),
+    channel: oneOf(CHANNELS, params.get('channel')),
+    q: text(params.get('q'), 500),
+    from: date('from'),
+    to: date('to'),
+  };
+}
+
+/** The query string of an inbox state (with its `?`, or empty), in a stable order. */
+export function inboxSearchString(state: InboxSearch): string {
+  const params = new URLSearchParams();
+  if (state.tab !== DEFAULT_TAB) params.set('tab', state.tab);
+  if (state.tab === 'all' && state.status !== undefined) params.set('status', state.status);
+  for (const name of ['agentId', 'channel', 'q', 'from', 'to'] as const) {
+    const value = state[name];
+    if (value !== undefined) params.set(name, value);
+  }
+  const query = params.toString();
+  return query === '' ? '' : `?${query}`;
+}
+
+/** The inbox state of the address, and a change of it (the page, list or thread, stays). */
+export function useInboxSearch(): [InboxSearch, (change: Partial<InboxSearch>, options?: { replace?: boolean }) => void] {
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const state = useMemo(() => readInboxSearch(search), [search]);
+  const change = useCallback(
+    (next: Partial<InboxSearch>, options?: { replace?: boolean }) => navigate(location + inboxSearchString({ ...state, ...next }), options),
+    [location, navigate, state],
+  );
+  return [state, change];
+}
+
+/** A conversation's address in the inbox, keeping the list's tab and filters beside it. */
+export const conversationHref = (id: string, state: InboxSearch): string => `/conversations/${encodeURIComponent(id)}${inboxSearchString(state)}`;
+
+export const inboxHref = (state: InboxSearch): string => `/inbox${inboxSearchString(state)}`;
+
+/** The filters beside the tab: what the counts are taken under. */
+export const filterOf = (state: InboxSearch): ConversationFilter => ({
+  ...(state.agentId === undefined ? {} : { agentId: state.agentId }),
+  ...(state.channel === undefined ? {} : { channel: state.channel }),
+  ...(state.q === undefined ? {} : { search: state.q }),
+  ...(state.from === undefined ? {} : { startDate: state.from }),
+  ...(state.to === undefined ? {} : { endDate: state.to }),
+});
+
+export const activeFilterCount = (state: InboxSearch): number =>
+  (['status', 'agentId', 'channel', 'from', 'to'] as const).filter((name) => state[name] !== undefined).length;
+
+/** What a tab shows, how many there are, and which sets a bulk status change covers to change exactly those. */
+export interface TabSelection {
+  /** The list's parameters. */
+  list: ConversationSelection;
+  /** Leave resolved conversations out of the list (the API cannot ask for "not resolved"). */
+  openOnly: boolean;
+  /** The sets that together are exactly the tab's conversations, for `POST /conversations/update-status`. */
+  bulk: ConversationSelection[];
+  /** How many conversations the tab holds, from the counts. */
+  total(counts: InboxCounts): number;
+}
+
+const OPEN_STATUSES = ['UNRESOLVED', 'HUMAN_REQUESTED'] as const;
+
+/** The selection of a tab under the filters; `memberId` is the signed-in member's (for Mine). */
+export function tabSelection(state: InboxSearch, memberId: string): TabSelection {
+  const filter = filterOf(state);
+  const byStatus = (status: ConversationStatus) => ({ ...filter, status });
+  switch (state.tab) {
+    case 'humanRequested':
+      return { list: byStatus('HUMAN_REQUESTED'), openOnly: false, bulk: [byStatus('HUMAN_REQUESTED')], total: (counts) => counts.humanRequested.total };
+    case 'unresolved':
+      return { list: byStatus('UNRESOLVED'), openOnly: false, bulk: [byStatus('UNRESOLVED')], total: (counts) => counts.unresolved.total };
+    case 'mine': {
+      const mine = { ...filter, assigneeId: memberId };
+      return { list: mine, openOnly: true, bulk: OPEN_STATUSES.map((status) => ({ ...mine, status })), total: (counts) => counts.mine.total };
+    }
+    case 'unassigned': {
+      const unassigned = { ...filter, unassigned: true };
+      return {
+        list: unassigned,
+        openOnly: true,
+        bulk: OPEN_STATUSES.map((status) => ({ ...unassigned, status })),
+        total: (counts) => counts.unassigned.total,
+      };
+    }
+    case 'all': {
+      const { status } = state;
+      const list = status === undefined ? filter : byStatus(status);
+      const total = (counts: InboxCounts) =>
+        status === undefined
+          ? counts.all.total
+          : status === 'HUMAN_REQUESTED'
+            ? counts.humanRequested.total
+            : status === 'UNRESOLVED'
+              ? counts.unresolved.total
+              : counts.all.total - counts.humanRequested.total - counts.unresolved.total;
+      return { list, openOnly: false, bulk: [list], total };
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import type { ReactNode } from 'react';
+import { DateTime } from '../../components/date-time';
+import type { ConversationDetail, ListedConversation } from '../../queries/conversations';
+
+interface VisitorPanelProps {
+  conversation: ConversationDetail;
+  /** The list's record of it, when loaded: the contact's phone and the channel's own id come only with it. */
+  listed: ListedConversation | undefined;
+}
+
+const fullName = (person: { firstName: string | null; lastName: string | null }) => [person.firstName, person.lastName].filter(Boolean).join(' ');
+
+/** Metadata values as text: strings as they are, anything else as JSON. */
+const asText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** Who the visitor is (their contact details) and what is known about the conversation. */
+export function VisitorPanel({ conversation, listed }: VisitorPanelProps) {
+  const contact = conversation.participantsContacts[0];
+  const name = (contact && fullName(contact)) || listed?.contactInfo?.name;
+  const email = contact?.email ?? listed?.contactInfo?.email;
+  const phone = listed?.contactInfo?.phoneNumber;
+  const metadata = Object.entries(conversation.metadata);
+  return (
+    // Focusable: it scrolls on its own, and the keyboard must be able to scroll it.
+    <aside className="visitor-panel" aria-label="Visitor and conversation details" tabIndex={0}>
+      <h3>Visitor</h3>
+      <dl className="facts">
+        <Fact term="Name">{name || <span className="muted">Not given</span>}</Fact>
+        <Fact term="E-mail">{email ? <a href={`mailto:${email}`}>{email}</a> : <span className="muted">Not given</span>}</Fact>
+        {phone && <Fact term="Phone">{phone}</Fact>}
+        {conversation.participantsVisitors.length > 0 && (
+          <Fact term={conversation.participantsVisitors.length === 1 ? 'Visitor id' : 'Visitor ids'}>
+            {conversation.participantsVisitors.map((visitor) => (
+              <span key={visitor.id} className="mono break block">
+                {visitor.id}
+              </span>
+            ))}
+          </Fact>
+        )}
+      </dl>
+      <h3>Conversation</h3>
+      <dl className="facts">
+        <Fact term="Channel">
+          {conversation.channel}
+          {listed?.channelExternalId && <span className="mono break block">{listed.channelExternalId}</span>}
+        </Fact>
+        <Fact term="Agent">{conversation.agent?.name ?? <span className="muted">None</span>}</Fact>
+        <Fact term="Agent answers">{conversation.isAiEnabled ? 'Yes' : 'No: a person answers'}</Fact>
+        <Fact term="Started">
+          <DateTime iso={conversation.createdAt} />
+        </Fact>
+        <Fact term="Last activity">
+          <DateTime iso={conversation.updatedAt} />
+        </Fact>
+        <Fact term="Id">
+          <span className="mono break">{conversation.id}</span>
+        </Fact>
+      </dl>
+      <h3>Metadata</h3>
+      {metadata.length === 0 ? (
+        <p className="muted small">None.</p>
+      ) : (
+        <dl className="facts">
+          {metadata.map(([key, value]) => (
+            <Fact key={key} term={key}>
+              <span className="break">{asText(value)}</span>
+            </Fact>
+          ))}
+        </dl>
+      )}
+    </aside>
+  );
+}
