@@ -127,6 +127,8 @@ export class AgentAnswerService {
       from: 'human',
       text: question.query,
       visitorId,
+      // A member trying the agent out (the dashboard's playground) has read their own question.
+      ...(caller.kind === 'member' ? { read: true } : {}),
     });
     const visitorToken = await this.tokens.issue({
       workspaceId: agent.workspaceId,

@@ -10,6 +10,8 @@ export interface ConversationListQuery {
   channel?: ChannelInput;
   channelExternalId?: string;
   status?: ConversationStatus;
+  /** true: not resolved. */
+  open?: boolean;
   /** Assigned to this member. */
   assigneeId?: string;
   /** true: assigned to nobody. */
@@ -49,6 +51,7 @@ export function conversationFilter(query: ConversationListQuery): ConversationFi
     channel: query.channel === undefined ? undefined : normalizeChannel(query.channel),
     channelExternalId: query.channelExternalId,
     status: query.status,
+    open: query.open,
     assigneeId: query.assigneeId,
     unassigned: query.unassigned,
     search: query.search?.trim() || undefined,

@@ -84,6 +84,8 @@ export interface NewMessageInput {
   visitorId?: string | null;
   /** The member writing, answering for the workspace (from `human`). */
   memberId?: string | null;
+  /** Whether members have seen it; by default only visitor messages start unread. */
+  read?: boolean;
   /** An agent answer that found nothing to answer from: the question, recorded as a knowledge gap with it. */
   knowledgeGap?: KnowledgeGapFinding & { question: string };
 }
@@ -340,7 +342,7 @@ export class ConversationService {
       text: input.text,
       sources: input.sources ?? [],
       // What visitors write is unread until a member opens it; the rest needs no attention.
-      read: input.from !== 'human' || (input.memberId ?? null) !== null,
+      read: input.read ?? (input.from !== 'human' || (input.memberId ?? null) !== null),
       attachments: input.attachments ?? [],
       usage: input.usage ?? null,
       model: input.model ?? null,

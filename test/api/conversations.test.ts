@@ -76,7 +76,9 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       expect([...times].sort((x, y) => x - y)).toEqual(times);
 
       const contactId = body.participantsContacts[0]?.id;
-      expect(body.participantsContacts).toEqual([{ id: contactId, firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' }]);
+      expect(body.participantsContacts).toEqual([
+        { id: contactId, firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phoneNumber: '+44 20 7946 0000' },
+      ]);
       expect(body.participantsVisitors).toEqual([{ id: seeded.visitorId, contact: { id: contactId, firstName: 'Ada', lastName: 'Lovelace' } }]);
       expect(body.participants).toEqual([
         { id: seeded.visitorId, type: 'visitor' },

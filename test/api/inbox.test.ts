@@ -116,6 +116,13 @@ describe.each(STORE_KINDS)('the inbox API on %s', (kind) => {
       expect(after.unreadCount).toBe(1);
     });
 
+    it('counts a member’s own question (the playground) as read, a key’s as the visitor’s', async () => {
+      const byMember = await parley.call<AnswerBody>('POST', `/agents/${agentId}/query`, { key: ann.accessToken, body: { query: 'Trying it out' } });
+      expect((await conversation(byMember.body.conversationId)).unreadCount).toBe(0);
+      const byKey = await parley.call<AnswerBody>('POST', `/agents/${agentId}/query`, { key: ws.key, body: { query: 'From our backend' } });
+      expect((await conversation(byKey.body.conversationId)).unreadCount).toBe(1);
+    });
+
     it('needs memberId with an API key, refuses another member’s id with a member token, and validates the text', async () => {
       const seeded = await seedConversation(parley, ws.id, { agentId, messages: [['human', 'Hello']] });
       const path = `/conversations/${seeded.id}/messages`;
@@ -203,6 +210,8 @@ describe.each(STORE_KINDS)('the inbox API on %s', (kind) => {
       expect(await ids('status=HUMAN_REQUESTED')).toEqual([c1, c3].sort());
       expect(await ids(`assigneeId=${carl.memberId}`)).toEqual([c1, c2, c4].sort());
       expect(await ids('unassigned=true')).toEqual([c3]);
+      expect(await ids('open=true')).toEqual([c1, c2, c3, c5].sort());
+      expect(await ids(`open=true&assigneeId=${carl.memberId}`)).toEqual([c1, c2].sort());
       expect(await ids('unassigned=true&channel=website')).toEqual([]);
     });
 

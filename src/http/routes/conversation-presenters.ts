@@ -34,6 +34,7 @@ export const toConversation = (details: ConversationDetails): Static<typeof Conv
   title: conversation.title,
   status: conversation.status,
   channel: conversation.channel,
+  channelExternalId: conversation.channelExternalId,
   isAiEnabled: conversation.isAiEnabled,
   metadata: metadataOf(conversation),
   createdAt: conversation.createdAt,
@@ -54,7 +55,9 @@ export const toConversation = (details: ConversationDetails): Static<typeof Conv
     contact: known && { id: known.id, firstName: known.firstName, lastName: known.lastName },
   })),
   participantsContacts:
-    contact === null ? [] : [{ id: contact.id, firstName: contact.firstName, lastName: contact.lastName, email: contact.email }],
+    contact === null
+      ? []
+      : [{ id: contact.id, firstName: contact.firstName, lastName: contact.lastName, email: contact.email, phoneNumber: contact.phoneNumber }],
   };
 };
 

@@ -36,6 +36,7 @@ export const Conversation = Type.Object({
   title: Type.String({ description: 'The first words of the first message; empty until someone writes' }),
   status: Status,
   channel: Type.String(),
+  channelExternalId: Nullable(Type.String({ description: 'The channel’s own id' })),
   isAiEnabled: Type.Boolean({ description: 'False once a person took over: the agent no longer answers' }),
   metadata: Metadata,
   createdAt: Timestamp('When the conversation started'),
@@ -63,6 +64,7 @@ export const Conversation = Type.Object({
       firstName: Nullable(Type.String()),
       lastName: Nullable(Type.String()),
       email: Nullable(Type.String()),
+      phoneNumber: Nullable(Type.String()),
     }),
   ),
 });
@@ -119,6 +121,7 @@ const FilterFields = {
   channel: Type.Optional(Channel),
   channelExternalId: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'The channel’s own id' })),
   status: Type.Optional(Status),
+  open: Type.Optional(Type.Boolean({ description: 'true: only conversations not resolved (UNRESOLVED or HUMAN_REQUESTED)' })),
   assigneeId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only conversations assigned to this member' })),
   unassigned: Type.Optional(Type.Boolean({ description: 'true: only conversations assigned to nobody' })),
   search: Type.Optional(

@@ -138,7 +138,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
       },
     },
     async (request) => {
-      const { memberId, status: _status, assigneeId: _assignee, unassigned: _unassigned, ...filter } = request.query;
+      const { memberId, status: _status, open: _open, assigneeId: _assignee, unassigned: _unassigned, ...filter } = request.query;
       const caller = workspaceCaller(request);
       const member = await conversations.callerMember(caller, memberId);
       return conversations.inboxCounts(caller.workspaceId, filter, member?.id ?? null);

@@ -36,6 +36,8 @@ export interface ConversationFilter {
   channel?: string;
   channelExternalId?: string;
   status?: ConversationStatus;
+  /** true: not resolved (UNRESOLVED or HUMAN_REQUESTED). */
+  open?: boolean;
   /** Assigned to this member. */
   assigneeId?: string;
   /** true: assigned to nobody. */

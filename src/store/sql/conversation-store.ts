@@ -86,6 +86,7 @@ function matchesFilter(eb: ConversationScope, filter: ConversationFilter): Expre
   if (filter.channel !== undefined) conditions.push(eb('conversation.channel', '=', filter.channel));
   if (filter.channelExternalId !== undefined) conditions.push(eb('conversation.channel_external_id', '=', filter.channelExternalId));
   if (filter.status !== undefined) conditions.push(eb('conversation.status', '=', filter.status));
+  if (filter.open === true) conditions.push(eb('conversation.status', '!=', 'RESOLVED'));
   if (filter.assigneeId !== undefined) conditions.push(eb('conversation.assignee_id', '=', filter.assigneeId));
   if (filter.unassigned === true) conditions.push(eb('conversation.assignee_id', 'is', null));
   if (filter.createdFrom !== undefined) conditions.push(eb('conversation.created_at', '>=', filter.createdFrom));
