@@ -121,7 +121,8 @@ export class AgentAnswerService {
       conversationId: question.conversationId,
       visitorId: question.visitorId,
       agentId: agent.id,
-      channel: question.channel ?? 'api',
+      // Without a key the question comes from a web page (the widget): channel `website`.
+      channel: question.channel ?? (isWorkspaceCaller(caller) ? 'api' : 'website'),
     });
     const human = await this.conversations.addMessage(agent.workspaceId, conversation.id, {
       from: 'human',

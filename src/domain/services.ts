@@ -20,6 +20,7 @@ import { VisitorTokens } from './visitor-tokens.js';
 import { PublicAccess } from './public-access.js';
 import { RateLimitSettings, type RateLimits } from './rate-limits.js';
 import { EventStreamService } from './event-streams.js';
+import { VisitorConversationService } from './visitor-conversations.js';
 import { AnalyticsService } from './analytics.js';
 
 /** Every use case, wired to one store; what the HTTP layer and the CLI call. */
@@ -42,6 +43,7 @@ export interface Services {
   readonly accessTokens: AccessTokens;
   readonly eventStreams: EventStreamService;
   readonly analytics: AnalyticsService;
+  readonly visitorConversations: VisitorConversationService;
 }
 
 export interface ServiceOptions extends DatasourceServiceOptions {
@@ -117,5 +119,6 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     accessTokens,
     eventStreams,
     analytics: new AnalyticsService(store),
+    visitorConversations: new VisitorConversationService(store, conversations, eventStreams),
   };
 }

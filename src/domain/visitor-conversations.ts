@@ -168,7 +168,9 @@ export class VisitorConversationService {
       throw new ParleyError('FORBIDDEN', `This agent does not answer pages of ${origin}`);
     }
     const { grant } = caller;
-    if (grant.agentId !== agent.id || grant.workspaceId !== agent.workspaceId) throw notFound('Conversation', grant.conversationId);
+    if (grant.agentId !== agent.id || grant.workspaceId !== agent.workspaceId) {
+      throw new ParleyError('NOT_FOUND', 'This agent has no conversation for this visitor token');
+    }
     return grant;
   }
 }

@@ -22,6 +22,7 @@ import { agentRoutes } from './routes/agents.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { eventRoutes } from './routes/events.js';
+import { visitorConversationRoutes } from './routes/visitor-conversation.js';
 import { datasourceRoutes } from './routes/datasources.js';
 import { datastoreRoutes } from './routes/datastores.js';
 import { healthRoutes } from './routes/health.js';
@@ -151,6 +152,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     });
     await api.register(conversationRoutes, { conversations: deps.services.conversations });
     await api.register(eventRoutes, { eventStreams: deps.services.eventStreams });
+    await api.register(visitorConversationRoutes, { visitors: deps.services.visitorConversations });
     await api.register(messageRoutes, { conversations: deps.services.conversations });
     await api.register(analyticsRoutes, { analytics: deps.services.analytics });
     await api.register(webhookRoutes, { webhooks: deps.services.webhooks });

@@ -52,7 +52,11 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
       const stream = await EventStreamClient.open(parley.url, { key: options.key, since: new URL(path, parley.url).searchParams.get('since') ?? undefined });
       stream.close();
       expect(stream.resumed).toBe(false);
-      if (routeCase.foreign !== 'forbidden') routeCase.foreign(stream.events.items, seed);
+      if (typeof routeCase.foreign === 'function') routeCase.foreign(stream.events.items, seed);
+    } else if (routeCase.foreign === 'visitors only') {
+      const response = await parley.call<ErrorBody>(method, path, options);
+      expect(response.status).toBe(401);
+      expect(response.body.error).toBe('UNAUTHORIZED');
     } else if (routeCase.foreign === 'forbidden') {
       const response = await parley.call<ErrorBody>(method, path, options);
       expect(response.status).toBe(403);

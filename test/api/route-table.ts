@@ -32,8 +32,10 @@ export interface TableRequest {
 /**
  * What a route answers a caller from another workspace. `forbidden`: 403 FORBIDDEN for A's resource.
  * A function: the route is not about one resource (a list, a create); it checks that nothing of A shows.
+ * `visitors only`: the route serves a visitor's own conversation (the widget's calls): a key or a member
+ * token is 401 there, whichever workspace it is of (test/api/visitor-conversation.test.ts covers visitors).
  */
-export type ForeignExpectation = 'forbidden' | ((body: unknown, seed: Seed) => void);
+export type ForeignExpectation = 'forbidden' | 'visitors only' | ((body: unknown, seed: Seed) => void);
 
 export interface RouteCase {
   request(seed: Seed): TableRequest;
@@ -118,6 +120,20 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
   'GET /user-conversations/counts': { request: () => ({ path: '/user-conversations/counts' }), foreign: mustNotMention },
   'GET /events/stream': { request: (s) => ({ path: `/events/stream?since=${s.eventId}` }), foreign: mustNotMention, stream: true },
   'GET /analytics': { request: () => ({ path: '/analytics' }), foreign: mustNotMention },
+  'GET /agents/:id/conversation': { request: (s) => ({ path: `/agents/${s.agentId}/conversation` }), foreign: 'visitors only' },
+  'GET /agents/:id/conversation/events': { request: (s) => ({ path: `/agents/${s.agentId}/conversation/events` }), foreign: 'visitors only' },
+  'POST /agents/:id/conversation/status': {
+    request: (s) => ({ path: `/agents/${s.agentId}/conversation/status`, body: { status: 'RESOLVED' } }),
+    foreign: 'visitors only',
+  },
+  'POST /agents/:id/conversation/ratings': {
+    request: (s) => ({ path: `/agents/${s.agentId}/conversation/ratings`, body: { messageId: s.messageId, eval: 'BAD' } }),
+    foreign: 'visitors only',
+  },
+  'PUT /agents/:id/conversation/contact': {
+    request: (s) => ({ path: `/agents/${s.agentId}/conversation/contact`, body: { email: 'thief@example.com' } }),
+    foreign: 'visitors only',
+  },
   'POST /messages/:id/eval': { request: (s) => ({ path: `/messages/${s.messageId}/eval`, body: { eval: 'BAD' } }), foreign: 'forbidden' },
 
   'POST /webhooks': { request: () => ({ path: '/webhooks', body: { url: 'http://127.0.0.1:9/b', events: ['message.created'] } }), foreign: mustNotMention },
