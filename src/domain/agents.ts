@@ -1,7 +1,10 @@
 import type { AgentRecord, Changes, Store, Visibility } from '../store/store.js';
-import { invalid } from '../errors.js';
+import { mergeWidgetSettings, widgetSettingsOf, type WidgetSettings, type WidgetSettingsPatch } from './widget-settings.js';
+import { callerWorkspace, isWorkspaceCaller, type Caller } from './callers.js';
+import { originAllowed } from './public-access.js';
+import { ParleyError, invalid } from '../errors.js';
 import { newId, now } from './ids.js';
-import { findInWorkspace } from './scoped.js';
+import { findInWorkspace, findUsable } from './scoped.js';
 
 /** A datastore the agent retrieves from; the only tool kind so far. */
 export interface DatastoreTool {
@@ -24,6 +27,8 @@ export interface AgentInput {
   handle?: string | null;
   /** Web origins whose pages may call the agent's public endpoints; empty allows any. */
   allowedOrigins?: string[];
+  /** Merged into the stored widget settings (the lead form field by field). */
+  widget?: WidgetSettingsPatch;
   tools?: DatastoreTool[];
 }
 
@@ -41,13 +46,14 @@ export class AgentService {
 
   async create(workspaceId: string, input: AgentInput): Promise<AgentRecord> {
     const at = now();
-    const changes = await this.toChanges(workspaceId, input);
+    const changes = await this.toChanges(workspaceId, input, {});
     const agent: AgentRecord = {
       ...AGENT_DEFAULTS,
       systemPrompt: null,
       iconUrl: null,
       handle: null,
       allowedOrigins: [],
+      widget: {},
       datastoreIds: [],
       ...changes,
       id: newId(),
@@ -69,10 +75,22 @@ export class AgentService {
 
   /** Changes only the fields sent; without `tools` the datastore links stay as they are. */
   async update(workspaceId: string, id: string, input: AgentInput): Promise<AgentRecord> {
-    await this.get(workspaceId, id);
-    const changes = await this.toChanges(workspaceId, input);
+    const current = await this.get(workspaceId, id);
+    const changes = await this.toChanges(workspaceId, input, current.widget);
     const updated = await this.store.agents.update(workspaceId, id, changes, now());
     return updated ?? this.get(workspaceId, id);
+  }
+
+  /**
+   * What the chat widget shows for a public agent (with a key, any agent of the workspace): its name, icon and
+   * widget settings; a page of an origin the agent does not allow gets 403.
+   */
+  async widget(caller: Caller, id: string, origin?: string): Promise<{ agent: AgentRecord; settings: WidgetSettings }> {
+    const agent = await findUsable(this.store.agents, 'Agent', callerWorkspace(caller), id);
+    if (!isWorkspaceCaller(caller) && origin !== undefined && !originAllowed(agent.allowedOrigins, origin)) {
+      throw new ParleyError('FORBIDDEN', `This agent does not answer pages of ${origin}`);
+    }
+    return { agent, settings: widgetSettingsOf(agent.widget) };
   }
 
   async delete(workspaceId: string, id: string): Promise<AgentRecord> {
@@ -80,9 +98,10 @@ export class AgentService {
     return (await this.store.agents.delete(workspaceId, id)) ?? this.get(workspaceId, id);
   }
 
-  private async toChanges(workspaceId: string, input: AgentInput): Promise<Changes<AgentRecord>> {
-    const { tools, promptTemplate, allowedOrigins, ...fields } = input;
+  private async toChanges(workspaceId: string, input: AgentInput, storedWidget: WidgetSettingsPatch): Promise<Changes<AgentRecord>> {
+    const { tools, promptTemplate, allowedOrigins, widget, ...fields } = input;
     const changes: Changes<AgentRecord> = { ...fields };
+    if (widget !== undefined) changes.widget = { ...mergeWidgetSettings(storedWidget, widget) };
     if (allowedOrigins !== undefined) changes.allowedOrigins = [...new Set(allowedOrigins.map(toOrigin))];
     if (changes.userPrompt === undefined && promptTemplate !== undefined) changes.userPrompt = promptTemplate;
     if (tools !== undefined) {

@@ -40,6 +40,8 @@ export interface AgentTable {
   updated_at: string;
   /** JSON array of web origins allowed to call the agent's public endpoints; empty allows any. */
   allowed_origins: string;
+  /** JSON object: the widget settings that differ from the defaults. */
+  widget_settings: Generated<string>;
 }
 
 export interface AgentDatastoreTable {

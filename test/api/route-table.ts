@@ -120,6 +120,7 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
   'GET /user-conversations/counts': { request: () => ({ path: '/user-conversations/counts' }), foreign: mustNotMention },
   'GET /events/stream': { request: (s) => ({ path: `/events/stream?since=${s.eventId}` }), foreign: mustNotMention, stream: true },
   'GET /analytics': { request: () => ({ path: '/analytics' }), foreign: mustNotMention },
+  'GET /agents/:id/widget': { request: (s) => ({ path: `/agents/${s.agentId}/widget` }), foreign: 'forbidden' },
   'GET /agents/:id/conversation': { request: (s) => ({ path: `/agents/${s.agentId}/conversation` }), foreign: 'visitors only' },
   'GET /agents/:id/conversation/events': { request: (s) => ({ path: `/agents/${s.agentId}/conversation/events` }), foreign: 'visitors only' },
   'POST /agents/:id/conversation/status': {

@@ -165,6 +165,29 @@ describe.each(STORE_KINDS)('the widget’s calls about the visitor’s own conve
     }
   });
 
+  it('keeps the widget settings over their defaults and shows them without a key', async () => {
+    const agent = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Styled', visibility: 'public' } })).body;
+    expect(agent.widget).toMatchObject({ color: '#2563eb', position: 'right', humanHandoff: true, leadForm: { mode: 'off', email: 'required' } });
+    const patch = (widget: unknown) => parley.call<AgentBody>('PATCH', `/agents/${agent.id}`, { key: ws.key, body: { widget } });
+    await patch({ color: '#aa3300', position: 'left', suggestedQuestions: ['Where is my order?'], leadForm: { mode: 'after-first-answer' } });
+    const changed = await patch({ leadForm: { phone: 'required' }, language: 'fr' });
+    expect(changed.body.widget).toMatchObject({
+      color: '#aa3300',
+      position: 'left',
+      language: 'fr',
+      suggestedQuestions: ['Where is my order?'],
+      leadForm: { mode: 'after-first-answer', name: 'optional', email: 'required', phone: 'required' },
+    });
+    for (const widget of [{ color: 'red' }, { language: 'de' }, { leadForm: { mode: 'always' } }, { avatarUrl: 'javascript:alert(1)' }]) {
+      expect((await patch(widget)).status).toBe(400);
+    }
+    const shown = await parley.call<{ name: string; widget: AgentBody['widget'] }>('GET', `/agents/${agent.id}/widget`, { key: null });
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatchObject({ name: 'Styled', widget: { color: '#aa3300', language: 'fr' } });
+    const hidden = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Private' } })).body.id;
+    expect((await parley.call('GET', `/agents/${hidden}/widget`, { key: null })).status).toBe(401);
+  });
+
   it('refuses pages of an origin the agent does not allow', async () => {
     const guarded = (
       await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { visibility: 'public', allowedOrigins: ['https://shop.example'] } })
@@ -179,5 +202,6 @@ describe.each(STORE_KINDS)('the widget’s calls about the visitor’s own conve
     const path = `/agents/${guarded}/conversation`;
     expect((await asVisitor(token, 'GET', path, undefined, { origin: 'https://shop.example' })).status).toBe(200);
     expect((await asVisitor<ErrorBody>(token, 'GET', path, undefined, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await asVisitor<ErrorBody>(null, 'GET', `/agents/${guarded}/widget`, undefined, { origin: 'https://evil.example' })).status).toBe(403);
   });
 });

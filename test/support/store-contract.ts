@@ -80,6 +80,7 @@ export const agentRecord = (workspaceId: string, overrides: Partial<AgentRecord>
   iconUrl: null,
   handle: null,
   allowedOrigins: [],
+  widget: {},
   datastoreIds: [],
   createdAt: at(0),
   updatedAt: at(0),

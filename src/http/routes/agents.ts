@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AgentService } from '../../domain/agents.js';
 import type { AgentRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
+import { widgetSettingsOf } from '../../domain/widget-settings.js';
+import { WidgetSettings, WidgetSettingsPatch } from './widget-schemas.js';
 import { IdParams, Visibility, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
 
@@ -34,6 +36,7 @@ const agentInput = (modelNames: readonly string[]) =>
           description: 'Web origins (https://www.example.com) whose pages may call this public agent; empty allows any',
         }),
       ),
+      widget: Type.Optional(WidgetSettingsPatch),
       tools: Type.Optional(
         Type.Array(DatastoreTool, { maxItems: 100, description: 'Datastores the agent retrieves from' }),
       ),
@@ -53,6 +56,7 @@ const Agent = Type.Object({
   iconUrl: Nullable(Type.String()),
   handle: Nullable(Type.String()),
   allowedOrigins: Type.Array(Type.String(), { description: 'Origins allowed to call the public endpoints; empty: any' }),
+  widget: WidgetSettings,
   tools: Type.Array(DatastoreTool),
   createdAt: Timestamp('When the agent was created'),
   updatedAt: Timestamp('When the agent last changed'),
@@ -60,8 +64,9 @@ const Agent = Type.Object({
 
 export type AgentBody = Static<typeof Agent>;
 
-const toAgent = (agent: AgentRecord): AgentBody => ({
+const toAgent = ({ widget, ...agent }: AgentRecord): AgentBody => ({
   ...agent,
+  widget: widgetSettingsOf(widget),
   tools: agent.datastoreIds.map((datastoreId) => ({ type: 'datastore', datastoreId })),
 });
 
@@ -110,5 +115,25 @@ export const agentRoutes: FastifyPluginAsyncTypebox<AgentRoutesOptions> = async 
     '/agents/:id',
     { schema: { tags, summary: 'Delete an agent; answers the deleted record', params: IdParams, response: { 200: Agent, ...errorResponses() } } },
     async (request) => toAgent(await agents.delete(workspaceOf(request), request.params.id)),
+  );
+
+  app.get(
+    '/agents/:id/widget',
+    {
+      config: { auth: 'optional', publicResource: 'agent' },
+      schema: {
+        tags: ['widget'],
+        summary: 'What the chat widget shows for a public agent: name, icon and widget settings (no key needed)',
+        params: IdParams,
+        response: {
+          200: Type.Object({ agentId: Type.String(), name: Type.String(), iconUrl: Nullable(Type.String()), widget: WidgetSettings }),
+          ...errorResponses(429),
+        },
+      },
+    },
+    async (request) => {
+      const { agent, settings } = await agents.widget(request.caller, request.params.id, request.headers.origin);
+      return { agentId: agent.id, name: agent.name, iconUrl: agent.iconUrl, widget: settings };
+    },
   );
 };

@@ -8,6 +8,7 @@ import * as events from './004-events.js';
 import * as publicAgents from './005-public-agents.js';
 import * as people from './006-people.js';
 import * as inbox from './007-inbox.js';
+import * as widget from './008-widget.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -22,6 +23,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '005-public-agents': publicAgents,
   '006-people': people,
   '007-inbox': inbox,
+  '008-widget': widget,
 };
 
 /** Hands Kysely's migrator the migrations with the column types of one store's capabilities bound in. */

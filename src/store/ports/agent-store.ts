@@ -15,6 +15,8 @@ export interface AgentRecord {
   handle: string | null;
   /** Web origins (`https://example.com`) whose pages may call the agent's public endpoints; empty: any. */
   allowedOrigins: string[];
+  /** The chat widget's settings that differ from the defaults (the domain knows them). */
+  widget: Record<string, unknown>;
   /** Linked datastores, in the order the agent lists them. */
   datastoreIds: string[];
   createdAt: string;

@@ -16,6 +16,7 @@ const toRecord = (row: Selectable<AgentTable>, datastoreIds: string[]): AgentRec
   iconUrl: row.icon_url,
   handle: row.handle,
   allowedOrigins: JSON.parse(row.allowed_origins) as string[],
+  widget: JSON.parse(row.widget_settings) as Record<string, unknown>,
   datastoreIds,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -32,6 +33,7 @@ const toColumns = (changes: Changes<AgentRecord>): Updateable<AgentTable> => ({
   icon_url: changes.iconUrl,
   handle: changes.handle,
   allowed_origins: changes.allowedOrigins === undefined ? undefined : JSON.stringify(changes.allowedOrigins),
+  widget_settings: changes.widget === undefined ? undefined : JSON.stringify(changes.widget),
 });
 
 export class SqlAgentStore implements AgentStore {
@@ -54,6 +56,7 @@ export class SqlAgentStore implements AgentStore {
           icon_url: agent.iconUrl,
           handle: agent.handle,
           allowed_origins: JSON.stringify(agent.allowedOrigins),
+          widget_settings: JSON.stringify(agent.widget),
           created_at: agent.createdAt,
           updated_at: agent.updatedAt,
         })
