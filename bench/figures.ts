@@ -18,6 +18,7 @@ export function figure(value: number, unit: string): Figure {
 export const ms = (value: number): Figure => figure(value, 'ms');
 export const seconds = (value: number): Figure => figure(value, 's');
 export const megabytes = (bytes: number): Figure => figure(bytes / (1024 * 1024), 'MiB');
+export const kibibytes = (bytes: number): Figure => figure(bytes / 1024, 'KiB');
 export const ratio = (measured: number, baseline: number): Figure => figure(measured / baseline, 'x');
 
 /** A goal next to the figure it judges: `met` is computed, never asserted. */

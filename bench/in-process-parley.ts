@@ -18,8 +18,13 @@ export interface InProcessParley {
   readonly url: string;
   readonly config: Config;
   readonly core: Core;
-  /** A key of the bench workspace. */
+  /** The bench workspace, and a key of it. */
+  readonly workspaceId: string;
   readonly key: string;
+  /** Environment variables that point a child `parley` process at the same store. */
+  readonly storeEnv: Record<string, string>;
+  /** A new member of the bench workspace (a signed-in person): its member id. */
+  newMember(): Promise<string>;
   call(method: string, path: string, body?: unknown): Promise<BenchResponse>;
   close(): Promise<void>;
 }
@@ -45,12 +50,15 @@ export async function startInProcessParley(options: StartOptions): Promise<InPro
     },
   });
   try {
-    const { key } = await parley.newWorkspace('bench');
+    const { id: workspaceId, key } = await parley.newWorkspace('bench');
     return {
       url: parley.url,
       config: parley.config,
       core: parley.core,
+      workspaceId,
       key,
+      storeEnv: parley.scratch.env,
+      newMember: async () => (await parley.newMember(workspaceId)).memberId,
       call: async (method, path, body) => {
         const { status, body: answer } = await parley.call<unknown>(method, path, { key, body });
         return { status, body: answer };

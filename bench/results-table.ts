@@ -3,6 +3,7 @@ import type { DashboardResult } from './dashboard.js';
 import type { EventsResult } from './events.js';
 import type { Figure, Goal } from './figures.js';
 import type { IngestionResult } from './ingestion.js';
+import type { LiveStoreResult } from './live.js';
 import type { LatencySummary } from './latency.js';
 import { QUERY_MODES, type QueryResult } from './query.js';
 import type { VectorSearchCase } from './vector-search.js';
@@ -129,5 +130,46 @@ export function dashboardTable(r: DashboardResult): string {
       `${show(r.firstPageGzip.signIn)}, agents ${show(r.firstPageGzip.agents)}; agents list p50 ${show(r.agentsOverBlank)} a blank page`,
     table(['', 'p50', 'p99'], rows),
     ...goalLines(r.goals),
+  ].join('\n');
+}
+
+export function liveTable(results: readonly LiveStoreResult[]): string {
+  const where = (r: LiveStoreResult, c: LiveStoreResult['sameProcess']) =>
+    c.streamOn === 'writing process' ? `${r.store}, stream on the writing process` : `${r.store}, stream on another process (${c.pollBound ? '1 s poll' : 'NOTIFY'})`;
+  const latencyRows = results.flatMap((r) =>
+    [r.sameProcess, r.otherProcess].map((c) => [
+      where(r, c),
+      show(c.eventToScreen.p50),
+      show(c.eventToScreen.p99),
+      show(c.replyAnswer.p50),
+      show(c.loopback.p50),
+      show(c.eventToScreenOverLoopback),
+    ]),
+  );
+  const byStore = (label: string, value: (r: LiveStoreResult) => Figure | null) => [label, ...results.map((r) => show(value(r)))];
+  const first = results[0];
+  return [
+    'Live events (GET /events/stream): a member reply (POST /conversations/{id}/messages) sent → its message.created on the client',
+    table(['', 'p50', 'p99', 'reply p50', 'loopback p50', 'p50 / loopback'], latencyRows),
+    '',
+    `Streams on a parley serve process of their own: ${show(first?.memory.streams, false)} idle; ` +
+      `${show(first?.fanOut.events, false)} replies (${show(first?.fanOut.writers, false)} writers) fanned out to ${show(first?.fanOut.streams, false)}`,
+    table(
+      ['', ...results.map((r) => r.store)],
+      [
+        byStore('RSS without streams', (r) => r.memory.baselineRss),
+        byStore('RSS with the idle streams', (r) => r.memory.withStreamsRss),
+        byStore('memory per idle stream', (r) => r.memory.perStream),
+        byStore('fan-out: first reply → last event on every stream', (r) => r.fanOut.lastEvent),
+        byStore('fan-out: first reply → last reply answered', (r) => r.fanOut.writing),
+        byStore('stream process CPU per 1,000 events', (r) => r.fanOut.streamProcessCpuPer1000),
+        byStore('writer CPU per 1,000 events (no stream open)', (r) => r.fanOut.writerCpuPer1000),
+        byStore('stream process / writer', (r) => r.fanOut.streamProcessOverWriter),
+        byStore('stream process CPU, no stream open', (r) => r.fanOut.streamProcessIdleCpuPer1000),
+        byStore('bench process CPU (writer + clients)', (r) => r.fanOut.benchProcessCpuPer1000),
+        // The stream process and PostgreSQL count among the others: a high share is not only noise.
+        byStore("fan-out: other processes' CPU share", (r) => r.fanOut.cpu.fanOut.othersShare),
+      ],
+    ),
   ].join('\n');
 }

@@ -8,9 +8,14 @@
  *   npm run bench -- --only vector --sizes 10000,100000     both stores at both sizes (PostgreSQL 100k
  *                                        alone takes ~7 min: pgvector maintains its HNSW graph on insert)
  *
- * Flags: --only ingest,query,agent,vector,events,dashboard  --sizes N,N (every store in --stores)  --stores sqlite,postgres
+ *   npm run bench -- --only live         live event stream on both stores (~2 min): reply → event on screen,
+ *                                        memory of 1,000 idle streams, CPU of 1,000 events to 100 streams
+ *
+ * Flags: --only ingest,query,agent,vector,events,dashboard,live
+ *        --sizes N,N (vector: every store in --stores)  --stores sqlite,postgres (vector, live)
  *        --ingest-store sqlite|postgres  --threads N (embedder)  --queries N (store search queries)
- *        --endpoint-queries N  --articles N  --seed N  --out FILE  --quick
+ *        --endpoint-queries N (also events' deliveries and live's replies per case)  --articles N  --seed N
+ *        --out FILE  --quick
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,11 +27,12 @@ import { FakeOpenAIChatServer } from '../test/support/fake-openai-chat-server.js
 import { INSTANT_MODEL, runAgentQueryBench, type AgentQueryResult } from './agent-query.js';
 import { runQueryBench, type QueryResult } from './query.js';
 import { runEventsBench, type EventsResult } from './events.js';
-import { agentQueryTable, dashboardTable, eventsTable, ingestionTable, queryTable, vectorTable } from './results-table.js';
+import { agentQueryTable, dashboardTable, eventsTable, ingestionTable, liveTable, queryTable, vectorTable } from './results-table.js';
 import { runDashboardBench, type DashboardResult } from './dashboard.js';
+import { runLiveBench, type LiveStoreResult } from './live.js';
 import { runVectorSearchBench, type VectorSearchCase } from './vector-search.js';
 
-const PARTS = ['ingest', 'query', 'agent', 'vector', 'events', 'dashboard'] as const;
+const PARTS = ['ingest', 'query', 'agent', 'vector', 'events', 'dashboard', 'live'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values: flags } = parseArgs({
@@ -62,12 +68,13 @@ function storeKind(raw: string): StoreKind {
 }
 
 const quick = flags.quick;
+const stores = list(flags.stores, 'sqlite,postgres').map(storeKind);
 
 /** Explicit --sizes apply to every store; by default PostgreSQL stops at 10k (100k adds ~8 minutes). */
 function vectorSizes(): Partial<Record<StoreKind, number[]>> {
   const sizes = (raw: string) => list(raw, raw).map((size) => positive('sizes', size, 0));
   const plan: Partial<Record<StoreKind, number[]>> = {};
-  for (const kind of list(flags.stores, 'sqlite,postgres').map(storeKind)) {
+  for (const kind of stores) {
     plan[kind] = sizes(flags.sizes ?? (quick || kind === 'postgres' ? '10000' : '10000,100000'));
   }
   return plan;
@@ -88,6 +95,13 @@ const settings = {
   endpointQueries: positive('endpoint-queries', flags['endpoint-queries'], quick ? 50 : 200),
   articles: flags.articles === undefined ? (quick ? 20 : undefined) : positive('articles', flags.articles, 0),
   seed: positive('seed', flags.seed, 42),
+  live: {
+    stores,
+    idleStreams: quick ? 200 : 1_000,
+    fanOutStreams: quick ? 20 : 100,
+    fanOutEvents: quick ? 200 : 1_000,
+    writers: 4,
+  },
 };
 const out = path.resolve(flags.out ?? path.join(import.meta.dirname, 'results.json'));
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -103,6 +117,7 @@ interface Results {
   vectorSearch?: VectorSearchCase[];
   events?: EventsResult;
   dashboard?: DashboardResult;
+  live?: LiveStoreResult[];
 }
 
 const machine = () => ({
@@ -180,6 +195,16 @@ if (parts.has('dashboard')) {
   results.dashboard = await runDashboardBench({ store: settings.ingestStore, loads: flags.quick ? 5 : 20 });
   write();
 }
+if (parts.has('live')) {
+  results.live = await runLiveBench({
+    ...settings.live,
+    samples: settings.endpointQueries,
+    // Each starts at a random point of SQLite's 1 s poll and waits for it: ~1 s a sample.
+    pollBoundSamples: Math.min(settings.endpointQueries, 50),
+    log,
+  });
+  write();
+}
 write();
 
 const m = results.machine;
@@ -190,4 +215,5 @@ if (parts.has('agent') && results.agentQuery) console.log(`${agentQueryTable(res
 if (parts.has('vector') && results.vectorSearch) console.log(`${vectorTable(results.vectorSearch)}\n`);
 if (parts.has('events') && results.events) console.log(`${eventsTable(results.events)}\n`);
 if (parts.has('dashboard') && results.dashboard) console.log(`${dashboardTable(results.dashboard)}\n`);
+if (parts.has('live') && results.live) console.log(`${liveTable(results.live)}\n`);
 console.log(`Written to ${path.relative(process.cwd(), out)}`);

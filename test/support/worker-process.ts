@@ -1,29 +1,66 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { ROOT, childEnv, waitForOutput } from './cli.js';
 
 /** Linux's USER_HZ, the unit of the CPU times in /proc/<pid>/stat; 100 on every common kernel. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** `parley worker` in a process of its own, as in scale-out mode, read through /proc while it works. */
+/** `parley worker` or `parley serve` in a process of its own, as in scale-out mode, read through /proc while it works. */
 export interface WorkerProcess {
   readonly pid: number;
   /** CPU time the process (all its threads) has used so far. */
   cpuSeconds(): number;
   /** The most resident memory the process has had (the kernel's high-water mark), in MB. */
   peakRssMb(): number;
+  /** The process's resident memory now (VmRSS), in bytes. */
+  rssBytes(): number;
   stop(): Promise<void>;
+}
+
+/** `parley serve`: the API only, at `url`. */
+export interface ServeProcess extends WorkerProcess {
+  readonly url: string;
 }
 
 /** Starts `parley worker` from the TypeScript sources on the store that `env` points at; resolves once it runs. */
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
+  return (await startParleyProcess('worker', env, /Parley worker .* running/)).child;
+}
+
+/** Starts `parley serve` from the TypeScript sources on the store that `env` points at, on a free port. */
+export async function startServeProcess(env: Record<string, string>): Promise<ServeProcess> {
+  const { child, started } = await startParleyProcess('serve', { PORT: '0', ...env }, /API base URL:\s+(http:\/\/\S+)/);
+  return { ...child, url: started[1]! };
+}
+
+async function startParleyProcess(
+  command: 'worker' | 'serve',
+  env: Record<string, string>,
+  startedPattern: RegExp,
+): Promise<{ child: WorkerProcess; started: RegExpMatchArray }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', command], {
     cwd: ROOT,
     env: childEnv({ PARLEY_LOG_LEVEL: 'warn', ...env }),
   });
-  await waitForOutput(child, /Parley worker .* running/, 120_000);
-  const pid = child.pid!;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  let started: RegExpMatchArray;
+  try {
+    started = await waitForOutput(child, startedPattern, 120_000);
+  } catch (error) {
+    // A process that never said it runs is not left behind.
+    await stop();
+    throw error;
+  }
+  return { child: readThroughProc(child, stop), started };
+}
+
+function readThroughProc(child: ChildProcess, stop: () => Promise<void>): WorkerProcess {
+  const pid = child.pid!;
+  const statusKb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
   return {
     pid,
     cpuSeconds() {
@@ -31,13 +68,8 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
     },
-    peakRssMb() {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
-    },
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
+    peakRssMb: () => statusKb('VmHWM') / 1024,
+    rssBytes: () => statusKb('VmRSS') * 1024,
+    stop,
   };
 }
