@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { seedConversation } from '../api/conversations-seed.js';
-import type { AnswerBody, ConversationBody, UpdateStatusResultBody } from '../support/bodies.js';
+import type { AnswerBody, ConversationBody, DatasourceBody, UpdateStatusResultBody } from '../support/bodies.js';
 import { eventOf } from '../support/bodies.js';
 import { parleyTest } from '../support/parley-test.js';
 import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
@@ -358,19 +358,47 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     expect(problems).toEqual([]);
   });
 
-  parleyTest('a datastore page learns from the events that a document is indexed, without polling', async () => {
+  parleyTest('a datastore page follows a document’s progress while it runs, then the events alone', async () => {
     const { page, problems } = await ownerPage();
     const datastore = await apiCall(parley, workspace.key, 'POST', '/datastores', { name: 'Live store' });
-    const listed: string[] = [];
+    await apiCall(parley, workspace.key, 'POST', '/datasources', { type: 'text', datastoreId: datastore.id, name: 'Opening hours', text: 'We are open from 9 to 5.' });
+    await settled(parley, workspace.key, datastore.id);
+    let listed = 0;
     page.on('request', (request) => {
-      if (request.url().endsWith(`/datastores/${datastore.id}/datasources`)) listed.push(request.url());
+      if (request.url().endsWith(`/datastores/${datastore.id}/datasources`)) listed++;
     });
+    // The worker is faster than a test can watch: while `running` is set, the list says the document runs that far.
+    let running: number | null = 0.2;
+    await page.route(
+      (url) => url.pathname === `/datastores/${datastore.id}/datasources`,
+      async (route) => {
+        const progress = running;
+        if (progress === null) return route.fallback();
+        const response = await route.fetch();
+        const datasources = (await response.json()) as DatasourceBody[];
+        await route.fulfill({ response, json: datasources.map((datasource) => ({ ...datasource, status: 'running', progress })) });
+      },
+    );
     await page.goto(`/dashboard/datastores/${datastore.id}`);
-    await page.getByRole('heading', { name: 'No documents yet' }).waitFor();
-    await page.getByLabel('Choose files').setInputFiles({ name: 'opening-hours.txt', mimeType: 'text/plain', buffer: Buffer.from('We are open from 9 to 5, Monday to Friday.') });
-    await page.getByRole('row').filter({ hasText: 'opening-hours.txt' }).getByText('Synched').waitFor({ timeout: 60_000 });
-    // The first load, the one after the upload, and the one after datasource.synched (a reconnect may add one).
-    expect(listed.length).toBeLessThanOrEqual(4);
+    const row = page.getByRole('row').filter({ hasText: 'Opening hours' });
+    await row.getByText('Running 20%').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Processing 1 document…' }).waitFor();
+    running = 0.65;
+    // Fetched again, unasked: the progress moves.
+    await row.getByText('Running 65%').waitFor({ timeout: 10_000 });
+    expect(await row.getByRole('progressbar', { name: 'Processing Opening hours' }).getAttribute('value')).toBe('65');
+    if (kind === STORE_KINDS[0]) await screenshots(page, 'datastore-progress', { fullPage: false });
+    running = null;
+    await row.getByText('Synched').waitFor({ timeout: 10_000 });
+
+    // All settled: no more fetching; a document added elsewhere shows up when the worker's event says it is in.
+    const settledAt = listed;
+    await page.waitForTimeout(5_000);
+    expect(listed).toBe(settledAt);
+    await apiCall(parley, workspace.key, 'POST', '/datasources', { type: 'text', datastoreId: datastore.id, name: 'Holidays', text: 'Closed on public holidays.' });
+    await page.getByRole('row').filter({ hasText: 'Holidays' }).getByText('Synched').waitFor({ timeout: 60_000 });
+    // The refetch after datasource.synched (a reconnect may add one).
+    expect(listed - settledAt).toBeLessThanOrEqual(2);
     expect(problems).toEqual([]);
   });
 
