@@ -262,6 +262,92 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     expect(problems).toEqual([]);
   });
 
+  parleyTest('Mine and Unassigned hold only open conversations; a bulk change on Mine changes exactly those counted, in one request', async () => {
+    const triageAgentId = (await apiCall(parley, workspace.key, 'POST', '/agents', { name: 'Triage bot' })).id;
+    const seed = async (text: string, patch: { status?: string; assigneeId?: string }) => {
+      const seeded = await seedConversation(parley, workspace.id, { agentId: triageAgentId, channel: 'website', messages: [['human', text]] });
+      if (Object.keys(patch).length > 0) await apiCall(parley, workspace.key, 'PATCH', `/conversations/${seeded.id}`, patch);
+      return seeded.id;
+    };
+    const mineOpen = await seed('Triage mine, open', { assigneeId: ownerMemberId });
+    const mineAsking = await seed('Triage mine, asking for a person', { assigneeId: ownerMemberId, status: 'HUMAN_REQUESTED' });
+    const mineResolved = await seed('Triage mine, already resolved', { assigneeId: ownerMemberId, status: 'RESOLVED' });
+    const mias = await seed('Triage for Mia', { assigneeId: miaMemberId });
+    const nobodysOpen = await seed('Triage for nobody, open', {});
+    const nobodysResolved = await seed('Triage for nobody, resolved', { status: 'RESOLVED' });
+
+    const { page, problems } = await ownerPage();
+    const listRequests: URL[] = [];
+    const bulkRequests: URL[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/user-conversations') listRequests.push(url);
+      if (url.pathname === '/conversations/update-status') bulkRequests.push(url);
+    });
+    await openInbox(page, `/dashboard/inbox?tab=mine&agentId=${triageAgentId}`);
+    const list = page.getByRole('list', { name: 'Conversations' });
+    // The ids of the conversations listed, from their links.
+    const listedIds = async () => {
+      const hrefs = await Promise.all((await list.getByRole('link').all()).map((link) => link.getAttribute('href')));
+      return hrefs.map((href) => href!.split('/conversations/')[1]!.split('?')[0]!).sort();
+    };
+
+    // Mine: assigned to me and not resolved, as the API selects them (no resolved one left out afterwards).
+    await page.getByRole('tab', { name: /^Mine 2 conversations/, selected: true }).waitFor();
+    await expect.poll(listedIds).toEqual([mineOpen, mineAsking].sort());
+    expect(listRequests.some((url) => url.searchParams.get('assigneeId') === ownerMemberId && url.searchParams.get('open') === 'true')).toBe(true);
+    expect(await list.getByRole('link', { name: /already resolved/ }).count()).toBe(0);
+
+    // Unassigned: nobody's and not resolved.
+    await page.getByRole('tab', { name: /^Unassigned/ }).click();
+    await page.getByRole('tab', { name: /^Unassigned 1 conversations/, selected: true }).waitFor();
+    await expect.poll(listedIds).toEqual([nobodysOpen]);
+    expect(listRequests.some((url) => url.searchParams.get('unassigned') === 'true' && url.searchParams.get('open') === 'true')).toBe(true);
+
+    // The bulk change on Mine: the dialog counts 2, one request changes those 2.
+    await page.getByRole('tab', { name: /^Mine/ }).click();
+    await expect.poll(listedIds).toEqual([mineOpen, mineAsking].sort());
+    await page.getByRole('button', { name: 'Change status of all…' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Change the status of 2 conversations?' });
+    await dialog.getByText(/irreversible/).waitFor();
+    if (kind === STORE_KINDS[0]) await screenshots(page, 'inbox-bulk-mine', { fullPage: false });
+    const changed = page.waitForResponse((response) => new URL(response.url()).pathname === '/conversations/update-status');
+    await dialog.getByRole('button', { name: 'Set 2 to Resolved' }).click();
+    const response = await changed;
+    expect(((await response.json()) as UpdateStatusResultBody).count).toBe(2);
+    await page.getByRole('status').filter({ hasText: '2 conversations set to resolved.' }).waitFor();
+    expect(bulkRequests).toHaveLength(1);
+    expect(Object.fromEntries(bulkRequests[0]!.searchParams)).toEqual({ agentId: triageAgentId, assigneeId: ownerMemberId, open: 'true' });
+    await page.getByRole('heading', { name: 'No conversations match' }).waitFor();
+    await page.getByRole('tab', { name: /^Mine 0 conversations/ }).waitFor();
+
+    const statuses = async (conversationIds: string[]) => Promise.all(conversationIds.map(async (id) => (await conversation(id)).status));
+    expect(await statuses([mineOpen, mineAsking, mineResolved])).toEqual(['RESOLVED', 'RESOLVED', 'RESOLVED']);
+    expect(await statuses([mias, nobodysOpen, nobodysResolved])).toEqual(['UNRESOLVED', 'UNRESOLVED', 'RESOLVED']);
+    expect(problems).toEqual([]);
+  });
+
+  parleyTest('the visitor panel shows the contact’s phone and the channel’s own id from the conversation, listed or not', async () => {
+    const seeded = await seedConversation(parley, workspace.id, {
+      agentId,
+      channel: 'messenger_a',
+      channelExternalId: 'thread-8841',
+      contact: { firstName: 'Alan', lastName: 'Turing', email: 'alan@example.org', phoneNumber: '+44 20 7946 0018' },
+      messages: [['human', 'Panel question from a messenger']],
+    });
+    const { page, problems } = await ownerPage();
+    // Unassigned and unresolved: the Mine list does not hold it, only the conversation's own record does.
+    await openInbox(page, `/dashboard/conversations/${seeded.id}?tab=mine`);
+    await page.getByRole('heading', { name: 'Panel question from a messenger', level: 2 }).waitFor();
+    const panel = page.getByRole('complementary', { name: 'Visitor and conversation details' });
+    await panel.getByText('Alan Turing', { exact: true }).waitFor();
+    await panel.getByText('+44 20 7946 0018', { exact: true }).waitFor();
+    await panel.getByText('thread-8841', { exact: true }).waitFor();
+    if (kind === STORE_KINDS[0]) await screenshots(page, 'inbox-visitor-panel');
+    expect(await page.getByRole('list', { name: 'Conversations' }).locator(`a[href*="${seeded.id}"]`).count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
   parleyTest('the keyboard moves through the list, assigns, replies and resolves; ? lists the shortcuts', async () => {
     const first = await seedConversation(parley, workspace.id, { agentId, channel: 'website', messages: [['human', 'Keyboard first question']] });
     const second = await seedConversation(parley, workspace.id, { agentId, channel: 'website', messages: [['human', 'Keyboard second question']] });
@@ -479,6 +565,7 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     const grace = await seedConversation(parley, workspace.id, {
       agentId,
       channel: 'website',
+      channelExternalId: 'web-session-7f3a',
       contact: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.org', phoneNumber: '+1 555 0100' },
       messages: [['human', 'My order #4471 has not arrived. Can a person look at it?']],
     });
@@ -489,6 +576,7 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     await page.goto(`/dashboard/conversations/${grace.id}?tab=all&channel=website&from=2020-01-01`);
     await page.getByRole('heading', { name: /My order #4471/, level: 2 }).waitFor();
     await page.getByText('+1 555 0100').waitFor();
+    await page.getByText('web-session-7f3a').waitFor();
     await capture(page, 'inbox-filtered-thread', { fullPage: false });
 
     await page.goto(`/dashboard/conversations/${visitor.conversationId}?tab=all`);
