@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { seedConversation } from '../api/conversations-seed.js';
-import type { AnswerBody, ConversationBody, UpdateStatusResultBody } from '../support/bodies.js';
+import type { AnswerBody, ConversationBody, DatasourceBody, UpdateStatusResultBody } from '../support/bodies.js';
 import { eventOf } from '../support/bodies.js';
 import { parleyTest } from '../support/parley-test.js';
 import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
@@ -262,6 +262,92 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     expect(problems).toEqual([]);
   });
 
+  parleyTest('Mine and Unassigned hold only open conversations; a bulk change on Mine changes exactly those counted, in one request', async () => {
+    const triageAgentId = (await apiCall(parley, workspace.key, 'POST', '/agents', { name: 'Triage bot' })).id;
+    const seed = async (text: string, patch: { status?: string; assigneeId?: string }) => {
+      const seeded = await seedConversation(parley, workspace.id, { agentId: triageAgentId, channel: 'website', messages: [['human', text]] });
+      if (Object.keys(patch).length > 0) await apiCall(parley, workspace.key, 'PATCH', `/conversations/${seeded.id}`, patch);
+      return seeded.id;
+    };
+    const mineOpen = await seed('Triage mine, open', { assigneeId: ownerMemberId });
+    const mineAsking = await seed('Triage mine, asking for a person', { assigneeId: ownerMemberId, status: 'HUMAN_REQUESTED' });
+    const mineResolved = await seed('Triage mine, already resolved', { assigneeId: ownerMemberId, status: 'RESOLVED' });
+    const mias = await seed('Triage for Mia', { assigneeId: miaMemberId });
+    const nobodysOpen = await seed('Triage for nobody, open', {});
+    const nobodysResolved = await seed('Triage for nobody, resolved', { status: 'RESOLVED' });
+
+    const { page, problems } = await ownerPage();
+    const listRequests: URL[] = [];
+    const bulkRequests: URL[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/user-conversations') listRequests.push(url);
+      if (url.pathname === '/conversations/update-status') bulkRequests.push(url);
+    });
+    await openInbox(page, `/dashboard/inbox?tab=mine&agentId=${triageAgentId}`);
+    const list = page.getByRole('list', { name: 'Conversations' });
+    // The ids of the conversations listed, from their links.
+    const listedIds = async () => {
+      const hrefs = await Promise.all((await list.getByRole('link').all()).map((link) => link.getAttribute('href')));
+      return hrefs.map((href) => href!.split('/conversations/')[1]!.split('?')[0]!).sort();
+    };
+
+    // Mine: assigned to me and not resolved, as the API selects them (no resolved one left out afterwards).
+    await page.getByRole('tab', { name: /^Mine 2 conversations/, selected: true }).waitFor();
+    await expect.poll(listedIds).toEqual([mineOpen, mineAsking].sort());
+    expect(listRequests.some((url) => url.searchParams.get('assigneeId') === ownerMemberId && url.searchParams.get('open') === 'true')).toBe(true);
+    expect(await list.getByRole('link', { name: /already resolved/ }).count()).toBe(0);
+
+    // Unassigned: nobody's and not resolved.
+    await page.getByRole('tab', { name: /^Unassigned/ }).click();
+    await page.getByRole('tab', { name: /^Unassigned 1 conversations/, selected: true }).waitFor();
+    await expect.poll(listedIds).toEqual([nobodysOpen]);
+    expect(listRequests.some((url) => url.searchParams.get('unassigned') === 'true' && url.searchParams.get('open') === 'true')).toBe(true);
+
+    // The bulk change on Mine: the dialog counts 2, one request changes those 2.
+    await page.getByRole('tab', { name: /^Mine/ }).click();
+    await expect.poll(listedIds).toEqual([mineOpen, mineAsking].sort());
+    await page.getByRole('button', { name: 'Change status of all…' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Change the status of 2 conversations?' });
+    await dialog.getByText(/irreversible/).waitFor();
+    if (kind === STORE_KINDS[0]) await screenshots(page, 'inbox-bulk-mine', { fullPage: false });
+    const changed = page.waitForResponse((response) => new URL(response.url()).pathname === '/conversations/update-status');
+    await dialog.getByRole('button', { name: 'Set 2 to Resolved' }).click();
+    const response = await changed;
+    expect(((await response.json()) as UpdateStatusResultBody).count).toBe(2);
+    await page.getByRole('status').filter({ hasText: '2 conversations set to resolved.' }).waitFor();
+    expect(bulkRequests).toHaveLength(1);
+    expect(Object.fromEntries(bulkRequests[0]!.searchParams)).toEqual({ agentId: triageAgentId, assigneeId: ownerMemberId, open: 'true' });
+    await page.getByRole('heading', { name: 'No conversations match' }).waitFor();
+    await page.getByRole('tab', { name: /^Mine 0 conversations/ }).waitFor();
+
+    const statuses = async (conversationIds: string[]) => Promise.all(conversationIds.map(async (id) => (await conversation(id)).status));
+    expect(await statuses([mineOpen, mineAsking, mineResolved])).toEqual(['RESOLVED', 'RESOLVED', 'RESOLVED']);
+    expect(await statuses([mias, nobodysOpen, nobodysResolved])).toEqual(['UNRESOLVED', 'UNRESOLVED', 'RESOLVED']);
+    expect(problems).toEqual([]);
+  });
+
+  parleyTest('the visitor panel shows the contact’s phone and the channel’s own id from the conversation, listed or not', async () => {
+    const seeded = await seedConversation(parley, workspace.id, {
+      agentId,
+      channel: 'messenger_a',
+      channelExternalId: 'thread-8841',
+      contact: { firstName: 'Alan', lastName: 'Turing', email: 'alan@example.org', phoneNumber: '+44 20 7946 0018' },
+      messages: [['human', 'Panel question from a messenger']],
+    });
+    const { page, problems } = await ownerPage();
+    // Unassigned and unresolved: the Mine list does not hold it, only the conversation's own record does.
+    await openInbox(page, `/dashboard/conversations/${seeded.id}?tab=mine`);
+    await page.getByRole('heading', { name: 'Panel question from a messenger', level: 2 }).waitFor();
+    const panel = page.getByRole('complementary', { name: 'Visitor and conversation details' });
+    await panel.getByText('Alan Turing', { exact: true }).waitFor();
+    await panel.getByText('+44 20 7946 0018', { exact: true }).waitFor();
+    await panel.getByText('thread-8841', { exact: true }).waitFor();
+    if (kind === STORE_KINDS[0]) await screenshots(page, 'inbox-visitor-panel');
+    expect(await page.getByRole('list', { name: 'Conversations' }).locator(`a[href*="${seeded.id}"]`).count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
   parleyTest('the keyboard moves through the list, assigns, replies and resolves; ? lists the shortcuts', async () => {
     const first = await seedConversation(parley, workspace.id, { agentId, channel: 'website', messages: [['human', 'Keyboard first question']] });
     const second = await seedConversation(parley, workspace.id, { agentId, channel: 'website', messages: [['human', 'Keyboard second question']] });
@@ -358,19 +444,47 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     expect(problems).toEqual([]);
   });
 
-  parleyTest('a datastore page learns from the events that a document is indexed, without polling', async () => {
+  parleyTest('a datastore page follows a document’s progress while it runs, then the events alone', async () => {
     const { page, problems } = await ownerPage();
     const datastore = await apiCall(parley, workspace.key, 'POST', '/datastores', { name: 'Live store' });
-    const listed: string[] = [];
+    await apiCall(parley, workspace.key, 'POST', '/datasources', { type: 'text', datastoreId: datastore.id, name: 'Opening hours', text: 'We are open from 9 to 5.' });
+    await settled(parley, workspace.key, datastore.id);
+    let listed = 0;
     page.on('request', (request) => {
-      if (request.url().endsWith(`/datastores/${datastore.id}/datasources`)) listed.push(request.url());
+      if (request.url().endsWith(`/datastores/${datastore.id}/datasources`)) listed++;
     });
+    // The worker is faster than a test can watch: while `running` is set, the list says the document runs that far.
+    let running: number | null = 0.2;
+    await page.route(
+      (url) => url.pathname === `/datastores/${datastore.id}/datasources`,
+      async (route) => {
+        const progress = running;
+        if (progress === null) return route.fallback();
+        const response = await route.fetch();
+        const datasources = (await response.json()) as DatasourceBody[];
+        await route.fulfill({ response, json: datasources.map((datasource) => ({ ...datasource, status: 'running', progress })) });
+      },
+    );
     await page.goto(`/dashboard/datastores/${datastore.id}`);
-    await page.getByRole('heading', { name: 'No documents yet' }).waitFor();
-    await page.getByLabel('Choose files').setInputFiles({ name: 'opening-hours.txt', mimeType: 'text/plain', buffer: Buffer.from('We are open from 9 to 5, Monday to Friday.') });
-    await page.getByRole('row').filter({ hasText: 'opening-hours.txt' }).getByText('Synched').waitFor({ timeout: 60_000 });
-    // The first load, the one after the upload, and the one after datasource.synched (a reconnect may add one).
-    expect(listed.length).toBeLessThanOrEqual(4);
+    const row = page.getByRole('row').filter({ hasText: 'Opening hours' });
+    await row.getByText('Running 20%').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Processing 1 document…' }).waitFor();
+    running = 0.65;
+    // Fetched again, unasked: the progress moves.
+    await row.getByText('Running 65%').waitFor({ timeout: 10_000 });
+    expect(await row.getByRole('progressbar', { name: 'Processing Opening hours' }).getAttribute('value')).toBe('65');
+    if (kind === STORE_KINDS[0]) await screenshots(page, 'datastore-progress', { fullPage: false });
+    running = null;
+    await row.getByText('Synched').waitFor({ timeout: 10_000 });
+
+    // All settled: no more fetching; a document added elsewhere shows up when the worker's event says it is in.
+    const settledAt = listed;
+    await page.waitForTimeout(5_000);
+    expect(listed).toBe(settledAt);
+    await apiCall(parley, workspace.key, 'POST', '/datasources', { type: 'text', datastoreId: datastore.id, name: 'Holidays', text: 'Closed on public holidays.' });
+    await page.getByRole('row').filter({ hasText: 'Holidays' }).getByText('Synched').waitFor({ timeout: 60_000 });
+    // The refetch after datasource.synched (a reconnect may add one).
+    expect(listed - settledAt).toBeLessThanOrEqual(2);
     expect(problems).toEqual([]);
   });
 
@@ -451,6 +565,7 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     const grace = await seedConversation(parley, workspace.id, {
       agentId,
       channel: 'website',
+      channelExternalId: 'web-session-7f3a',
       contact: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.org', phoneNumber: '+1 555 0100' },
       messages: [['human', 'My order #4471 has not arrived. Can a person look at it?']],
     });
@@ -461,6 +576,7 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     await page.goto(`/dashboard/conversations/${grace.id}?tab=all&channel=website&from=2020-01-01`);
     await page.getByRole('heading', { name: /My order #4471/, level: 2 }).waitFor();
     await page.getByText('+1 555 0100').waitFor();
+    await page.getByText('web-session-7f3a').waitFor();
     await capture(page, 'inbox-filtered-thread', { fullPage: false });
 
     await page.goto(`/dashboard/conversations/${visitor.conversationId}?tab=all`);

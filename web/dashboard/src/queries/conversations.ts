@@ -65,6 +65,8 @@ export interface ConversationDetail {
   title: string;
   status: ConversationStatus;
   channel: string;
+  /** The channel's own id (a thread, a chat), when it has one. */
+  channelExternalId: string | null;
   isAiEnabled: boolean;
   metadata: Record<string, unknown>;
   createdAt: string;
@@ -74,7 +76,7 @@ export interface ConversationDetail {
   unreadCount: number;
   messages: ThreadMessage[];
   participantsVisitors: { id: string; contact: { id: string; firstName: string | null; lastName: string | null } | null }[];
-  participantsContacts: { id: string; firstName: string | null; lastName: string | null; email: string | null }[];
+  participantsContacts: { id: string; firstName: string | null; lastName: string | null; email: string | null; phoneNumber: string | null }[];
 }
 
 export interface TabCount {
@@ -99,6 +101,8 @@ export interface ConversationFilter {
 /** A list's parameters: the filter plus what a tab selects. Bulk status changes take the same. */
 export interface ConversationSelection extends ConversationFilter {
   status?: ConversationStatus;
+  /** true: not resolved (unresolved or asking for a person). */
+  open?: boolean;
   assigneeId?: string;
   unassigned?: boolean;
 }
@@ -132,9 +136,9 @@ const PAGE_SIZE = 30;
 
 /**
  * The conversations of a selection, most recently active first, a page at a time (the next page's cursor
- * comes in X-Next-Cursor). `openOnly` leaves the resolved ones out: the list cannot ask for "not resolved".
+ * comes in X-Next-Cursor).
  */
-export function useConversationList(selection: ConversationSelection, { openOnly = false }: { openOnly?: boolean } = {}) {
+export function useConversationList(selection: ConversationSelection) {
   const workspaceId = useWorkspaceId();
   return useInfiniteQuery({
     queryKey: conversationKeys.list(workspaceId, selection),
@@ -149,7 +153,7 @@ export function useConversationList(selection: ConversationSelection, { openOnly
     },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
-    select: (data) => data.pages.flatMap((page) => page.items).filter((item) => !openOnly || item.status !== 'RESOLVED'),
+    select: (data) => data.pages.flatMap((page) => page.items),
   });
 }
 
@@ -209,18 +213,11 @@ export function useMarkRead(id: string) {
   });
 }
 
-/**
- * Sets the status of every conversation of the selections (irreversible); the number changed. Several
- * selections make up one set when the API cannot ask for it at once ("assigned to me and not resolved").
- */
+/** Sets the status of every conversation of the selection, in one request (irreversible); the number changed. */
 export const useBulkStatus = () =>
-  useConversationMutation(async ({ selections, status }: { selections: readonly ConversationSelection[]; status: ConversationStatus }) => {
-    let count = 0;
-    for (const selection of selections) {
-      const query = selectionQuery(selection);
-      count += (await api<{ count: number }>(`/conversations/update-status${query === '' ? '' : `?${query}`}`, { method: 'POST', body: { status } })).count;
-    }
-    return count;
+  useConversationMutation(async ({ selection, status }: { selection: ConversationSelection; status: ConversationStatus }) => {
+    const query = selectionQuery(selection);
+    return (await api<{ count: number }>(`/conversations/update-status${query === '' ? '' : `?${query}`}`, { method: 'POST', body: { status } })).count;
   });
 
 export function useRateMessage(conversationId: string) {

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, upload, type UploadProgress } from '../api';
-import type { LiveCache } from '../live/live-event';
+import type { LiveCache, LiveEvent } from '../live/live-event';
 import { useWorkspaceId } from '../session/session';
 
 export type DatasourceStatus = 'unsynched' | 'pending' | 'running' | 'synched' | 'error' | 'usage_limit_reached';
@@ -41,16 +41,27 @@ export const datasourceKeys = {
   chunks: (workspaceId: string, id: string) => [...datasourceKeys.all(workspaceId), id, 'chunks'] as const,
 };
 
-/** Still being processed: the worker says when it is done (datasource.synched or datasource.error). */
+/** Still queued or being processed: the worker says when it is done (datasource.synched or datasource.error). */
 export const isUnsettled = (datasource: Datasource): boolean =>
   datasource.status === 'unsynched' || datasource.status === 'pending' || datasource.status === 'running';
 
 export const fetchDatasources = (datastoreId: string) => api<Datasource[]>(`/datastores/${encodeURIComponent(datastoreId)}/datasources`);
 
-/** A datastore's datasources; the live event stream says when one has been processed (see datasourceLiveCache). */
+/** How often the list is fetched while a datasource in it is queued or running: its progress moves. */
+const PROGRESS_MS = 2000;
+
+/**
+ * A datastore's datasources. While one is queued or running the list is fetched every 2 s, for its
+ * progress (no event tells it); once all are settled it is not, and the live event stream says when one
+ * is processed (see datasourceLiveCache).
+ */
 export function useDatasources(datastoreId: string) {
   const workspaceId = useWorkspaceId();
-  return useQuery({ queryKey: datasourceKeys.ofDatastore(workspaceId, datastoreId), queryFn: () => fetchDatasources(datastoreId) });
+  return useQuery({
+    queryKey: datasourceKeys.ofDatastore(workspaceId, datastoreId),
+    queryFn: () => fetchDatasources(datastoreId),
+    refetchInterval: (query) => (query.state.data?.some(isUnsettled) ? PROGRESS_MS : false),
+  });
 }
 
 /** A change of a datastore's datasources changes its list, counts and search results. */
@@ -59,11 +70,15 @@ function invalidateDatastore(queryClient: QueryClient, workspaceId: string, data
   return queryClient.invalidateQueries({ queryKey: datasourceKeys.ofDatastore(workspaceId, datastoreId) });
 }
 
-/** A datasource processed (or failed): its datastore's list, counts, chunks and search results change. */
+type DatasourceEvent = Extract<LiveEvent, { type: `datasource.${string}` }>;
+
+const isDatasourceEvent = (event: LiveEvent): event is DatasourceEvent => event.type.startsWith('datasource.');
+
+/** A datasource event (processed, failed): its datastore's list, counts, chunks and search results change. */
 export function datasourceLiveCache(queryClient: QueryClient, workspaceId: string): LiveCache {
   return {
     apply(event) {
-      if (event.type !== 'datasource.synched' && event.type !== 'datasource.error') return;
+      if (!isDatasourceEvent(event)) return;
       queryClient.removeQueries({ queryKey: datasourceKeys.chunks(workspaceId, event.data.datasourceId) });
       void invalidateDatastore(queryClient, workspaceId, event.data.datastoreId);
     },

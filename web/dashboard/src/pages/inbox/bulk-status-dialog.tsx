@@ -7,8 +7,10 @@ interface BulkStatusDialogProps {
   /** The tab's name, e.g. “Unresolved”. */
   tabLabel: string;
   selection: TabSelection;
-  /** How many conversations the tab holds under the filters; undefined while unknown. */
+  /** How many conversations the tab holds under the filters (the counts' total); undefined while unknown. */
   count: number | undefined;
+  /** Fetches the count again: called as the dialog opens, so that it says what the request will change. */
+  recount: () => void;
   /** The status every conversation of the tab already has, if one (not offered). */
   current: ConversationStatus | undefined;
   filtered: boolean;
@@ -20,9 +22,9 @@ const plural = (count: number) => `${count} conversation${count === 1 ? '' : 's'
 
 /**
  * Sets the status of every conversation of the tab under the filters, loaded or not (spec: irreversible),
- * after saying how many that is.
+ * after saying how many that is: one request over the tab's own selection, which the counts count.
  */
-export function BulkStatusDialog({ tabLabel, selection, count, current, filtered, onDone }: BulkStatusDialogProps) {
+export function BulkStatusDialog({ tabLabel, selection, count, recount, current, filtered, onDone }: BulkStatusDialogProps) {
   const id = useId();
   const bulk = useBulkStatus();
   const choices = CONVERSATION_STATUSES.filter((status) => status !== current);
@@ -32,7 +34,7 @@ export function BulkStatusDialog({ tabLabel, selection, count, current, filtered
   return (
     <ConfirmDialog
       trigger={
-        <button type="button" className="button button-small" disabled={count === undefined || count === 0}>
+        <button type="button" className="button button-small" disabled={count === undefined || count === 0} onClick={recount}>
           Change status of all…
         </button>
       }
@@ -44,7 +46,7 @@ export function BulkStatusDialog({ tabLabel, selection, count, current, filtered
         </>
       }
       confirmLabel={`Set ${known} to ${STATUS_LABELS[target]}`}
-      onConfirm={async () => onDone(await bulk.mutateAsync({ selections: selection.bulk, status: target }), target)}
+      onConfirm={async () => onDone(await bulk.mutateAsync({ selection: selection.list, status: target }), target)}
     >
       <div className="field">
         <label htmlFor={`${id}-status`}>New status</label>

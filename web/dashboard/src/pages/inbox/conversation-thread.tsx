@@ -3,17 +3,10 @@ import { Link } from 'wouter';
 import { ApiError } from '../../api';
 import { ErrorState, LoadingState } from '../../components/query-status';
 import { usePageTitle } from '../../components/page-title';
-import {
-  useConversation,
-  useMarkRead,
-  useUpdateConversation,
-  type ConversationDetail,
-  type ListedConversation,
-} from '../../queries/conversations';
+import { useConversation, useMarkRead, useUpdateConversation, type ConversationDetail } from '../../queries/conversations';
 import { useMembers } from '../../queries/members';
 import { useMyMemberId } from '../../session/session';
 import { ConversationStatusBadge } from './conversation-status-badge';
-import { personOf } from './conversation-list';
 import { useKeybinds } from './inbox-keybinds';
 import { inboxHref, type InboxSearch } from './inbox-search';
 import { ReplyForm } from './reply-form';
@@ -23,13 +16,11 @@ import { VisitorPanel } from './visitor-panel';
 
 interface ConversationThreadProps {
   id: string;
-  /** The list's record of it, when the list has it. */
-  listed: ListedConversation | undefined;
   search: InboxSearch;
 }
 
 /** One conversation (`/dashboard/conversations/{id}`, the link of the notification e-mails), live. */
-export function ConversationThread({ id, listed, search }: ConversationThreadProps) {
+export function ConversationThread({ id, search }: ConversationThreadProps) {
   const conversation = useConversation(id);
   if (conversation.isPending) return <LoadingState label="Loading the conversation…" />;
   if (conversation.isError) {
@@ -49,7 +40,7 @@ export function ConversationThread({ id, listed, search }: ConversationThreadPro
       </div>
     );
   }
-  return <ThreadView conversation={conversation.data} listed={listed} search={search} />;
+  return <ThreadView conversation={conversation.data} search={search} />;
 }
 
 function BackToList({ search }: { search: InboxSearch }) {
@@ -76,14 +67,14 @@ function useReadWhileOpen(conversation: ConversationDetail): void {
   }, [unread, isPending, mutate]);
 }
 
-function ThreadView({ conversation, listed, search }: { conversation: ConversationDetail; listed: ListedConversation | undefined; search: InboxSearch }) {
+function ThreadView({ conversation, search }: { conversation: ConversationDetail; search: InboxSearch }) {
   const members = useMembers().data ?? [];
   const myId = useMyMemberId();
   const update = useUpdateConversation(conversation.id);
   const replyBox = useRef<HTMLTextAreaElement>(null);
   const contact = conversation.participantsContacts[0];
-  const person =
-    (contact && [contact.firstName, contact.lastName].filter(Boolean).join(' ')) || contact?.email || (listed === undefined ? 'Visitor' : personOf(listed));
+  // As the list names them (personOf), from the detail record: the list may not have this conversation loaded.
+  const person = (contact && [contact.firstName, contact.lastName].filter(Boolean).join(' ')) || contact?.email || contact?.phoneNumber || 'Visitor';
   const title = conversation.title || `Conversation with ${person}`;
   usePageTitle(`${title} — Inbox`);
   useReadWhileOpen(conversation);
@@ -117,7 +108,7 @@ function ThreadView({ conversation, listed, search }: { conversation: Conversati
           <ThreadMessages conversation={conversation} person={person} myId={myId} members={members} />
           <ReplyForm conversationId={conversation.id} aiEnabled={conversation.isAiEnabled} inputRef={replyBox} />
         </div>
-        <VisitorPanel conversation={conversation} listed={listed} />
+        <VisitorPanel conversation={conversation} />
       </div>
     </article>
   );

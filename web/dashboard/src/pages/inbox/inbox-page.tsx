@@ -56,7 +56,7 @@ export function InboxPage() {
   const filter = useMemo(() => filterOf(search), [search]);
   const selection = useMemo(() => tabSelection(search, myId), [search, myId]);
   const counts = useInboxCounts(filter);
-  const list = useConversationList(selection.list, { openOnly: selection.openOnly });
+  const list = useConversationList(selection.list);
   const conversations = list.data;
   const tab = TABS.find(({ id }) => id === search.tab)!;
   const filtered = activeFilterCount(search) > 0 || search.q !== undefined;
@@ -94,6 +94,7 @@ export function InboxPage() {
               tabLabel={search.status === undefined ? tab.label : `${tab.label}, ${STATUS_LABELS[search.status].toLowerCase()}`}
               selection={selection}
               count={counts.data === undefined ? undefined : selection.total(counts.data)}
+              recount={() => void counts.refetch()}
               current={TAB_STATUS[search.tab] ?? search.status}
               filtered={filtered}
               onDone={(count, status) => setBulkDone(`${count} conversation${count === 1 ? '' : 's'} set to ${STATUS_LABELS[status].toLowerCase()}.`)}
@@ -134,7 +135,7 @@ export function InboxPage() {
             Pick one in the list, or press <kbd className="kbd">j</kbd> to open the first. <kbd className="kbd">?</kbd> lists the shortcuts.
           </EmptyState>
         ) : (
-          <ConversationThread key={openId} id={openId} listed={conversations?.find((conversation) => conversation.id === openId)} search={search} />
+          <ConversationThread key={openId} id={openId} search={search} />
         )}
       </section>
       <ShortcutsDialog open={helpOpen} onOpenChange={setHelpOpen} />

@@ -120,19 +120,13 @@ export const filterOf = (state: InboxSearch): ConversationFilter => ({
 export const activeFilterCount = (state: InboxSearch): number =>
   (['status', 'agentId', 'channel', 'from', 'to'] as const).filter((name) => state[name] !== undefined).length;
 
-/** What a tab shows, how many there are, and which sets a bulk status change covers to change exactly those. */
+/** What a tab shows and how many there are: a bulk status change takes the same selection and changes exactly those. */
 export interface TabSelection {
-  /** The list's parameters. */
+  /** The parameters of the list, and of `POST /conversations/update-status`. */
   list: ConversationSelection;
-  /** Leave resolved conversations out of the list (the API cannot ask for "not resolved"). */
-  openOnly: boolean;
-  /** The sets that together are exactly the tab's conversations, for `POST /conversations/update-status`. */
-  bulk: ConversationSelection[];
-  /** How many conversations the tab holds, from the counts. */
+  /** How many conversations the tab holds, from the counts (taken under the same filters). */
   total(counts: InboxCounts): number;
 }
-
-const OPEN_STATUSES = ['UNRESOLVED', 'HUMAN_REQUESTED'] as const;
 
 /** The selection of a tab under the filters; `memberId` is the signed-in member's (for Mine). */
 export function tabSelection(state: InboxSearch, memberId: string): TabSelection {
@@ -140,25 +134,15 @@ export function tabSelection(state: InboxSearch, memberId: string): TabSelection
   const byStatus = (status: ConversationStatus) => ({ ...filter, status });
   switch (state.tab) {
     case 'humanRequested':
-      return { list: byStatus('HUMAN_REQUESTED'), openOnly: false, bulk: [byStatus('HUMAN_REQUESTED')], total: (counts) => counts.humanRequested.total };
+      return { list: byStatus('HUMAN_REQUESTED'), total: (counts) => counts.humanRequested.total };
     case 'unresolved':
-      return { list: byStatus('UNRESOLVED'), openOnly: false, bulk: [byStatus('UNRESOLVED')], total: (counts) => counts.unresolved.total };
-    case 'mine': {
-      const mine = { ...filter, assigneeId: memberId };
-      return { list: mine, openOnly: true, bulk: OPEN_STATUSES.map((status) => ({ ...mine, status })), total: (counts) => counts.mine.total };
-    }
-    case 'unassigned': {
-      const unassigned = { ...filter, unassigned: true };
-      return {
-        list: unassigned,
-        openOnly: true,
-        bulk: OPEN_STATUSES.map((status) => ({ ...unassigned, status })),
-        total: (counts) => counts.unassigned.total,
-      };
-    }
+      return { list: byStatus('UNRESOLVED'), total: (counts) => counts.unresolved.total };
+    case 'mine':
+      return { list: { ...filter, assigneeId: memberId, open: true }, total: (counts) => counts.mine.total };
+    case 'unassigned':
+      return { list: { ...filter, unassigned: true, open: true }, total: (counts) => counts.unassigned.total };
     case 'all': {
       const { status } = state;
-      const list = status === undefined ? filter : byStatus(status);
       const total = (counts: InboxCounts) =>
         status === undefined
           ? counts.all.total
@@ -167,7 +151,7 @@ export function tabSelection(state: InboxSearch, memberId: string): TabSelection
             : status === 'UNRESOLVED'
               ? counts.unresolved.total
               : counts.all.total - counts.humanRequested.total - counts.unresolved.total;
-      return { list, openOnly: false, bulk: [list], total };
+      return { list: status === undefined ? filter : byStatus(status), total };
     }
   }
 }

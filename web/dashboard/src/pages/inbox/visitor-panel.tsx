@@ -1,12 +1,6 @@
 import type { ReactNode } from 'react';
 import { DateTime } from '../../components/date-time';
-import type { ConversationDetail, ListedConversation } from '../../queries/conversations';
-
-interface VisitorPanelProps {
-  conversation: ConversationDetail;
-  /** The list's record of it, when loaded: the contact's phone and the channel's own id come only with it. */
-  listed: ListedConversation | undefined;
-}
+import type { ConversationDetail } from '../../queries/conversations';
 
 const fullName = (person: { firstName: string | null; lastName: string | null }) => [person.firstName, person.lastName].filter(Boolean).join(' ');
 
@@ -23,11 +17,11 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
 }
 
 /** Who the visitor is (their contact details) and what is known about the conversation. */
-export function VisitorPanel({ conversation, listed }: VisitorPanelProps) {
+export function VisitorPanel({ conversation }: { conversation: ConversationDetail }) {
   const contact = conversation.participantsContacts[0];
-  const name = (contact && fullName(contact)) || listed?.contactInfo?.name;
-  const email = contact?.email ?? listed?.contactInfo?.email;
-  const phone = listed?.contactInfo?.phoneNumber;
+  const name = contact && fullName(contact);
+  const email = contact?.email;
+  const phone = contact?.phoneNumber;
   const metadata = Object.entries(conversation.metadata);
   return (
     // Focusable: it scrolls on its own, and the keyboard must be able to scroll it.
@@ -51,7 +45,7 @@ export function VisitorPanel({ conversation, listed }: VisitorPanelProps) {
       <dl className="facts">
         <Fact term="Channel">
           {conversation.channel}
-          {listed?.channelExternalId && <span className="mono break block">{listed.channelExternalId}</span>}
+          {conversation.channelExternalId && <span className="mono break block">{conversation.channelExternalId}</span>}
         </Fact>
         <Fact term="Agent">{conversation.agent?.name ?? <span className="muted">None</span>}</Fact>
         <Fact term="Agent answers">{conversation.isAiEnabled ? 'Yes' : 'No: a person answers'}</Fact>
