@@ -9,6 +9,7 @@ import type { Store } from '../store/store.js';
 import { registerBearerAuth } from './plugins/auth.js';
 import { registerCors } from './plugins/cors.js';
 import { dashboardRoutes } from './plugins/dashboard.js';
+import { widgetScriptRoutes } from './plugins/widget-script.js';
 import { PublicRoutes } from './plugins/public-routes.js';
 import { limitCallers, registerRateLimitStore } from './plugins/rate-limits.js';
 import cookie from '@fastify/cookie';
@@ -122,6 +123,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await registerOpenApi(app);
   await app.register(healthRoutes, { store: deps.store });
   await app.register(dashboardRoutes);
+  await app.register(widgetScriptRoutes);
 
   await registerRateLimitStore(app, deps.redisUrl);
   await app.register(cookie);

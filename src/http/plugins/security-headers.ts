@@ -50,13 +50,14 @@ const policy = (directives: CspDirectives) => ({ useDefaults: false, directives 
 
 /**
  * Parts of the site that serve pages instead of JSON, by path prefix (a prefix without a trailing
- * slash also covers the path itself). Each page kind states its own policy here; the chat widget
- * (`/widget.js`, loaded by other sites, so with a cross-origin resource policy too) joins this list
- * when it is served.
+ * slash also covers the path itself). Each page kind states its own policy here; the chat widget's
+ * script is loaded by other sites' pages, which helmet's default `Cross-Origin-Resource-Policy:
+ * same-origin` would refuse (it keeps the API's CSP: a script's own CSP header governs nothing).
  */
 const SECTIONS: ReadonlyArray<{ prefix: string; headers: SectionHeaders }> = [
   { prefix: '/docs', headers: { contentSecurityPolicy: policy(DOCS_CSP) } },
   { prefix: '/dashboard/', headers: { contentSecurityPolicy: policy(DASHBOARD_CSP) } },
+  { prefix: '/widget.js', headers: { crossOriginResourcePolicy: { policy: 'cross-origin' } } },
 ];
 
 const within = (url: string, prefix: string): boolean =>

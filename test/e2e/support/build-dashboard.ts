@@ -5,6 +5,10 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const SOURCES = path.join(ROOT, 'web/dashboard');
 const BUILT = path.join(ROOT, 'dist/web/dashboard/index.html');
+const WIDGET_SOURCES = path.join(ROOT, 'web/widget');
+const WIDGET_BUILT = path.join(ROOT, 'dist/web/widget.js');
+
+const builtAt = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
 
 /** The newest modification time of the dashboard's sources. */
 function newestSource(dir: string): number {
@@ -18,12 +22,15 @@ function newestSource(dir: string): number {
 }
 
 /**
- * Vitest global setup of the browser tests: they load the dashboard as Parley serves it from
- * dist/web/dashboard, so build it when it is missing or older than its sources.
+ * Vitest global setup of the browser tests: they load the dashboard and the chat widget as Parley serves
+ * them from dist/web, so build each when it is missing or older than its sources.
  */
 export default function buildDashboard(): void {
-  const builtAt = fs.existsSync(BUILT) ? fs.statSync(BUILT).mtimeMs : 0;
-  if (builtAt > newestSource(SOURCES)) return;
+  if (builtAt(WIDGET_BUILT) <= newestSource(WIDGET_SOURCES)) {
+    console.log('[browser tests] building the chat widget (its sources are newer than dist/web/widget.js)');
+    execFileSync('npm', ['run', 'build:widget', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  }
+  if (builtAt(BUILT) > newestSource(SOURCES)) return;
   console.log('[browser tests] building the dashboard (its sources are newer than dist/web/dashboard)');
   execFileSync(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'web/dashboard/vite.config.ts', '--logLevel', 'warn'], {
     cwd: ROOT,

@@ -1,0 +1,505 @@
+import { h } from './element.js';
+import { link, renderMarkdown, safeHref } from './markdown.js';
+import { CallFailed, type ConversationStatus, type ParleyClient, type Rating, type Source, type WidgetConfig } from './parley-client.js';
+import { pickLanguage, type Strings } from './strings/index.js';
+import type { VisitorStore } from './visitor-store.js';
+import { accentOf, widgetCss } from './widget-styles.js';
+
+/** What the page asked for on the script tag. */
+export interface WidgetOptions {
+  mode: 'floating' | 'inline';
+  lang?: string;
+  color?: string;
+  position?: string;
+  theme?: string;
+  title?: string;
+  greeting?: string;
+}
+
+export interface Contact {
+  name?: string;
+  email?: string;
+  phone?: string;
+}
+
+export type WidgetEventName = 'open' | 'close' | 'message';
+export type Emit = (name: WidgetEventName, detail: Record<string, unknown>) => void;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[0-9 ()./-]{5,40}$/;
+const MAX_QUESTION = 4000;
+const CHAT_ICON = 'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z';
+
+let panels = 0;
+
+/** The chat, drawn in the custom element's shadow root: launcher (floating), panel, messages, forms. */
+export class ChatWidget {
+  readonly #client: ParleyClient;
+  readonly #store: VisitorStore;
+  readonly #options: WidgetOptions;
+  readonly #config: WidgetConfig;
+  readonly #emit: Emit;
+  readonly #t: Strings;
+  readonly #root: HTMLDivElement;
+  readonly #panel: HTMLDivElement;
+  readonly #log: HTMLDivElement;
+  readonly #input: HTMLTextAreaElement;
+  readonly #send: HTMLButtonElement;
+  readonly #chips: HTMLDivElement;
+  readonly #actions: HTMLDivElement;
+  readonly #leadSlot: HTMLDivElement;
+  readonly #form: HTMLFormElement;
+  readonly #launcher: HTMLButtonElement | null = null;
+  readonly #known = new Set<string>();
+  #asking = false;
+  #status: ConversationStatus = 'UNRESOLVED';
+  #aiEnabled = true;
+  #following: AbortController | null = null;
+  #pendingContact: Contact | null = null;
+
+  constructor(shadow: ShadowRoot, client: ParleyClient, store: VisitorStore, config: WidgetConfig, options: WidgetOptions, emit: Emit) {
+    this.#client = client;
+    this.#store = store;
+    this.#config = config;
+    this.#options = options;
+    this.#emit = emit;
+    const settings = config.widget;
+    const language = pickLanguage([options.lang, settings.language === 'auto' ? null : settings.language, ...navigator.languages, navigator.language]);
+    this.#t = language.strings;
+    const theme = options.theme ?? settings.theme;
+    const position = options.position ?? settings.position;
+    adoptStyles(shadow, widgetCss(accentOf(options.color ?? settings.color)));
+
+    const id = `parley-panel-${++panels}`;
+    const title = options.title ?? settings.title ?? config.name;
+    this.#root = h('div', {
+      class: `root ${options.mode} ${position === 'left' ? 'left' : 'right'} ${['light', 'dark'].includes(theme) ? theme : 'auto'}`,
+      dir: language.dir,
+      lang: language.lang,
+    });
+    this.#log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': this.#t.messages });
+    this.#input = h('textarea', { 'aria-label': this.#t.placeholder, placeholder: this.#t.placeholder, maxlength: String(MAX_QUESTION), rows: '1' });
+    this.#send = h('button', { type: 'submit', class: 'send' }, this.#t.send);
+    this.#form = h('form', { class: 'ask' }, this.#input, this.#send);
+    this.#chips = h('div', { class: 'chips', role: 'group', 'aria-label': this.#t.suggestions });
+    this.#actions = h('div', { class: 'actions' });
+    this.#leadSlot = h('div');
+    const avatar = safeHref(settings.avatarUrl ?? config.iconUrl ?? '');
+    const header = h(
+      'header',
+      {},
+      avatar && avatar.startsWith('http') ? h('img', { src: avatar, alt: '' }) : null,
+      h('h2', { id: `${id}-title` }, title),
+      this.#button('icon', this.#t.newConversation, () => this.newConversation(), '+'),
+      options.mode === 'floating' ? this.#button('icon', this.#t.close, () => this.close(), '✕') : null,
+    );
+    this.#panel = h(
+      'div',
+      { class: 'panel', id, role: options.mode === 'floating' ? 'dialog' : 'region', 'aria-labelledby': `${id}-title` },
+      header,
+      this.#log,
+      this.#chips,
+      this.#actions,
+      this.#leadSlot,
+      this.#form,
+      settings.hideBranding ? null : h('div', { class: 'brand' }, this.#t.poweredBy),
+    );
+    if (options.mode === 'floating') {
+      this.#panel.hidden = true;
+      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      svg.setAttribute('viewBox', '0 0 24 24');
+      svg.setAttribute('aria-hidden', 'true');
+      const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+      path.setAttribute('d', CHAT_ICON);
+      svg.append(path);
+      this.#launcher = h('button', { type: 'button', class: 'launcher', 'aria-label': this.#t.open, 'aria-expanded': 'false', 'aria-controls': id }, svg);
+      this.#launcher.addEventListener('click', () => this.toggle());
+      this.#root.append(this.#launcher);
+      this.#panel.addEventListener('keydown', (event) => {
+        if (event.key === 'Escape') {
+          event.stopPropagation();
+          this.close();
+        }
+      });
+    }
+    this.#root.append(this.#panel);
+    shadow.append(this.#root);
+
+    this.#form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.ask(this.#input.value);
+    });
+    this.#input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        void this.ask(this.#input.value);
+      }
+    });
+    void this.#restore();
+  }
+
+  get isOpen(): boolean {
+    return !this.#panel.hidden;
+  }
+
+  open(): void {
+    if (this.#launcher === null || this.isOpen) return;
+    this.#panel.hidden = false;
+    this.#launcher.setAttribute('aria-expanded', 'true');
+    this.#launcher.setAttribute('aria-label', this.#t.close);
+    (this.#leadSlot.querySelector('input') ?? this.#input).focus();
+    this.#scroll();
+    this.#emit('open', {});
+  }
+
+  close(): void {
+    if (this.#launcher === null || !this.isOpen) return;
+    this.#panel.hidden = true;
+    this.#launcher.setAttribute('aria-expanded', 'false');
+    this.#launcher.setAttribute('aria-label', this.#t.open);
+    this.#launcher.focus();
+    this.#emit('close', {});
+  }
+
+  toggle(): void {
+    if (this.isOpen) this.close();
+    else this.open();
+  }
+
+  /** Forgets the conversation (the visitor stays the same) and starts over with the greeting. */
+  newConversation(): void {
+    this.#following?.abort();
+    this.#following = null;
+    this.#store.write({ conversationId: undefined });
+    this.#status = 'UNRESOLVED';
+    this.#aiEnabled = true;
+    this.#known.clear();
+    this.#log.replaceChildren();
+    this.#leadSlot.replaceChildren();
+    this.#greet();
+    this.#input.focus();
+  }
+
+  /** The visitor as the page knows them: sent as the conversation's contact, now or after the first answer. */
+  identify(contact: Contact): void {
+    this.#store.write({ leadDone: true });
+    this.#leadSlot.replaceChildren();
+    const token = this.#conversationToken();
+    if (token) void this.#sendContact(token, contact);
+    else this.#pendingContact = contact;
+  }
+
+  async ask(text: string): Promise<void> {
+    const query = text.trim();
+    if (!query || this.#asking || this.#leadBlocks()) return;
+    this.#asking = true;
+    this.#send.disabled = true;
+    this.#input.value = '';
+    this.#chips.replaceChildren();
+    this.#message('mine', query);
+    const state = this.#store.read();
+    const answer = this.#message('agent', '', { busy: true });
+    answer.body.append(h('span', { class: 'who' }, this.#t.thinking));
+    let streamed = '';
+    try {
+      const end = await this.#client.ask(query, state.visitorToken ?? null, state.conversationId ?? null, (delta) => {
+        streamed += delta;
+        answer.body.replaceChildren(renderMarkdown(streamed));
+        this.#scroll();
+      });
+      this.#store.write({ visitorToken: end.visitorToken, conversationId: end.conversationId, visitorId: end.visitorId });
+      this.#known.add(end.messageId);
+      if (end.answer === undefined) {
+        answer.element.remove();
+        if (this.#aiEnabled) {
+          this.#aiEnabled = false;
+          this.#system(this.#t.personWillAnswer);
+        }
+      } else {
+        answer.element.removeAttribute('aria-busy');
+        answer.body.replaceChildren(renderMarkdown(end.answer));
+        this.#decorate(answer.element, end.messageId, (end.sources ?? []).map((s) => ({ name: s.datasource_name, url: s.source_url })), null);
+        this.#emit('message', { id: end.messageId, from: 'agent', text: end.answer });
+      }
+      this.#follow();
+      if (this.#pendingContact) {
+        await this.#sendContact(end.visitorToken, this.#pendingContact);
+        this.#pendingContact = null;
+      }
+      this.#offerAfterAnswer();
+    } catch (error) {
+      answer.element.remove();
+      this.#system(this.#explain(error), true);
+      if (!this.#input.value) this.#input.value = query;
+    } finally {
+      this.#asking = false;
+      this.#send.disabled = false;
+      this.#actionsUpdate();
+      this.#scroll();
+    }
+  }
+
+  async #restore(): Promise<void> {
+    const state = this.#store.read();
+    this.#greet();
+    if (!state.visitorToken || !state.conversationId) return;
+    try {
+      const transcript = await this.#client.transcript(state.visitorToken);
+      if (transcript.conversationId !== state.conversationId) return;
+      this.#status = transcript.status;
+      this.#aiEnabled = transcript.isAiEnabled;
+      if (transcript.messages.length > 0) this.#chips.replaceChildren();
+      for (const message of transcript.messages) {
+        this.#known.add(message.id);
+        if (message.from === 'system' || message.sender === null) this.#system(message.text);
+        else if (message.sender.type === 'visitor') this.#message('mine', message.text);
+        else {
+          const shown = this.#message(message.sender.type === 'agent' ? 'agent' : 'person', message.text, { name: message.sender.name });
+          if (message.sender.type === 'agent') this.#decorate(shown.element, message.id, message.sources, message.eval);
+        }
+      }
+      this.#follow();
+    } catch {
+      // A conversation that cannot be read back (removed, token refused) is left: the next question starts another.
+      this.#store.write({ conversationId: undefined });
+    }
+    this.#actionsUpdate();
+    this.#scroll();
+  }
+
+  #greet(): void {
+    const settings = this.#config.widget;
+    const greeting = this.#options.greeting ?? settings.greeting;
+    for (const text of [greeting, ...settings.initialMessages]) if (text.trim()) this.#message('agent', text);
+    this.#chips.replaceChildren(
+      ...settings.suggestedQuestions.map((question) => this.#button('chip', question, () => void this.ask(question))),
+    );
+    if (settings.leadForm.mode === 'before-first-question' && !this.#store.read().leadDone) this.#leadForm(this.#t.leadTitle);
+    this.#actionsUpdate();
+  }
+
+  #follow(): void {
+    const token = this.#conversationToken();
+    if (this.#following || !token) return;
+    const following = new AbortController();
+    this.#following = following;
+    void this.#client.follow(
+      token,
+      undefined,
+      (event) => {
+        if (event.kind === 'status') return this.#statusChanged(event.status, event.isAiEnabled);
+        const { message } = event;
+        // Own questions and the answers this page streamed are shown already.
+        if (this.#known.has(message.id) || message.sender?.mine || (message.from === 'agent' && this.#asking)) return;
+        this.#known.add(message.id);
+        if (message.from === 'system' || message.sender === null) this.#system(message.text);
+        else this.#message(message.sender.type === 'agent' ? 'agent' : 'person', message.text, { name: message.sender.name });
+        this.#emit('message', { id: message.id, from: message.from, text: message.text, sender: message.sender });
+        this.#scroll();
+      },
+      following.signal,
+    );
+  }
+
+  #statusChanged(status: ConversationStatus, aiEnabled: boolean | undefined): void {
+    if (aiEnabled === false && this.#aiEnabled) this.#system(this.#t.personJoined);
+    if (aiEnabled !== undefined) this.#aiEnabled = aiEnabled;
+    if (status === 'RESOLVED' && this.#status !== 'RESOLVED') this.#system(this.#t.resolved);
+    this.#status = status;
+    this.#actionsUpdate();
+    this.#scroll();
+  }
+
+  #actionsUpdate(): void {
+    const offer = this.#config.widget.humanHandoff && this.#conversationToken() !== null && this.#aiEnabled && this.#status !== 'HUMAN_REQUESTED';
+    if (!offer) return this.#actions.replaceChildren();
+    if (this.#actions.childElementCount > 0) return;
+    this.#actions.append(
+      this.#button('link', this.#t.talkToPerson, async () => {
+        const token = this.#conversationToken();
+        if (!token) return;
+        try {
+          const transcript = await this.#client.setStatus(token, 'HUMAN_REQUESTED');
+          this.#status = transcript.status;
+          this.#system(this.#t.personWillAnswer);
+        } catch (error) {
+          this.#system(this.#explain(error), true);
+        }
+        this.#actionsUpdate();
+        this.#input.focus();
+      }),
+    );
+  }
+
+  #offerAfterAnswer(): void {
+    const lead = this.#config.widget.leadForm;
+    if (lead.mode === 'after-first-answer' && !this.#store.read().leadDone && this.#leadSlot.childElementCount === 0) {
+      this.#leadForm(this.#t.leadTitleAfter);
+    }
+  }
+
+  /** Asking waits for a lead form shown before the first question when one of its fields is required. */
+  #leadBlocks(): boolean {
+    const field = this.#leadSlot.querySelector('input');
+    if (field === null || this.#config.widget.leadForm.mode !== 'before-first-question') return false;
+    field.focus();
+    return true;
+  }
+
+  #leadForm(title: string): void {
+    const rules = this.#config.widget.leadForm;
+    const fields: { key: keyof Contact; label: string; type: string; autocomplete: string; rule: string; check?: RegExp; bad?: string }[] = [
+      { key: 'name', label: this.#t.name, type: 'text', autocomplete: 'name', rule: rules.name },
+      { key: 'email', label: this.#t.email, type: 'email', autocomplete: 'email', rule: rules.email, check: EMAIL, bad: this.#t.badEmail },
+      { key: 'phone', label: this.#t.phone, type: 'tel', autocomplete: 'tel', rule: rules.phone, check: PHONE, bad: this.#t.badPhone },
+    ];
+    const shown = fields.filter((field) => field.rule !== 'off');
+    if (shown.length === 0) return;
+    const form = h('form', { class: 'lead', novalidate: true }, h('p', {}, title));
+    const inputs = shown.map((field, index) => {
+      const errorId = `parley-lead-${panels}-${index}`;
+      const input = h('input', { type: field.type, name: field.key, autocomplete: field.autocomplete, 'aria-describedby': errorId });
+      if (field.rule === 'required') input.setAttribute('aria-required', 'true');
+      const error = h('span', { class: 'bad', id: errorId, 'aria-live': 'polite' });
+      form.append(h('label', {}, `${field.label}${field.rule === 'optional' ? ` ${this.#t.optional}` : ''}`, input, error));
+      return { field, input, error };
+    });
+    const row = h('div', { class: 'row' }, h('button', { type: 'submit', class: 'send' }, this.#t.submit));
+    if (shown.every((field) => field.rule !== 'required')) {
+      row.append(
+        this.#button('link', this.#t.skip, () => {
+          this.#store.write({ leadDone: true });
+          this.#leadSlot.replaceChildren();
+          this.#input.focus();
+        }),
+      );
+    }
+    form.append(row);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      let firstBad: HTMLInputElement | null = null;
+      const contact: Contact = {};
+      for (const { field, input, error } of inputs) {
+        const value = input.value.trim();
+        const problem = !value ? (field.rule === 'required' ? this.#t.required : '') : field.check && !field.check.test(value) ? (field.bad ?? '') : '';
+        error.textContent = problem;
+        input.setAttribute('aria-invalid', problem ? 'true' : 'false');
+        if (problem) firstBad ??= input;
+        else if (value) contact[field.key] = value;
+      }
+      if (firstBad) return firstBad.focus();
+      this.identify(contact);
+      this.#system(this.#t.thanks);
+      this.#input.focus();
+    });
+    this.#leadSlot.replaceChildren(form);
+  }
+
+  async #sendContact(token: string, contact: Contact): Promise<void> {
+    const body = {
+      ...(contact.name ? { firstName: contact.name } : {}),
+      ...(contact.email ? { email: contact.email } : {}),
+      ...(contact.phone ? { phoneNumber: contact.phone } : {}),
+    };
+    if (Object.keys(body).length === 0) return;
+    try {
+      await this.#client.identify(token, body);
+    } catch (error) {
+      this.#system(this.#explain(error), true);
+    }
+  }
+
+  #conversationToken(): string | null {
+    const state = this.#store.read();
+    return state.conversationId && state.visitorToken ? state.visitorToken : null;
+  }
+
+  /** A message line; `agent` text is markdown, everything else plain text. */
+  #message(kind: 'mine' | 'agent' | 'person', text: string, { name, busy }: { name?: string | null; busy?: boolean } = {}) {
+    const body = h('div');
+    if (kind === 'agent') body.append(renderMarkdown(text));
+    else body.textContent = text;
+    const who = kind === 'mine' ? this.#t.you : (name ?? (kind === 'agent' ? this.#config.name : ''));
+    const element = h(
+      'div',
+      { class: `msg ${kind === 'mine' ? 'mine' : ''}`, 'aria-busy': busy ? 'true' : undefined },
+      kind === 'person' && name ? h('span', { class: 'who' }, name) : h('span', { class: 'sr' }, `${who}: `),
+      body,
+    );
+    this.#log.append(element);
+    this.#scroll();
+    return { element, body };
+  }
+
+  #system(text: string, error = false): void {
+    this.#log.append(h('div', { class: error ? 'system error' : 'system', role: error ? 'alert' : undefined }, text));
+    this.#scroll();
+  }
+
+  /** Sources as links (when they have a web address) and the rating buttons under an answer. */
+  #decorate(element: HTMLElement, messageId: string, sources: Source[], rating: Rating): void {
+    if (sources.length > 0) {
+      const list = h('ul');
+      for (const source of sources) {
+        const href = source.url ? safeHref(source.url) : null;
+        list.append(h('li', {}, href ? link(href, source.name) : source.name));
+      }
+      element.append(h('div', { class: 'sources' }, this.#t.sources, list));
+    }
+    if (!this.#config.widget.ratings) return;
+    let current = rating;
+    const good = this.#button('', '👍', () => void choose('GOOD'));
+    const bad = this.#button('', '👎', () => void choose('BAD'));
+    good.setAttribute('aria-label', this.#t.helpful);
+    bad.setAttribute('aria-label', this.#t.notHelpful);
+    const show = () => {
+      good.setAttribute('aria-pressed', String(current === 'GOOD'));
+      bad.setAttribute('aria-pressed', String(current === 'BAD'));
+    };
+    const choose = async (value: 'GOOD' | 'BAD') => {
+      const token = this.#conversationToken();
+      if (!token) return;
+      const next = current === value ? null : value;
+      try {
+        await this.#client.rate(token, messageId, next);
+        current = next;
+        show();
+      } catch (error) {
+        this.#system(this.#explain(error), true);
+      }
+    };
+    show();
+    element.append(h('div', { class: 'rate' }, good, bad));
+  }
+
+  #button(className: string, label: string, onClick: () => void, text = label): HTMLButtonElement {
+    const button = h('button', { type: 'button', class: className || undefined }, text);
+    if (text !== label) button.setAttribute('aria-label', label);
+    button.addEventListener('click', onClick);
+    return button;
+  }
+
+  #explain(error: unknown): string {
+    if (error instanceof CallFailed) {
+      if (error.status === 429) return this.#t.rateLimited;
+      if (error.status === 400 || error.status === 413) return this.#t.tooLong;
+      if (error.status === 0) return this.#t.offline;
+      return this.#t.failed;
+    }
+    return this.#t.offline;
+  }
+
+  #scroll(): void {
+    this.#log.scrollTop = this.#log.scrollHeight;
+  }
+}
+
+function adoptStyles(shadow: ShadowRoot, css: string): void {
+  if ('adoptedStyleSheets' in shadow && 'replaceSync' in CSSStyleSheet.prototype) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    shadow.adoptedStyleSheets = [sheet];
+  } else {
+    shadow.append(h('style', {}, css));
+  }
+}
