@@ -361,7 +361,8 @@ export class ChatWidget {
       const input = h('input', { type: field.type, name: field.key, autocomplete: field.autocomplete, 'aria-describedby': errorId });
       if (field.rule === 'required') input.setAttribute('aria-required', 'true');
       const error = h('span', { class: 'bad', id: errorId, 'aria-live': 'polite' });
-      form.append(h('label', {}, `${field.label}${field.rule === 'optional' ? ` ${this.#t.optional}` : ''}`, input, error));
+      // The error sits beside the label, not in it: it describes the field without renaming it.
+      form.append(h('label', {}, `${field.label}${field.rule === 'optional' ? ` ${this.#t.optional}` : ''}`, input), error);
       return { field, input, error };
     });
     const row = h('div', { class: 'row' }, h('button', { type: 'submit', class: 'send' }, this.#t.submit));

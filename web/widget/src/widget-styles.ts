@@ -25,7 +25,7 @@ export function widgetCss(accent: string): string {
   return `
 :host{all:initial}
 .root{--accent:${accent};--on-accent:${onAccent(accent)};--bg:#ffffff;--fg:#1f2328;--muted:#57606a;--line:#d0d7de;--bubble:#f1f3f5;--focus:#0b57d0;
-font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);text-align:start;letter-spacing:normal;word-spacing:normal;text-transform:none;font-style:normal;font-weight:400;white-space:normal;direction:inherit}
+font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);text-align:start;letter-spacing:normal;word-spacing:normal;text-transform:none;font-style:normal;font-weight:400;white-space:normal}
 .root.dark{--bg:#16181d;--fg:#eef0f3;--muted:#aab2bd;--line:#3a3f48;--bubble:#262a31;--focus:#8ab4f8}
 @media (prefers-color-scheme:dark){.root.auto{--bg:#16181d;--fg:#eef0f3;--muted:#aab2bd;--line:#3a3f48;--bubble:#262a31;--focus:#8ab4f8}}
 *,*::before,*::after{box-sizing:border-box}
@@ -74,6 +74,7 @@ textarea{height:42px}
 .lead{display:flex;flex-direction:column;gap:8px;padding:12px 14px;border-top:1px solid var(--line)}
 .lead p{margin:0;font-weight:600}
 .lead label{display:flex;flex-direction:column;gap:2px;font-size:13px}
+.lead .bad:empty{display:none}
 .lead .bad{color:var(--fg);font-size:12px;font-weight:600}
 .lead .row{display:flex;gap:8px}
 .brand{text-align:center;font-size:11px;color:var(--muted);padding:0 0 6px}

@@ -1,0 +1,381 @@
+import http from 'node:http';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
+import { closeServer, listenOnLoopback } from '../support/loopback-server.js';
+import { parleyTest } from '../support/parley-test.js';
+import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
+import { STORE_KINDS } from '../support/stores.js';
+import { until } from '../support/until.js';
+import { launchBrowser, openContext, screenshots, seriousViolations } from './support/browser.js';
+import { apiCall, settled } from './support/seed.js';
+
+/**
+ * The chat widget on a customer's page: the page comes from a loopback origin of its own (the test's
+ * site), the script and every call from Parley's. The model is a fake OpenAI-compatible server whose
+ * answers each test scripts; the docs page it cites is served by the site, so sources have a URL.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const DOCS = '<!doctype html><html><head><title>Shipping</title></head><body><main><h1>Shipping</h1>' +
+  '<p>Parcels ship within two days of the order. Delivery on Sundays is not available. Returns are free for thirty days.</p></main></body></html>';
+const HOSTILE_CSS = '* { font: 40px serif !important; color: red !important } html { font-size: 5px }';
+
+/** What the widget's tests read from the page (they compile without the DOM library). */
+interface Probe {
+  document: { querySelector(selector: string): ProbeElement | null };
+  getComputedStyle(element: ProbeElement): Record<string, string>;
+  localStorage: { getItem(key: string): string | null };
+  pwned?: unknown;
+}
+interface ProbeElement {
+  shadowRoot: { querySelector(selector: string): ProbeElement | null; querySelectorAll(selector: string): ArrayLike<ProbeElement>; activeElement: ProbeElement | null } | null;
+  getAttribute(name: string): string | null;
+  tagName: string;
+  className: string;
+  hidden: boolean;
+}
+
+type Csp = 'strict' | 'styles' | 'none';
+
+/** The customer's site: `/page?agent=…&csp=…&lang=…&hostile=1&widget=0&mode=inline`, its docs and a stylesheet. */
+class Site {
+  url = '';
+  parleyUrl = '';
+  readonly #server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://site');
+    if (url.pathname === '/docs/shipping') return response.writeHead(200, { 'content-type': 'text/html' }).end(DOCS);
+    if (url.pathname === '/hostile.css') return response.writeHead(200, { 'content-type': 'text/css' }).end(HOSTILE_CSS);
+    const q = url.searchParams;
+    const csp: Csp = (q.get('csp') as Csp | null) ?? 'strict';
+    const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8' };
+    // The strict page allows scripts and connections from Parley only, and no style at all.
+    if (csp === 'strict') headers['content-security-policy'] = `default-src 'none'; script-src ${this.parleyUrl}; connect-src ${this.parleyUrl}; style-src 'none'; img-src 'none'`;
+    if (csp === 'styles') headers['content-security-policy'] = `default-src 'none'; script-src ${this.parleyUrl}; connect-src ${this.parleyUrl}; style-src 'self'`;
+    const attributes = [`data-agent-id="${q.get('agent') ?? ''}"`];
+    if (q.get('lang')) attributes.push(`data-lang="${q.get('lang')}"`);
+    if (q.get('mode') === 'inline') attributes.push('data-mode="inline" data-target="#help"');
+    const widget = q.get('widget') === '0' ? '' : `<script src="${this.parleyUrl}/widget.js" ${attributes.join(' ')} async></script>`;
+    response.writeHead(200, headers).end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>` +
+        `${q.get('hostile') ? '<link rel="stylesheet" href="/hostile.css">' : ''}</head>` +
+        `<body><h1 id="host-title">Our shop</h1><p id="host-text">We sell things.</p><div id="help"></div>${widget}</body></html>`,
+    );
+  });
+
+  async start(): Promise<void> {
+    this.url = await listenOnLoopback(this.#server);
+  }
+
+  close(): Promise<void> {
+    return closeServer(this.#server);
+  }
+}
+
+const STREAMED = { kind: 'answer' as const, deltas: ['Parcels ', 'ship **within two days** ', 'of the order.'], delayMs: 250 };
+
+describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
+  const upstream = new FakeOpenAIChatServer();
+  const site = new Site();
+  let parley: TestParley;
+  let workspace: Workspace;
+  let member: SignedInMember;
+  let agentId: string;
+  const contexts: BrowserContext[] = [];
+
+  parleyTest.beforeAll(async ({ startParley }) => {
+    const baseURL = await upstream.start();
+    await site.start();
+    parley = await startParley(kind, {
+      workers: true,
+      env: {
+        PARLEY_MODELS: JSON.stringify({ remote: { provider: 'openai-compatible', model: 'fake-chat', baseURL } }),
+        PARLEY_ALLOW_PRIVATE_URLS: '1',
+      },
+    });
+    site.parleyUrl = parley.url;
+    workspace = await parley.newWorkspace('Shop');
+    member = await parley.newMember(workspace.id);
+    const key = workspace.key;
+    const datastore = await apiCall(parley, key, 'POST', '/datastores', { name: 'Help centre' });
+    await apiCall(parley, key, 'POST', '/datasources', { type: 'web_page', datastoreId: datastore.id, name: 'Shipping', config: { source_url: `${site.url}/docs/shipping` } });
+    await settled(parley, key, datastore.id);
+    agentId = (
+      await apiCall(parley, key, 'POST', '/agents', {
+        name: 'Shop helper',
+        visibility: 'public',
+        modelName: 'remote',
+        tools: [{ type: 'datastore', datastoreId: datastore.id }],
+      })
+    ).id;
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await site.close();
+    await upstream.stop();
+  });
+
+  const newAgent = async (body: object) =>
+    (await apiCall(parley, workspace.key, 'POST', '/agents', { name: 'Helper', visibility: 'public', modelName: 'remote', ...body })).id;
+
+  async function openPage(query: Record<string, string>): Promise<{ page: Page; problems: string[] }> {
+    const { context, problems } = await openContext(browser, site.url);
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => {
+      problems.push(`a dialog opened: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    await page.goto(`/page?${new URLSearchParams(query)}`);
+    return { page, problems };
+  }
+
+  const conversationIdOf = async (page: Page, agent: string): Promise<string> => {
+    const stored = await page.evaluate((key) => (globalThis as unknown as Probe).localStorage.getItem(key), `parley:${agent}`);
+    return (JSON.parse(stored ?? '{}') as { conversationId: string }).conversationId;
+  };
+  const conversation = (id: string) =>
+    apiCall<{ status: string; isAiEnabled: boolean; messages: { id: string; from: string; eval: string | null }[]; participantsContacts: { email: string | null; firstName: string | null }[] }>(
+      parley,
+      workspace.key,
+      'GET',
+      `/conversations/${id}`,
+    );
+
+  it('streams an answer with its sources on a strict-CSP page, restores it on reload, hands over to a person who answers live', async () => {
+    const { page, problems } = await openPage({ agent: agentId });
+    await screenshots(page, 'widget-bubble', { fullPage: false });
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    const input = page.getByRole('textbox', { name: 'Write your question…' });
+    await expect.poll(() => page.evaluate(() => {
+      const host = (globalThis as unknown as Probe).document.querySelector('parley-chat');
+      return host?.shadowRoot?.activeElement?.tagName;
+    })).toBe('TEXTAREA');
+    upstream.replies.push(STREAMED);
+    await input.fill('When do parcels ship?');
+    await input.press('Enter');
+    // The answer shows while it streams (busy), then whole, with bold rendered and the cited page linked.
+    await page.locator('.msg[aria-busy=true]', { hasText: 'Parcels' }).waitFor();
+    await page.getByText('of the order.').waitFor();
+    await expect(page.locator('.msg strong').textContent()).resolves.toBe('within two days');
+    const source = page.getByRole('link', { name: 'Shipping' });
+    await expect(source.getAttribute('href')).resolves.toBe(`${site.url}/docs/shipping`);
+    await expect(source.getAttribute('rel')).resolves.toBe('noopener noreferrer');
+    const conversationId = await conversationIdOf(page, agentId);
+    expect(conversationId).toBeTruthy();
+    await screenshots(page, 'widget-open', { fullPage: false });
+
+    await page.getByRole('button', { name: 'Helpful', exact: true }).click();
+    await until(() => conversation(conversationId), (c) => c.messages.some((m) => m.from === 'agent' && m.eval === 'GOOD'), 5_000);
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    await page.getByText('When do parcels ship?').waitFor();
+    await page.getByText('of the order.').waitFor();
+    await expect(page.getByRole('button', { name: 'Helpful', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
+    await page.getByRole('link', { name: 'Shipping' }).waitFor();
+
+    await page.getByRole('button', { name: 'Talk to a person' }).click();
+    await page.getByText('A person will answer here shortly.').waitFor();
+    expect((await conversation(conversationId)).status).toBe('HUMAN_REQUESTED');
+
+    await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Hello, I am checking your order now.' });
+    await page.getByText('Hello, I am checking your order now.').waitFor({ timeout: 5_000 });
+    await page.locator('.who', { hasText: 'Test person' }).waitFor();
+    await page.getByText('A person has joined the conversation.').waitFor();
+    await apiCall(parley, workspace.key, 'PATCH', `/conversations/${conversationId}`, { status: 'RESOLVED' });
+    await page.getByText('This conversation is resolved.').waitFor({ timeout: 5_000 });
+    expect(problems).toEqual([]);
+  });
+
+  it('asks for the visitor’s details after the first answer, checks them, and stores them as the contact', async () => {
+    const agent = await newAgent({ widget: { leadForm: { mode: 'after-first-answer', name: 'optional', email: 'required', phone: 'optional' } } });
+    const { page, problems } = await openPage({ agent });
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    upstream.replies.push({ kind: 'answer', deltas: ['Yes, we do.'] });
+    await page.getByRole('textbox', { name: 'Write your question…' }).fill('Do you ship abroad?');
+    await page.keyboard.press('Enter');
+    await page.getByText('Yes, we do.').waitFor();
+    await page.getByRole('textbox', { name: 'Name (optional)' }).fill('Ada');
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill('not-an-email');
+    await page.getByRole('button', { name: 'Send details' }).click();
+    await page.getByText('Please enter a valid e-mail address.').waitFor();
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill('ada@example.com');
+    await page.getByRole('button', { name: 'Send details' }).click();
+    await page.getByText('Thank you, we have your details.').waitFor();
+    const id = await conversationIdOf(page, agent);
+    const stored = await until(() => conversation(id), (c) => c.participantsContacts.length > 0, 5_000);
+    expect(stored.participantsContacts[0]).toMatchObject({ email: 'ada@example.com', firstName: 'Ada' });
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a rate limit as a sentence and keeps the question', async () => {
+    const agent = await newAgent({});
+    await apiCall(parley, workspace.key, 'PATCH', '/workspace/settings', { rateLimits: { visitorPerMinute: 1 } });
+    try {
+      const { page } = await openPage({ agent });
+      await page.getByRole('button', { name: 'Open the chat' }).click();
+      upstream.replies.push({ kind: 'answer', deltas: ['First answer.'] });
+      const input = page.getByRole('textbox', { name: 'Write your question…' });
+      await input.fill('One');
+      await input.press('Enter');
+      await page.getByText('First answer.').waitFor();
+      await input.fill('Two');
+      await input.press('Enter');
+      await page.getByText('Too many messages at once.', { exact: false }).waitFor();
+      await expect(input.inputValue()).resolves.toBe('Two');
+    } finally {
+      await apiCall(parley, workspace.key, 'PATCH', '/workspace/settings', { rateLimits: { visitorPerMinute: null } });
+    }
+  });
+
+  it('renders hostile text from the model, a person, the agent’s name and greeting as text: nothing runs', async () => {
+    const payloads = [
+      '<script>window.pwned = 1</script>',
+      '<img src=x onerror="window.pwned = 2">',
+      '[click me](javascript:window.pwned=3)',
+      '<svg onload="window.pwned = 4"><circle r=1></circle></svg>',
+      '[tricky](JaVaScRiPt:window.pwned=5) [data](data:text/html,<script>window.pwned=6</script>) [spaced]( javascript:window.pwned=7)',
+      '<a href="javascript:window.pwned=8">anchor</a> <iframe src="javascript:window.pwned=9"></iframe>',
+    ].join('\n\n');
+    const agent = await newAgent({ name: '<img src=x onerror="window.pwned=10">', widget: { greeting: '<b onmouseover="window.pwned=11">hi</b> [x](javascript:window.pwned=12)' } });
+    // No CSP on this page: the widget itself must keep the payloads inert.
+    const { page, problems } = await openPage({ agent, csp: 'none' });
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    upstream.replies.push({ kind: 'answer', deltas: [payloads] });
+    await page.getByRole('textbox', { name: 'Write your question…' }).fill('<script>window.pwned = 13</script>');
+    await page.keyboard.press('Enter');
+    await page.getByText('<svg onload', { exact: false }).waitFor();
+    const id = await conversationIdOf(page, agent);
+    await apiCall(parley, member.accessToken, 'POST', `/conversations/${id}/messages`, { text: '<img src=x onerror="window.pwned=14"> [a](javascript:window.pwned=15)' });
+    await page.getByText('<img src=x onerror="window.pwned=14">', { exact: false }).waitFor();
+    await page.mouse.move(0, 0);
+    for (const anchor of await page.locator('parley-chat a').all()) await anchor.hover();
+    const found = await page.evaluate(() => {
+      const scope = globalThis as unknown as Probe;
+      const shadow = scope.document.querySelector('parley-chat')?.shadowRoot;
+      const tags = Array.from(shadow?.querySelectorAll('script, img, iframe, svg circle, [onerror], [onload], [onmouseover]') ?? []).map((e) => e.tagName);
+      const hrefs = Array.from(shadow?.querySelectorAll('a') ?? []).map((a) => a.getAttribute('href'));
+      return { pwned: scope.pwned, tags, hrefs, title: shadow?.querySelector('h2')?.getAttribute('id') };
+    });
+    expect(found.pwned).toBeUndefined();
+    expect(found.tags).toEqual([]);
+    for (const href of found.hrefs) expect(href).toMatch(/^(https?|mailto):/);
+    await page.getByRole('heading', { name: '<img src=x onerror="window.pwned=10">' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('is sealed from the host page’s styles and leaves the host page’s styles alone', async () => {
+    const styleOf = (page: Page) =>
+      page.evaluate(() => {
+        const scope = globalThis as unknown as Probe;
+        const shadow = scope.document.querySelector('parley-chat')?.shadowRoot;
+        const pick = (selector: string, properties: string[]) => {
+          const element = shadow?.querySelector(selector);
+          const style = element ? scope.getComputedStyle(element) : {};
+          return Object.fromEntries(properties.map((p) => [p, style[p]]));
+        };
+        return {
+          launcher: pick('.launcher', ['width', 'height', 'backgroundColor', 'borderRadius']),
+          title: pick('h2', ['fontSize', 'fontFamily', 'color']),
+          message: pick('.msg', ['fontSize', 'fontFamily', 'color', 'lineHeight']),
+          input: pick('textarea', ['fontSize', 'fontFamily', 'color']),
+        };
+      });
+    const hostOf = (page: Page) =>
+      page.evaluate(() => {
+        const scope = globalThis as unknown as Probe;
+        return ['#host-title', '#host-text', 'body'].map((selector) => {
+          const element = scope.document.querySelector(selector);
+          const style = element ? scope.getComputedStyle(element) : {};
+          return [style.fontSize, style.fontFamily, style.color, style.margin, style.lineHeight, style.boxSizing].join('|');
+        });
+      });
+    const open = async (query: Record<string, string>) => {
+      const { page } = await openPage({ agent: agentId, csp: 'styles', ...query });
+      await page.getByRole('button', { name: 'Open the chat' }).click();
+      await page.locator('.msg').first().waitFor();
+      return page;
+    };
+    const plain = await open({});
+    const hostile = await open({ hostile: '1' });
+    const sealed = await styleOf(plain);
+    expect(sealed.message.fontSize).toBe('14px');
+    expect(sealed.input.fontSize).toBe('16px');
+    expect(await styleOf(hostile)).toEqual(sealed);
+
+    const { page: without } = await openPage({ agent: agentId, csp: 'styles', widget: '0' });
+    expect(await hostOf(plain)).toEqual(await hostOf(without));
+  });
+
+  it('works with the keyboard alone, passes axe inside the shadow root, and lays Arabic out right to left', async () => {
+    const { page, problems } = await openPage({ agent: agentId });
+    await page.getByRole('button', { name: 'Open the chat' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    const focused = () =>
+      page.evaluate(() => {
+        const host = (globalThis as unknown as Probe).document.querySelector('parley-chat');
+        const active = host?.shadowRoot?.activeElement;
+        return active ? `${active.tagName} ${active.className}`.trim() : null;
+      });
+    await expect.poll(focused).toBe('TEXTAREA');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.keyboard.press('Escape');
+    await expect.poll(focused).toBe('BUTTON launcher');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+
+    const { page: arabic } = await openPage({ agent: agentId, lang: 'ar' });
+    await arabic.getByRole('button', { name: 'افتح المحادثة' }).click();
+    const direction = await arabic.evaluate(() => {
+      const scope = globalThis as unknown as Probe;
+      const textarea = scope.document.querySelector('parley-chat')?.shadowRoot?.querySelector('textarea');
+      return textarea ? scope.getComputedStyle(textarea).direction : null;
+    });
+    expect(direction).toBe('rtl');
+    await screenshots(arabic, 'widget-ar', { fullPage: false });
+    expect(problems).toEqual([]);
+  });
+
+  it('renders inline inside the page’s element', async () => {
+    const { page, problems } = await openPage({ agent: agentId, mode: 'inline' });
+    await page.locator('#help parley-chat').waitFor();
+    await page.getByRole('region', { name: 'Shop helper' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Open the chat' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('GET /widget.js', () => {
+  let parley: TestParley;
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(STORE_KINDS[0] ?? 'sqlite');
+  });
+
+  it('is a script other sites may load, cached by ETag, for a year with a version', async () => {
+    const first = await fetch(`${parley.url}/widget.js`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(first.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(first.headers.get('cache-control')).toBe('public, max-age=300');
+    const etag = first.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const again = await fetch(`${parley.url}/widget.js`, { headers: { 'if-none-match': etag ?? '' } });
+    expect(again.status).toBe(304);
+    const versioned = await fetch(`${parley.url}/widget.js?v=0.1.0`);
+    expect(versioned.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const body = await versioned.arrayBuffer();
+    const { gzipSync } = await import('node:zlib');
+    expect(gzipSync(Buffer.from(body)).length).toBeLessThan(25 * 1024);
+  });
+});
