@@ -29,6 +29,19 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ()./-]{5,40}$/;
 const MAX_QUESTION = 4000;
 const CHAT_ICON = 'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z';
+const THUMB = 'M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3a1.5 1.5 0 0 0-.5-1L13.2 1 6.6 7.6A2 2 0 0 0 6 9v10a2 2 0 0 0 2 2h9a2 2 0 0 0 1.8-1.2l3-7.1c.1-.2.2-.5.2-.7v-2z';
+
+/** A decorative SVG icon (its button carries the name); `down` turns it upside down. */
+function icon(d: string, turn?: 'down'): SVGSVGElement {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  if (turn) svg.classList.add(turn);
+  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  path.setAttribute('d', d);
+  svg.append(path);
+  return svg;
+}
 
 let panels = 0;
 
@@ -106,13 +119,7 @@ export class ChatWidget {
     );
     if (options.mode === 'floating') {
       this.#panel.hidden = true;
-      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-      svg.setAttribute('viewBox', '0 0 24 24');
-      svg.setAttribute('aria-hidden', 'true');
-      const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
-      path.setAttribute('d', CHAT_ICON);
-      svg.append(path);
-      this.#launcher = h('button', { type: 'button', class: 'launcher', 'aria-label': this.#t.open, 'aria-expanded': 'false', 'aria-controls': id }, svg);
+      this.#launcher = h('button', { type: 'button', class: 'launcher', 'aria-label': this.#t.open, 'aria-expanded': 'false', 'aria-controls': id }, icon(CHAT_ICON));
       this.#launcher.addEventListener('click', () => this.toggle());
       this.#root.append(this.#launcher);
       this.#panel.addEventListener('keydown', (event) => {
@@ -417,7 +424,8 @@ export class ChatWidget {
 
   /** A message line; `agent` text is markdown, everything else plain text. */
   #message(kind: 'mine' | 'agent' | 'person', text: string, { name, busy }: { name?: string | null; busy?: boolean } = {}) {
-    const body = h('div');
+    // Each message takes the direction of its own words: an English greeting in an Arabic panel reads left to right.
+    const body = h('div', { dir: 'auto' });
     if (kind === 'agent') body.append(renderMarkdown(text));
     else body.textContent = text;
     const who = kind === 'mine' ? this.#t.you : (name ?? (kind === 'agent' ? this.#config.name : ''));
@@ -449,10 +457,9 @@ export class ChatWidget {
     }
     if (!this.#config.widget.ratings) return;
     let current = rating;
-    const good = this.#button('', '👍', () => void choose('GOOD'));
-    const bad = this.#button('', '👎', () => void choose('BAD'));
-    good.setAttribute('aria-label', this.#t.helpful);
-    bad.setAttribute('aria-label', this.#t.notHelpful);
+    // Drawn, not emoji: a system without an emoji font would show empty boxes.
+    const good = this.#button('', this.#t.helpful, () => void choose('GOOD'), icon(THUMB));
+    const bad = this.#button('', this.#t.notHelpful, () => void choose('BAD'), icon(THUMB, 'down'));
     const show = () => {
       good.setAttribute('aria-pressed', String(current === 'GOOD'));
       bad.setAttribute('aria-pressed', String(current === 'BAD'));
@@ -473,9 +480,13 @@ export class ChatWidget {
     element.append(h('div', { class: 'rate' }, good, bad));
   }
 
-  #button(className: string, label: string, onClick: () => void, text = label): HTMLButtonElement {
-    const button = h('button', { type: 'button', class: className || undefined }, text);
-    if (text !== label) button.setAttribute('aria-label', label);
+  /** A button; with `content` other than its label (a sign, an icon) the label is its name and tooltip. */
+  #button(className: string, label: string, onClick: () => void, content: string | Node = label): HTMLButtonElement {
+    const button = h('button', { type: 'button', class: className || undefined }, content);
+    if (content !== label) {
+      button.setAttribute('aria-label', label);
+      button.title = label;
+    }
     button.addEventListener('click', onClick);
     return button;
   }

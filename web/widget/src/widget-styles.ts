@@ -60,7 +60,8 @@ a{color:inherit;text-decoration:underline}
 .sources{margin-top:6px;font-size:12px;color:var(--muted)}
 .sources ul{margin:2px 0 0;padding-inline-start:18px}
 .rate{display:flex;gap:4px;margin-top:4px}
-.rate button{border:1px solid var(--line);background:var(--bg);border-radius:6px;padding:2px 8px;cursor:pointer;font-size:13px}
+.rate button{border:1px solid var(--line);background:var(--bg);border-radius:6px;padding:3px 8px;cursor:pointer;display:flex}
+.rate svg{width:14px;height:14px;fill:currentColor}.rate svg.down{transform:rotate(180deg)}
 .rate button[aria-pressed=true]{background:var(--accent);color:var(--on-accent);border-color:var(--accent)}
 .chips{display:flex;flex-wrap:wrap;gap:6px;padding:0 14px 8px}
 .chip{border:1px solid var(--accent);background:var(--bg);color:var(--fg);border-radius:16px;padding:6px 12px;cursor:pointer;text-align:start}
