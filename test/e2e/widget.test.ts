@@ -347,6 +347,13 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     expect(problems).toEqual([]);
   });
 
+  it('does not start on a page whose origin the agent does not allow', async () => {
+    const agent = await newAgent({ allowedOrigins: ['https://shop.example.com'] });
+    const { page, problems } = await openPage({ agent });
+    await until(() => problems, (seen) => seen.some((line) => /CORS policy/.test(line)), 10_000);
+    expect(await page.locator('parley-chat').count()).toBe(0);
+  });
+
   it('renders inline inside the page’s element', async () => {
     const { page, problems } = await openPage({ agent: agentId, mode: 'inline' });
     await page.locator('#help parley-chat').waitFor();
