@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, useSyncExternalStore, type FormEvent } from 'react';
 import { fieldError } from '../../api';
 import { ChoiceField } from '../../components/choice-field';
 import { Field } from '../../components/field';
@@ -36,6 +36,14 @@ const settingsOf = ({ widget }: Draft): WidgetSettings => ({
   avatarUrl: widget.avatarUrl.trim() === '' ? null : widget.avatarUrl.trim(),
 });
 
+const DARK = '(prefers-color-scheme: dark)';
+const currentScheme = (): 'light' | 'dark' => (window.matchMedia(DARK).matches ? 'dark' : 'light');
+function subscribeToScheme(changed: () => void): () => void {
+  const query = window.matchMedia(DARK);
+  query.addEventListener('change', changed);
+  return () => query.removeEventListener('change', changed);
+}
+
 const HEX = /^#[0-9a-f]{6}$/i;
 
 /** Every field the form shows an API message beside. */
@@ -61,9 +69,10 @@ export function WidgetTab({ agent }: { agent: Agent }) {
   const update = useUpdateAgent(agent.id);
   const publish = useUpdateAgent(agent.id);
   const [draft, setDraft] = useState(() => draftOf(agent));
-  const [previewScheme, setPreviewScheme] = useState<'light' | 'dark'>(() =>
-    window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
-  );
+  const systemScheme = useSyncExternalStore(subscribeToScheme, currentScheme);
+  // For an automatic theme the preview follows the system's scheme until a scheme is picked beside it.
+  const [pickedScheme, setPreviewScheme] = useState<'light' | 'dark' | null>(null);
+  const previewScheme = pickedScheme ?? systemScheme;
   const error = update.error;
   const widgetError = (name: string) => fieldError(error, `widget.${name}`);
   const dirty = JSON.stringify(tidy(draft)) !== JSON.stringify(tidy(draftOf(agent)));
