@@ -29,10 +29,15 @@ interface AgentWidgetBody {
 }
 
 /** The page's clipboard and computed styles, untyped here (the tests compile without the DOM library). */
-interface ClipboardGlobals {
+interface PageSide {
   navigator: { clipboard: { readText(): Promise<string> } };
+  getComputedStyle(element: unknown): { backgroundColor: string };
   pwned?: string;
 }
+
+/** The preview's header colour, as the browser computes it. */
+const previewAccent = (page: Page) =>
+  page.locator('.widget-preview-header').evaluate((header) => (globalThis as unknown as PageSide).getComputedStyle(header).backgroundColor);
 
 let browser: Browser;
 let parley: TestParley;
@@ -100,9 +105,9 @@ describe('the agent page’s widget tab', () => {
 
     await page.getByRole('button', { name: 'Copy the snippet', exact: true }).click();
     await page.getByRole('status').getByText('Copied to the clipboard').waitFor();
-    expect(await page.evaluate(() => (globalThis as unknown as ClipboardGlobals).navigator.clipboard.readText())).toBe(expected);
+    expect(await page.evaluate(() => (globalThis as unknown as PageSide).navigator.clipboard.readText())).toBe(expected);
     await page.getByRole('button', { name: 'Copy the inline snippet' }).click();
-    expect(await page.evaluate(() => (globalThis as unknown as ClipboardGlobals).navigator.clipboard.readText())).toBe(inline);
+    expect(await page.evaluate(() => (globalThis as unknown as PageSide).navigator.clipboard.readText())).toBe(inline);
   });
 
   parleyTest('settings changed, saved and still there after a reload; the preview follows them', async () => {
@@ -132,7 +137,7 @@ describe('the agent page’s widget tab', () => {
     // The sketch changes with the form, before anything is saved.
     expect(await preview.getAttribute('class')).toContain('widget-preview-left');
     expect(await preview.getAttribute('class')).toContain('widget-preview-dark');
-    expect(await preview.locator('.widget-preview-header').evaluate((header) => getComputedStyle(header).backgroundColor)).toBe('rgb(15, 118, 110)');
+    expect(await previewAccent(page)).toBe('rgb(15, 118, 110)');
     await preview.getByText('Ask Acme').waitFor();
     await preview.getByText('Hello! <img src=x onerror="window.pwned=1"> Ask me anything.').waitFor();
     await preview.getByText('What are your opening hours?').waitFor();
@@ -165,7 +170,7 @@ describe('the agent page’s widget tab', () => {
     expect(await page.getByLabel('Question 2', { exact: true }).inputValue()).toBe('Where is my order?');
     expect(await page.getByLabel('Question 3', { exact: true }).count()).toBe(0);
     expect(await page.getByLabel('Origin 1', { exact: true }).inputValue()).toBe('https://www.example.com');
-    expect(await page.evaluate(() => (globalThis as unknown as ClipboardGlobals).pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as PageSide).pwned)).toBeUndefined();
     expect(problems).toEqual([]);
   });
 
@@ -180,7 +185,7 @@ describe('the agent page’s widget tab', () => {
     const message = await page.locator(`[id="${describedBy.split(' ').at(-1)}"]`).textContent();
     expect(message).toMatch(/pattern/);
     // The preview keeps the saved colour meanwhile.
-    expect(await page.locator('.widget-preview-header').evaluate((header) => getComputedStyle(header).backgroundColor)).toBe('rgb(15, 118, 110)');
+    expect(await previewAccent(page)).toBe('rgb(15, 118, 110)');
     await page.getByRole('alert').getByText('Please check the fields marked below.').waitFor();
     await screenshots(page, 'agent-widget-errors', { fullPage: false });
 

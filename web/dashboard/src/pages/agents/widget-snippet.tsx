@@ -16,6 +16,28 @@ export function widgetSnippets(origin: string, agentId: string): { floating: str
   };
 }
 
+/**
+ * A snippet as it is copied, each tag's attributes wrapped as a whole where the line is too narrow
+ * (not at the hyphen in `data-agent-id`); one longer than the line still breaks.
+ */
+function SnippetCode({ code }: { code: string }) {
+  return (
+    <pre className="code snippet-code">
+      {code.split('\n').map((line, at) => (
+        <span key={at}>
+          {at > 0 && '\n'}
+          {line.split(' ').map((token, index) => (
+            <span key={index}>
+              {index > 0 && ' '}
+              <span className="snippet-token">{token}</span>
+            </span>
+          ))}
+        </span>
+      ))}
+    </pre>
+  );
+}
+
 /** The snippets with their copy buttons. */
 export function WidgetSnippet({ agentId }: { agentId: string }) {
   const snippets = widgetSnippets(window.location.origin, agentId);
@@ -33,18 +55,14 @@ export function WidgetSnippet({ agentId }: { agentId: string }) {
           <h3>Chat bubble</h3>
           <CopyButton text={snippets.floating} label="Copy the snippet" />
         </div>
-        <pre className="code snippet-code">
-          {snippets.floating}
-        </pre>
+        <SnippetCode code={snippets.floating} />
       </div>
       <div className="snippet">
         <div className="snippet-head">
           <h3>Inside an element of the page</h3>
           <CopyButton text={snippets.inline} label="Copy the inline snippet" />
         </div>
-        <pre className="code snippet-code">
-          {snippets.inline}
-        </pre>
+        <SnippetCode code={snippets.inline} />
         <p className="field-hint">
           The chat fills the element that <code>data-target</code> names (here <code>#help</code>) instead of floating over the page.
         </p>
