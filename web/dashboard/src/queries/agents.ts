@@ -4,6 +4,36 @@ import { useWorkspaceId } from '../session/session';
 
 export type Visibility = 'public' | 'private';
 
+export type LeadFieldRule = 'off' | 'optional' | 'required';
+
+/** How the agent's chat widget looks and behaves, as GET /agents/{id} answers it (defaults filled in). */
+export interface WidgetSettings {
+  /** `#rrggbb` */
+  color: string;
+  position: 'left' | 'right';
+  theme: 'light' | 'dark' | 'auto';
+  /** null: the agent's name. */
+  title: string | null;
+  /** null: the agent's icon. */
+  avatarUrl: string | null;
+  greeting: string;
+  initialMessages: string[];
+  suggestedQuestions: string[];
+  language: 'auto' | 'en' | 'fr' | 'ar';
+  humanHandoff: boolean;
+  ratings: boolean;
+  leadForm: {
+    mode: 'off' | 'before-first-question' | 'after-first-answer';
+    name: LeadFieldRule;
+    email: LeadFieldRule;
+    phone: LeadFieldRule;
+  };
+  hideBranding: boolean;
+}
+
+/** A change to the widget settings: any field, the lead form's field by field. */
+export type WidgetSettingsPatch = Partial<Omit<WidgetSettings, 'leadForm'>> & { leadForm?: Partial<WidgetSettings['leadForm']> };
+
 export interface Agent {
   id: string;
   name: string;
@@ -16,12 +46,15 @@ export interface Agent {
   iconUrl: string | null;
   handle: string | null;
   allowedOrigins: string[];
+  widget: WidgetSettings;
   tools: { type: 'datastore'; datastoreId: string }[];
   createdAt: string;
   updatedAt: string;
 }
 
-export type AgentInput = Partial<Pick<Agent, 'name' | 'description' | 'modelName' | 'temperature' | 'visibility' | 'systemPrompt' | 'userPrompt' | 'allowedOrigins' | 'tools'>>;
+export type AgentInput = Partial<
+  Pick<Agent, 'name' | 'description' | 'modelName' | 'temperature' | 'visibility' | 'systemPrompt' | 'userPrompt' | 'allowedOrigins' | 'tools'>
+> & { widget?: WidgetSettingsPatch };
 
 export const agentKeys = {
   all: (workspaceId: string) => ['workspaces', workspaceId, 'agents'] as const,

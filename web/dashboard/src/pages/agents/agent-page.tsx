@@ -6,11 +6,14 @@ import { ErrorState, LoadingState } from '../../components/query-status';
 import { useAgent, useDeleteAgent, useUpdateAgent, type Agent } from '../../queries/agents';
 import { AgentForm } from './agent-form';
 import { Playground } from './playground';
+import { WidgetTab } from './widget-tab';
 
-const TABS = ['settings', 'playground'] as const;
+const TABS = ['settings', 'playground', 'widget'] as const;
 type Tab = (typeof TABS)[number];
 
-/** One agent: its settings and its playground (`?tab=playground`). */
+const TAB_TITLES: Record<Tab, string> = { settings: 'Agent settings', playground: 'Playground', widget: 'Chat widget' };
+
+/** One agent: its settings, its playground (`?tab=playground`) and its chat widget (`?tab=widget`). */
 export function AgentPage() {
   const { id } = useParams<{ id: string }>();
   const agent = useAgent(id);
@@ -29,7 +32,7 @@ function AgentView({ agent }: { agent: Agent }) {
     <>
       <PageHeader
         title={agent.name}
-        windowTitle={`${agent.name} — ${tab === 'playground' ? 'Playground' : 'Agent settings'}`}
+        windowTitle={`${agent.name} — ${TAB_TITLES[tab]}`}
         back={{ href: '/agents', label: 'Agents' }}
         description={agent.description === '' ? undefined : agent.description}
         actions={
@@ -58,12 +61,18 @@ function AgentView({ agent }: { agent: Agent }) {
           <Tabs.Trigger value="playground" className="tab">
             Playground
           </Tabs.Trigger>
+          <Tabs.Trigger value="widget" className="tab">
+            Widget
+          </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="settings" className="tab-panel">
           <AgentSettings agent={agent} />
         </Tabs.Content>
         <Tabs.Content value="playground" className="tab-panel">
           <Playground agent={agent} />
+        </Tabs.Content>
+        <Tabs.Content value="widget" className="tab-panel">
+          <WidgetTab agent={agent} />
         </Tabs.Content>
       </Tabs.Root>
     </>
