@@ -1,6 +1,6 @@
 import { h } from './element.js';
 import { link, renderMarkdown, safeHref } from './markdown.js';
-import { CallFailed, type ConversationStatus, type ParleyClient, type Rating, type Source, type WidgetConfig } from './parley-client.js';
+import { CallFailed, type ConversationStatus, type LiveMessage, type ParleyClient, type Rating, type Source, type WidgetConfig } from './parley-client.js';
 import { pickLanguage, type Strings } from './strings/index.js';
 import type { VisitorStore } from './visitor-store.js';
 import { accentOf, widgetCss } from './widget-styles.js';
@@ -64,6 +64,8 @@ export class ChatWidget {
   readonly #form: HTMLFormElement;
   readonly #launcher: HTMLButtonElement | null = null;
   readonly #known = new Set<string>();
+  /** Agent messages that came live while this page streamed an answer: shown, unless they are that answer, once it ends. */
+  #held: LiveMessage[] = [];
   #asking = false;
   #status: ConversationStatus = 'UNRESOLVED';
   #aiEnabled = true;
@@ -122,8 +124,9 @@ export class ChatWidget {
       this.#launcher = h('button', { type: 'button', class: 'launcher', 'aria-label': this.#t.open, 'aria-expanded': 'false', 'aria-controls': id }, icon(CHAT_ICON));
       this.#launcher.addEventListener('click', () => this.toggle());
       this.#root.append(this.#launcher);
-      this.#panel.addEventListener('keydown', (event) => {
-        if (event.key === 'Escape') {
+      // Escape from anywhere in the widget (a field, a link, the bubble itself) closes an open panel.
+      this.#root.addEventListener('keydown', (event) => {
+        if (event.key === 'Escape' && !event.isComposing && this.isOpen) {
           event.stopPropagation();
           this.close();
         }
@@ -177,10 +180,11 @@ export class ChatWidget {
   newConversation(): void {
     this.#following?.abort();
     this.#following = null;
-    this.#store.write({ conversationId: undefined });
+    this.#store.write({ conversationId: undefined, lastEventId: undefined });
     this.#status = 'UNRESOLVED';
     this.#aiEnabled = true;
     this.#known.clear();
+    this.#held = [];
     this.#log.replaceChildren();
     this.#leadSlot.replaceChildren();
     this.#greet();
@@ -214,7 +218,8 @@ export class ChatWidget {
         answer.body.replaceChildren(renderMarkdown(streamed));
         this.#scroll();
       });
-      this.#store.write({ visitorToken: end.visitorToken, conversationId: end.conversationId, visitorId: end.visitorId });
+      const fresh = end.conversationId !== state.conversationId;
+      this.#store.write({ visitorToken: end.visitorToken, conversationId: end.conversationId, visitorId: end.visitorId, ...(fresh ? { lastEventId: undefined } : {}) });
       this.#known.add(end.messageId);
       if (end.answer === undefined) {
         answer.element.remove();
@@ -240,6 +245,7 @@ export class ChatWidget {
       if (!this.#input.value) this.#input.value = query;
     } finally {
       this.#asking = false;
+      for (const message of this.#held.splice(0)) this.#live(message);
       this.#send.disabled = false;
       this.#actionsUpdate();
       this.#scroll();
@@ -256,19 +262,11 @@ export class ChatWidget {
       this.#status = transcript.status;
       this.#aiEnabled = transcript.isAiEnabled;
       if (transcript.messages.length > 0) this.#chips.replaceChildren();
-      for (const message of transcript.messages) {
-        this.#known.add(message.id);
-        if (message.from === 'system' || message.sender === null) this.#system(message.text);
-        else if (message.sender.type === 'visitor') this.#message('mine', message.text);
-        else {
-          const shown = this.#message(message.sender.type === 'agent' ? 'agent' : 'person', message.text, { name: message.sender.name });
-          if (message.sender.type === 'agent') this.#decorate(shown.element, message.id, message.sources, message.eval);
-        }
-      }
+      for (const message of transcript.messages) this.#show(message);
       this.#follow();
     } catch {
       // A conversation that cannot be read back (removed, token refused) is left: the next question starts another.
-      this.#store.write({ conversationId: undefined });
+      this.#store.write({ conversationId: undefined, lastEventId: undefined });
     }
     this.#actionsUpdate();
     this.#scroll();
@@ -285,6 +283,13 @@ export class ChatWidget {
     this.#actionsUpdate();
   }
 
+  /**
+   * Follows the conversation live without a gap. The stream resumes after the last event this visitor
+   * saw, kept in storage, so a reload gets what arrived while the page was away (its backlog). With no
+   * event to resume from (the first answer just ended, or the server no longer knows that event), the
+   * transcript is read again once the stream is open (`ready`): anything earlier is in it, anything later
+   * comes live. Either way a message may arrive twice; it is shown once, by its id.
+   */
   #follow(): void {
     const token = this.#conversationToken();
     if (this.#following || !token) return;
@@ -292,20 +297,49 @@ export class ChatWidget {
     this.#following = following;
     void this.#client.follow(
       token,
-      undefined,
+      this.#store.read().lastEventId,
       (event) => {
+        if (following.signal.aborted) return;
+        if (event.id) this.#store.write({ lastEventId: event.id });
+        if (event.kind === 'ready') return event.resumed ? undefined : void this.#catchUp(token, following.signal);
         if (event.kind === 'status') return this.#statusChanged(event.status, event.isAiEnabled);
-        const { message } = event;
-        // Own questions and the answers this page streamed are shown already.
-        if (this.#known.has(message.id) || message.sender?.mine || (message.from === 'agent' && this.#asking)) return;
-        this.#known.add(message.id);
-        if (message.from === 'system' || message.sender === null) this.#system(message.text);
-        else this.#message(message.sender.type === 'agent' ? 'agent' : 'person', message.text, { name: message.sender.name });
-        this.#emit('message', { id: message.id, from: message.from, text: message.text, sender: message.sender });
-        this.#scroll();
+        this.#live(event.message);
       },
       following.signal,
     );
+  }
+
+  async #catchUp(token: string, signal: AbortSignal): Promise<void> {
+    try {
+      const transcript = await this.#client.transcript(token);
+      if (signal.aborted) return;
+      for (const message of transcript.messages) this.#live(message);
+      this.#statusChanged(transcript.status, transcript.isAiEnabled);
+    } catch {
+      // The live stream goes on; a message it missed shows after the next reload.
+    }
+  }
+
+  /** A message from the live stream or a catch-up: the visitor's own and those shown already are skipped. */
+  #live(message: LiveMessage): void {
+    if (this.#known.has(message.id) || message.sender?.mine || message.sender?.type === 'visitor') return;
+    // The answer this page is streaming can come live before its last frame names it: agent messages wait for it.
+    if (message.from === 'agent' && this.#asking) {
+      this.#held.push(message);
+      return;
+    }
+    this.#show(message);
+    this.#emit('message', { id: message.id, from: message.from, text: message.text, sender: message.sender });
+  }
+
+  /** Draws a stored message (read back or live) once. */
+  #show(message: LiveMessage): void {
+    this.#known.add(message.id);
+    if (message.from === 'system' || message.sender === null) return this.#system(message.text);
+    if (message.sender.type === 'visitor') return void this.#message('mine', message.text);
+    const agent = message.sender.type === 'agent';
+    const shown = this.#message(agent ? 'agent' : 'person', message.text, { name: message.sender.name });
+    if (agent) this.#decorate(shown.element, message.id, message.sources ?? [], message.eval ?? null);
   }
 
   #statusChanged(status: ConversationStatus, aiEnabled: boolean | undefined): void {

@@ -1,5 +1,5 @@
 import { ChatWidget, type Contact, type WidgetEventName, type WidgetOptions } from './chat-widget.js';
-import { ParleyClient } from './parley-client.js';
+import { ParleyClient, type WidgetConfig } from './parley-client.js';
 import { VisitorStore } from './visitor-store.js';
 
 type Listener = (detail: Record<string, unknown>) => void;
@@ -50,6 +50,33 @@ function handle(pick: () => Promise<ChatWidget | null>[]): Omit<ParleyApi, 'widg
   };
 }
 
+/** `true`/`on`/`yes`/`1` (or the bare attribute) and `false`/`off`/`no`/`0`, in any case; anything else is no override. */
+function flag(value: string | undefined): boolean | undefined {
+  const word = value?.trim().toLowerCase();
+  if (word === undefined) return undefined;
+  if (['', 'true', 'on', 'yes', '1'].includes(word)) return true;
+  if (['false', 'off', 'no', '0'].includes(word)) return false;
+  return undefined;
+}
+
+const LEAD_MODES: readonly WidgetConfig['widget']['leadForm']['mode'][] = ['off', 'before-first-question', 'after-first-answer'];
+
+/** The agent's settings with the script tag's overrides of its switches (`data-human-handoff`, `data-ratings`, `data-lead-form`). */
+function overridden(config: WidgetConfig, data: DOMStringMap): WidgetConfig {
+  const settings = config.widget;
+  const mode = data.leadForm?.trim().toLowerCase();
+  const leadMode = flag(mode) === false ? 'off' : LEAD_MODES.find((known) => known === mode);
+  return {
+    ...config,
+    widget: {
+      ...settings,
+      humanHandoff: flag(data.humanHandoff) ?? settings.humanHandoff,
+      ratings: flag(data.ratings) ?? settings.ratings,
+      leadForm: { ...settings.leadForm, mode: leadMode ?? settings.leadForm.mode },
+    },
+  };
+}
+
 async function mount(script: HTMLScriptElement, agentId: string): Promise<ChatWidget | null> {
   const data = script.dataset;
   const mode: WidgetOptions['mode'] = data.mode === 'inline' ? 'inline' : 'floating';
@@ -60,7 +87,7 @@ async function mount(script: HTMLScriptElement, agentId: string): Promise<ChatWi
   }
   // The API lives where the script came from, whatever page includes it.
   const client = new ParleyClient(new URL('.', script.src), agentId);
-  const config = await client.config();
+  const config = overridden(await client.config(), data);
   if (!customElements.get(TAG)) customElements.define(TAG, class extends HTMLElement {});
   const host = document.createElement(TAG);
   host.dataset.agentId = agentId;

@@ -65,9 +65,13 @@ export interface AnswerEnd {
   sources?: { datasource_name: string; source_url: string | null }[];
 }
 
+export type LiveMessage = Pick<TranscriptMessage, 'id' | 'from' | 'text' | 'sender'> & Partial<Pick<TranscriptMessage, 'eval' | 'sources'>>;
+
 export type LiveEvent =
-  | { kind: 'message'; id: string | undefined; message: { id: string; from: TranscriptMessage['from']; text: string; sender: Sender | null } }
-  | { kind: 'status'; id: string | undefined; status: ConversationStatus; isAiEnabled?: boolean };
+  | { kind: 'message'; id: string | undefined; message: LiveMessage }
+  | { kind: 'status'; id: string | undefined; status: ConversationStatus; isAiEnabled?: boolean }
+  /** The stream is open; `resumed`: it started after an event this page named, so nothing before it was missed. */
+  | { kind: 'ready'; id: undefined; resumed: boolean };
 
 /** A refused call, by the API's error code: the widget turns it into a sentence for the visitor. */
 export class CallFailed extends Error {
@@ -145,9 +149,10 @@ export class ParleyClient {
     let after = lastEventId;
     let pause = 1_000;
     while (!signal.aborted) {
+      const from = after;
       try {
         const response = await fetch(this.#url('/conversation/events'), {
-          headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(after ? { 'last-event-id': after } : {}) },
+          headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(from ? { 'last-event-id': from } : {}) },
           signal,
         });
         // A token the server no longer accepts will not start working by trying again.
@@ -156,7 +161,8 @@ export class ParleyClient {
           for await (const frame of readSse(response.body)) {
             pause = 1_000;
             if (frame.id) after = frame.id;
-            if (frame.event === 'message') onEvent({ kind: 'message', id: frame.id, message: JSON.parse(frame.data) as Extract<LiveEvent, { kind: 'message' }>['message'] });
+            if (frame.event === 'message') onEvent({ kind: 'message', id: frame.id, message: JSON.parse(frame.data) as LiveMessage });
+            else if (frame.event === 'ready') onEvent({ kind: 'ready', id: undefined, resumed: from !== undefined && (JSON.parse(frame.data) as { resumed: boolean }).resumed });
             else if (frame.event === 'status') onEvent({ kind: 'status', id: frame.id, ...(JSON.parse(frame.data) as { status: ConversationStatus; isAiEnabled?: boolean }) });
           }
         }

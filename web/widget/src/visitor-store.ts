@@ -3,6 +3,8 @@ export interface VisitorState {
   visitorToken?: string;
   conversationId?: string;
   visitorId?: string;
+  /** The last event of the conversation's live stream seen: a reload resumes after it. */
+  lastEventId?: string;
   /** The lead form was sent or put aside: it is not asked again. */
   leadDone?: boolean;
 }
