@@ -33,6 +33,14 @@ interface Probe {
   getComputedStyle(element: ProbeElement): Record<string, string>;
   localStorage: { getItem(key: string): string | null };
   pwned?: unknown;
+  Parley?: {
+    identify(contact: { name?: string; email?: string }): void;
+    newConversation(): void;
+    open(): void;
+    on(event: string, listener: (detail: Record<string, unknown>) => void): void;
+  };
+  addEventListener(name: string, listener: (event: { detail: Record<string, unknown> }) => void): void;
+  seen?: string[];
 }
 interface ProbeElement {
   shadowRoot: { querySelector(selector: string): ProbeElement | null; querySelectorAll(selector: string): ArrayLike<ProbeElement>; activeElement: ProbeElement | null } | null;
@@ -44,7 +52,11 @@ interface ProbeElement {
 
 type Csp = 'strict' | 'styles' | 'none';
 
-/** The customer's site: `/page?agent=…&csp=…&lang=…&hostile=1&widget=0&mode=inline`, its docs and a stylesheet. */
+/**
+ * The customer's site: `/page?agent=…&csp=…&lang=…&hostile=1&widget=0&mode=inline&data=…&agent2=…`, its docs
+ * and a stylesheet. `data` is more attributes for the script tag, as written; `agent2` a second agent's widget,
+ * on the left.
+ */
 class Site {
   url = '';
   parleyUrl = '';
@@ -61,7 +73,9 @@ class Site {
     const attributes = [`data-agent-id="${q.get('agent') ?? ''}"`];
     if (q.get('lang')) attributes.push(`data-lang="${q.get('lang')}"`);
     if (q.get('mode') === 'inline') attributes.push('data-mode="inline" data-target="#help"');
-    const widget = q.get('widget') === '0' ? '' : `<script src="${this.parleyUrl}/widget.js" ${attributes.join(' ')} async></script>`;
+    if (q.get('data')) attributes.push(q.get('data') ?? '');
+    const second = q.get('agent2') ? `<script src="${this.parleyUrl}/widget.js" data-agent-id="${q.get('agent2')}" data-position="left" async></script>` : '';
+    const widget = q.get('widget') === '0' ? '' : `<script src="${this.parleyUrl}/widget.js" ${attributes.join(' ')} async></script>${second}`;
     response.writeHead(200, headers).end(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>` +
         `${q.get('hostile') ? '<link rel="stylesheet" href="/hostile.css">' : ''}</head>` +
@@ -97,6 +111,8 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
       env: {
         PARLEY_MODELS: JSON.stringify({ remote: { provider: 'openai-compatible', model: 'fake-chat', baseURL } }),
         PARLEY_ALLOW_PRIVATE_URLS: '1',
+        // Every page of these tests comes from one address: the default 60 calls a minute would refuse the later ones.
+        PARLEY_RATE_LIMIT_IP_PER_MINUTE: '100000',
       },
     });
     site.parleyUrl = parley.url;
@@ -142,7 +158,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     return (JSON.parse(stored ?? '{}') as { conversationId: string }).conversationId;
   };
   const conversation = (id: string) =>
-    apiCall<{ status: string; isAiEnabled: boolean; messages: { id: string; from: string; eval: string | null }[]; participantsContacts: { email: string | null; firstName: string | null }[] }>(
+    apiCall<{ status: string; isAiEnabled: boolean; messages: { id: string; from: string; text: string; eval: string | null }[]; participantsContacts: { email: string | null; firstName: string | null }[] }>(
       parley,
       workspace.key,
       'GET',
@@ -213,6 +229,161 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     const id = await conversationIdOf(page, agent);
     const stored = await until(() => conversation(id), (c) => c.participantsContacts.length > 0, 5_000);
     expect(stored.participantsContacts[0]).toMatchObject({ email: 'ada@example.com', firstName: 'Ada' });
+    expect(problems).toEqual([]);
+  });
+
+  it('asks for the details before the first question when the tag says so; the tag also turns off ratings and the hand-over', async () => {
+    const agent = await newAgent({ widget: { leadForm: { mode: 'off', name: 'optional', email: 'required', phone: 'off' } } });
+    const data = 'data-lead-form="before-first-question" data-ratings="off" data-human-handoff="False"';
+    const { page, problems } = await openPage({ agent, data });
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    await page.getByText('Before we start, how can we reach you?').waitFor();
+    // The question waits for the form: nothing is sent, the first field takes the focus.
+    const input = page.getByRole('textbox', { name: 'Write your question…' });
+    await input.fill('Do you ship abroad?');
+    await input.press('Enter');
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as Probe).document.querySelector('parley-chat')?.shadowRoot?.activeElement?.getAttribute('name'))).toBe('name');
+    expect(await page.locator('.msg.mine').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Not now' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Send details' }).click();
+    await page.getByText('Please fill in this field.').waitFor();
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill('lin@example.com');
+    await page.getByRole('button', { name: 'Send details' }).click();
+    await page.getByText('Thank you, we have your details.').waitFor();
+    await screenshots(page, 'widget-lead-before', { fullPage: false });
+    upstream.replies.push({ kind: 'answer', deltas: ['Yes, to most countries.'] });
+    await input.press('Enter');
+    await page.getByText('Yes, to most countries.').waitFor();
+    const id = await conversationIdOf(page, agent);
+    const stored = await until(() => conversation(id), (c) => c.participantsContacts.length > 0, 5_000);
+    expect(stored.participantsContacts[0]).toMatchObject({ email: 'lin@example.com' });
+    expect(await page.getByRole('button', { name: 'Helpful', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Talk to a person' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('answers to Parley.identify(), Parley.newConversation() and Parley.on(), and tells the page with parley:* events', async () => {
+    const agent = await newAgent({});
+    const { page, problems } = await openPage({ agent });
+    await page.getByRole('button', { name: 'Open the chat' }).waitFor();
+    await page.evaluate(() => {
+      const scope = globalThis as unknown as Probe;
+      const seen: string[] = [];
+      scope.seen = seen;
+      for (const name of ['open', 'close', 'message']) scope.Parley?.on(name, (detail) => seen.push(`${name} ${String(detail.from ?? '')}`.trim()));
+      scope.addEventListener('parley:message', (event) => seen.push(`window ${String(event.detail.agentId)}`));
+      scope.Parley?.identify({ name: 'Grace', email: 'grace@example.com' });
+      scope.Parley?.open();
+    });
+    await page.getByRole('dialog', { name: 'Helper' }).waitFor();
+    upstream.replies.push({ kind: 'answer', deltas: ['We open at nine.'] });
+    const input = page.getByRole('textbox', { name: 'Write your question…' });
+    await input.fill('When do you open?');
+    await input.press('Enter');
+    await page.getByText('We open at nine.').waitFor();
+    const first = await conversationIdOf(page, agent);
+    const stored = await until(() => conversation(first), (c) => c.participantsContacts.length > 0, 5_000);
+    expect(stored.participantsContacts[0]).toMatchObject({ email: 'grace@example.com', firstName: 'Grace' });
+
+    await page.evaluate(() => (globalThis as unknown as Probe).Parley?.newConversation());
+    await expect.poll(() => page.getByText('When do you open?').count()).toBe(0);
+    expect(await conversationIdOf(page, agent)).toBeUndefined();
+    upstream.replies.push({ kind: 'answer', deltas: ['Free above fifty.'] });
+    await input.fill('Is shipping free?');
+    await input.press('Enter');
+    await page.getByText('Free above fifty.').waitFor();
+    const second = await conversationIdOf(page, agent);
+    expect(second).toBeTruthy();
+    expect(second).not.toBe(first);
+
+    // Escape on the bubble itself closes the open panel.
+    await page.getByRole('button', { name: 'Close the chat' }).first().focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    const seen = await page.evaluate(() => (globalThis as unknown as Probe).seen);
+    expect(seen).toEqual(['open', 'message agent', `window ${agent}`, 'message agent', `window ${agent}`, 'close']);
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps two agents on one page apart: their own storage, their own conversations', async () => {
+    const other = await newAgent({ name: 'Returns desk' });
+    const { page, problems } = await openPage({ agent: agentId, agent2: other });
+    const shop = page.locator(`parley-chat[data-agent-id="${agentId}"]`);
+    const returns = page.locator(`parley-chat[data-agent-id="${other}"]`);
+    await returns.getByRole('button', { name: 'Open the chat' }).click();
+    upstream.replies.push({ kind: 'answer', deltas: ['Returns are free.'] });
+    await returns.getByRole('textbox', { name: 'Write your question…' }).fill('Are returns free?');
+    await returns.getByRole('textbox', { name: 'Write your question…' }).press('Enter');
+    await returns.getByText('Returns are free.').waitFor();
+    await returns.getByRole('button', { name: 'Close the chat' }).first().click();
+    await shop.getByRole('button', { name: 'Open the chat' }).click();
+    expect(await shop.getByText('Are returns free?').count()).toBe(0);
+    upstream.replies.push({ kind: 'answer', deltas: ['Within two days.'] });
+    await shop.getByRole('textbox', { name: 'Write your question…' }).fill('When do parcels ship?');
+    await shop.getByRole('textbox', { name: 'Write your question…' }).press('Enter');
+    await shop.getByText('Within two days.').waitFor();
+    const ids = [await conversationIdOf(page, agentId), await conversationIdOf(page, other)];
+    expect(ids[0]).toBeTruthy();
+    expect(ids[1]).toBeTruthy();
+    expect(ids[0]).not.toBe(ids[1]);
+    const [mine, theirs] = await Promise.all(ids.map((id) => conversation(id)));
+    expect(mine?.messages.map((m) => m.text)).toEqual(['When do parcels ship?', 'Within two days.']);
+    expect(theirs?.messages.map((m) => m.text)).toEqual(['Are returns free?', 'Returns are free.']);
+    expect(await returns.getByText('When do parcels ship?').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('speaks French with data-lang="fr"', async () => {
+    const { page, problems } = await openPage({ agent: agentId, lang: 'fr' });
+    await page.getByRole('button', { name: 'Ouvrir la discussion' }).click();
+    await page.getByText('Propulsé par Parley').waitFor();
+    upstream.replies.push({ kind: 'answer', deltas: ['Sous deux jours.'] });
+    const input = page.getByRole('textbox', { name: 'Écrivez votre question…' });
+    await input.fill('Quand expédiez-vous ?');
+    await input.press('Enter');
+    await page.getByText('Sous deux jours.').waitFor();
+    await page.getByRole('button', { name: 'Utile', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Parler à une personne' }).click();
+    await page.getByText('Une personne va vous répondre ici sous peu.').waitFor();
+    await screenshots(page, 'widget-fr', { fullPage: false });
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Ouvrir la discussion' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('resumes the live stream after the last event it saw: a reply sent while the page was away shows once', async () => {
+    const agent = await newAgent({});
+    const { page, problems } = await openPage({ agent });
+    const resumedFrom: (string | undefined)[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/conversation/events')) resumedFrom.push(request.headers()['last-event-id']);
+    });
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    upstream.replies.push({ kind: 'answer', deltas: ['Let me check.'] });
+    const input = page.getByRole('textbox', { name: 'Write your question…' });
+    await input.fill('Where is my parcel?');
+    await input.press('Enter');
+    await page.getByText('Let me check.').waitFor();
+    const id = await conversationIdOf(page, agent);
+    await apiCall(parley, member.accessToken, 'POST', `/conversations/${id}/messages`, { text: 'It left this morning.' });
+    await page.getByText('It left this morning.').waitFor({ timeout: 5_000 });
+    const lastEventId = () =>
+      page.evaluate((key) => (JSON.parse((globalThis as unknown as Probe).localStorage.getItem(key) ?? '{}') as { lastEventId?: string }).lastEventId, `parley:${agent}`);
+    await expect.poll(lastEventId).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const before = await lastEventId();
+
+    await page.goto('/page?widget=0');
+    await apiCall(parley, member.accessToken, 'POST', `/conversations/${id}/messages`, { text: 'It arrives tomorrow.' });
+    resumedFrom.length = 0;
+    await page.goto(`/page?agent=${agent}`);
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    await page.getByText('It arrives tomorrow.').waitFor({ timeout: 5_000 });
+    await expect.poll(() => resumedFrom).toEqual([before]);
+    // The reply is both in the transcript and in the resumed stream's backlog: it shows once.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await page.getByText('It arrives tomorrow.').count()).toBe(1);
+    expect(await page.getByText('It left this morning.').count()).toBe(1);
     expect(problems).toEqual([]);
   });
 
