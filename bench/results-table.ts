@@ -7,6 +7,7 @@ import type { LiveStoreResult } from './live.js';
 import type { LatencySummary } from './latency.js';
 import { QUERY_MODES, type QueryResult } from './query.js';
 import type { VectorSearchCase } from './vector-search.js';
+import type { WidgetResult } from './widget.js';
 
 const show = (f: Figure | null | undefined, unit = true): string =>
   f === null || f === undefined ? '–' : unit && f.unit !== 'count' && f.unit !== 'fraction' ? `${f.value} ${f.unit}` : String(f.value);
@@ -128,6 +129,20 @@ export function dashboardTable(r: DashboardResult): string {
   return [
     `Dashboard (${r.store}, Chromium, ${show(r.loads, false)} cold loads): first page JS + CSS gzipped: sign-in ` +
       `${show(r.firstPageGzip.signIn)}, agents ${show(r.firstPageGzip.agents)}; agents list p50 ${show(r.agentsOverBlank)} a blank page`,
+    table(['', 'p50', 'p99'], rows),
+    ...goalLines(r.goals),
+  ].join('\n');
+}
+
+export function widgetTable(r: WidgetResult): string {
+  const rows = [
+    latencyRow('script tag → bubble on screen', r.scriptToBubble),
+    latencyRow('Enter → first answer words on screen (built-in model)', r.enterToFirstToken),
+    latencyRow('same question, fetch → first answer frame (baseline)', r.fetchToFirstAnswerEvent),
+  ];
+  return [
+    `Chat widget (${r.store}, Chromium, page on another loopback origin, ${show(r.loads, false)} cold loads): widget.js ` +
+      `${show(r.size.raw)} raw, ${show(r.size.gzip)} gzipped; first words p50 ${show(r.firstTokenOverFetch)} the fetch baseline`,
     table(['', 'p50', 'p99'], rows),
     ...goalLines(r.goals),
   ].join('\n');

@@ -8,10 +8,13 @@
  *   npm run bench -- --only vector --sizes 10000,100000     both stores at both sizes (PostgreSQL 100k
  *                                        alone takes ~7 min: pgvector maintains its HNSW graph on insert)
  *
+ *   npm run bench -- --only widget       chat widget: widget.js size, script tag → bubble and Enter → first
+ *                                        answer words in Chromium beside fetch → first answer frame (~1 min)
+ *
  *   npm run bench -- --only live         live event stream on both stores (~2 min): reply → event on screen,
  *                                        memory of 1,000 idle streams, CPU of 1,000 events to 100 streams
  *
- * Flags: --only ingest,query,agent,vector,events,dashboard,live
+ * Flags: --only ingest,query,agent,vector,events,dashboard,live,widget
  *        --sizes N,N (vector: every store in --stores)  --stores sqlite,postgres (vector, live)
  *        --ingest-store sqlite|postgres  --threads N (embedder)  --queries N (store search queries)
  *        --endpoint-queries N (also events' deliveries and live's replies per case)  --articles N  --seed N
@@ -27,12 +30,13 @@ import { FakeOpenAIChatServer } from '../test/support/fake-openai-chat-server.js
 import { INSTANT_MODEL, runAgentQueryBench, type AgentQueryResult } from './agent-query.js';
 import { runQueryBench, type QueryResult } from './query.js';
 import { runEventsBench, type EventsResult } from './events.js';
-import { agentQueryTable, dashboardTable, eventsTable, ingestionTable, liveTable, queryTable, vectorTable } from './results-table.js';
+import { agentQueryTable, dashboardTable, eventsTable, ingestionTable, liveTable, queryTable, vectorTable, widgetTable } from './results-table.js';
 import { runDashboardBench, type DashboardResult } from './dashboard.js';
 import { runLiveBench, type LiveStoreResult } from './live.js';
 import { runVectorSearchBench, type VectorSearchCase } from './vector-search.js';
+import { runWidgetBench, type WidgetResult } from './widget.js';
 
-const PARTS = ['ingest', 'query', 'agent', 'vector', 'events', 'dashboard', 'live'] as const;
+const PARTS = ['ingest', 'query', 'agent', 'vector', 'events', 'dashboard', 'live', 'widget'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values: flags } = parseArgs({
@@ -118,6 +122,7 @@ interface Results {
   events?: EventsResult;
   dashboard?: DashboardResult;
   live?: LiveStoreResult[];
+  widget?: WidgetResult;
 }
 
 const machine = () => ({
@@ -205,6 +210,11 @@ if (parts.has('live')) {
   });
   write();
 }
+if (parts.has('widget')) {
+  log(`widget: ${flags.quick ? 5 : 20} cold loads and questions in Chromium on ${settings.ingestStore}`);
+  results.widget = await runWidgetBench({ store: settings.ingestStore, loads: flags.quick ? 5 : 20 });
+  write();
+}
 write();
 
 const m = results.machine;
@@ -216,4 +226,5 @@ if (parts.has('vector') && results.vectorSearch) console.log(`${vectorTable(resu
 if (parts.has('events') && results.events) console.log(`${eventsTable(results.events)}\n`);
 if (parts.has('dashboard') && results.dashboard) console.log(`${dashboardTable(results.dashboard)}\n`);
 if (parts.has('live') && results.live) console.log(`${liveTable(results.live)}\n`);
+if (parts.has('widget') && results.widget) console.log(`${widgetTable(results.widget)}\n`);
 console.log(`Written to ${path.relative(process.cwd(), out)}`);
