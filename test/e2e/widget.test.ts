@@ -247,10 +247,10 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     expect(await page.getByRole('button', { name: 'Not now' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Send details' }).click();
     await page.getByText('Please fill in this field.').waitFor();
+    await screenshots(page, 'widget-lead-before', { fullPage: false });
     await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill('lin@example.com');
     await page.getByRole('button', { name: 'Send details' }).click();
     await page.getByText('Thank you, we have your details.').waitFor();
-    await screenshots(page, 'widget-lead-before', { fullPage: false });
     upstream.replies.push({ kind: 'answer', deltas: ['Yes, to most countries.'] });
     await input.press('Enter');
     await page.getByText('Yes, to most countries.').waitFor();
