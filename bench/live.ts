@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isJsonObject } from '../src/text/json-object.js';
 import { EventStreamClient } from '../test/support/event-stream.js';
 import type { StoreKind } from '../test/support/stores.js';
-import { startServeProcess, type ServeProcess } from '../test/support/worker-process.js';
+import { startServeProcess, type ProbedMemory, type ServeProcess } from '../test/support/worker-process.js';
 import { CpuMeter, type CpuFigures } from './cpu-meter.js';
 import { figure, kibibytes, megabytes, ratio, seconds, type Figure } from './figures.js';
 import { expectOk, startInProcessParley, type InProcessParley } from './in-process-parley.js';
@@ -33,13 +33,16 @@ export interface EventToScreen {
   eventToScreenOverLoopback: Figure;
 }
 
-/** Idle streams held by a `parley serve` process of its own: what they cost it in resident memory. */
+/** Idle streams held by a `parley serve` process of its own: what they cost it, read after a garbage collection. */
 export interface StreamMemory {
   streams: Figure;
-  /** The process's RSS (VmRSS, median of 5 readings a second after the last change) without the streams. */
+  /** The process's RSS (VmRSS) without the streams and with them, each right after a forced collection. */
   baselineRss: Figure;
   withStreamsRss: Figure;
+  /** Live JavaScript heap plus memory outside it (sockets' buffers), per stream: what a stream really holds. */
   perStream: Figure;
+  /** The RSS difference per stream: what the process kept from the OS (includes allocator slack). */
+  rssPerStream: Figure;
   /** Opening them all, 50 at a time, each until its `ready` event. */
   opening: Figure;
 }
@@ -110,7 +113,7 @@ async function measureStore(store: StoreKind, options: LiveOptions): Promise<Liv
   try {
     const writer = new Writer(parley, await parley.newMember());
     // The bench opens every stream with one key: the key's rate limit would count the bench, not the streams.
-    other = await startServeProcess({ ...parley.storeEnv, PARLEY_RATE_LIMIT_KEY_PER_MINUTE: '1000000' });
+    other = await startServeProcess({ ...parley.storeEnv, PARLEY_RATE_LIMIT_KEY_PER_MINUTE: '1000000' }, { memoryProbe: true });
     const open = async (base: string, count: number): Promise<EventStreamClient[]> => {
       const streams: EventStreamClient[] = [];
       for (let start = 0; start < count; start += OPEN_BATCH) {
@@ -140,15 +143,17 @@ async function measureStore(store: StoreKind, options: LiveOptions): Promise<Liv
     close([there!]);
 
     options.log(`live ${store}: memory of ${options.idleStreams} idle streams on another process`);
-    const baselineRss = await settledRss(other);
+    const before = await settledMemory(other);
     const opening = await timed(() => open(other!.url, options.idleStreams));
-    const withStreamsRss = await settledRss(other);
+    const after = await settledMemory(other);
     close(opening.result);
+    const held = (memory: ProbedMemory) => memory.heapUsed + memory.external;
     const memory: StreamMemory = {
       streams: figure(options.idleStreams, 'count'),
-      baselineRss: megabytes(baselineRss),
-      withStreamsRss: megabytes(withStreamsRss),
-      perStream: kibibytes((withStreamsRss - baselineRss) / options.idleStreams),
+      baselineRss: megabytes(before.rss),
+      withStreamsRss: megabytes(after.rss),
+      perStream: kibibytes((held(after) - held(before)) / options.idleStreams),
+      rssPerStream: kibibytes((after.rss - before.rss) / options.idleStreams),
       opening: seconds(opening.millis / 1000),
     };
 
@@ -242,18 +247,13 @@ async function eventToScreen(
   };
 }
 
-/**
- * The process's resident memory once it has settled: a second after the last change, the median of five
- * readings 200 ms apart (its garbage cannot be collected from here).
- */
-async function settledRss(server: ServeProcess): Promise<number> {
+/** The process's memory after a second of quiet and a forced garbage collection (the median of three). */
+async function settledMemory(server: ServeProcess): Promise<ProbedMemory> {
   await sleep(1_000);
-  const readings: number[] = [];
-  for (let reading = 0; reading < 5; reading += 1) {
-    if (reading > 0) await sleep(200);
-    readings.push(server.rssBytes());
-  }
-  return percentile(readings, 50);
+  const readings: ProbedMemory[] = [];
+  for (let reading = 0; reading < 3; reading += 1) readings.push(await server.probeMemory());
+  const median = (field: keyof ProbedMemory) => percentile(readings.map((each) => each[field]), 50);
+  return { rss: median('rss'), heapUsed: median('heapUsed'), external: median('external'), arrayBuffers: median('arrayBuffers') };
 }
 
 async function measureFanOut(

@@ -174,7 +174,8 @@ export function liveTable(results: readonly LiveStoreResult[]): string {
       [
         byStore('RSS without streams', (r) => r.memory.baselineRss),
         byStore('RSS with the idle streams', (r) => r.memory.withStreamsRss),
-        byStore('memory per idle stream', (r) => r.memory.perStream),
+        byStore('memory per idle stream (heap + external, after GC)', (r) => r.memory.perStream),
+        byStore('RSS per idle stream', (r) => r.memory.rssPerStream),
         byStore('fan-out: first reply → last event on every stream', (r) => r.fanOut.lastEvent),
         byStore('fan-out: first reply → last reply answered', (r) => r.fanOut.writing),
         byStore('stream process CPU per 1,000 events', (r) => r.fanOut.streamProcessCpuPer1000),

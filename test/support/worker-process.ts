@@ -17,9 +17,19 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
+/** What a process holds once its garbage is collected (started with `memoryProbe`). */
+export interface ProbedMemory {
+  rss: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
 /** `parley serve`: the API only, at `url`. */
 export interface ServeProcess extends WorkerProcess {
   readonly url: string;
+  /** Collects the process's garbage and reads its memory; only when started with `memoryProbe`. */
+  probeMemory(): Promise<ProbedMemory>;
 }
 
 /** Starts `parley worker` from the TypeScript sources on the store that `env` points at; resolves once it runs. */
@@ -27,18 +37,32 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
   return (await startParleyProcess('worker', env, /Parley worker .* running/)).child;
 }
 
-/** Starts `parley serve` from the TypeScript sources on the store that `env` points at, on a free port. */
-export async function startServeProcess(env: Record<string, string>): Promise<ServeProcess> {
-  const { child, started } = await startParleyProcess('serve', { PORT: '0', ...env }, /API base URL:\s+(http:\/\/\S+)/);
-  return { ...child, url: started[1]! };
+/**
+ * Starts `parley serve` from the TypeScript sources on the store that `env` points at, on a free port; with
+ * `memoryProbe`, able to collect its garbage and report its memory on request (test/support/memory-probe.ts).
+ */
+export async function startServeProcess(env: Record<string, string>, { memoryProbe = false } = {}): Promise<ServeProcess> {
+  const probe = memoryProbe ? ['--expose-gc', '--import', './test/support/memory-probe.ts'] : [];
+  const { child, started, process: spawned } = await startParleyProcess('serve', { PORT: '0', ...env }, /API base URL:\s+(http:\/\/\S+)/, probe);
+  return {
+    ...child,
+    url: started[1]!,
+    async probeMemory() {
+      if (!memoryProbe) throw new Error('started without memoryProbe');
+      const reading = waitForOutput(spawned, /parley-memory (\{.*\})/, 10_000);
+      spawned.kill('SIGUSR2');
+      return JSON.parse((await reading)[1]!) as ProbedMemory;
+    },
+  };
 }
 
 async function startParleyProcess(
   command: 'worker' | 'serve',
   env: Record<string, string>,
   startedPattern: RegExp,
-): Promise<{ child: WorkerProcess; started: RegExpMatchArray }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', command], {
+  nodeOptions: readonly string[] = [],
+): Promise<{ child: WorkerProcess; started: RegExpMatchArray; process: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeOptions, 'src/main.ts', command], {
     cwd: ROOT,
     env: childEnv({ PARLEY_LOG_LEVEL: 'warn', ...env }),
   });
@@ -55,7 +79,7 @@ async function startParleyProcess(
     await stop();
     throw error;
   }
-  return { child: readThroughProc(child, stop), started };
+  return { child: readThroughProc(child, stop), started, process: child };
 }
 
 function readThroughProc(child: ChildProcess, stop: () => Promise<void>): WorkerProcess {
