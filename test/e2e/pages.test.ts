@@ -280,14 +280,14 @@ describe('a workspace', () => {
     const counted = page.waitForResponse((response) => new URL(response.url()).pathname === '/user-conversations/counts');
     await page.goto('/dashboard/datastores');
     await page.getByRole('link', { name: 'Handbook' }).waitFor();
-    await counted;
-    await page.waitForTimeout(250); // the counts rendered into the title, had they any unread
-    // No "(n) " before it once the inbox is counted: nothing waits unread (the playground's question above is the member's own, read).
-    expect(await page.title()).toBe('Datastores · Parley');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.textContent)).toBe('Skip to content');
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.id)).toBe('main');
+    await counted;
+    await page.waitForTimeout(250); // the counts rendered into the title, had they any unread
+    // No "(n) " before it once the inbox is counted: nothing waits unread (the playground's question above is the member's own, read).
+    expect(await page.title()).toBe('Datastores · Parley');
     await page.goto('/dashboard/settings/members');
     await page.getByRole('heading', { name: 'Members' }).waitFor();
     expect(await page.title()).toBe('Members — Settings · Parley');

@@ -12,12 +12,11 @@ import { WorkspaceSwitcher } from './workspace-switcher';
 export function AppShell({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   const main = useRef<HTMLElement>(null);
-  const first = useRef(true);
+  // The page last shown: focus moves only when another is shown, not when the shell mounts or an effect reruns.
+  const shown = useRef(location);
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
+    if (shown.current === location) return;
+    shown.current = location;
     main.current?.focus({ preventScroll: true });
     window.scrollTo(0, 0);
   }, [location]);
