@@ -3,15 +3,14 @@ import { streamAnswer, type AnswerUsage } from '../llm/chat/stream-answer.js';
 import { assemblePrompt } from '../llm/prompt/assemble-prompt.js';
 import type { RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
 import type { Store } from '../store/store.js';
-import { callerWorkspace, isWorkspaceCaller, type Caller } from './callers.js';
+import { isWorkspaceCaller, type Caller } from './callers.js';
 import type { AgentQuestion } from './agent-question.js';
 import type { ConversationService } from './conversations.js';
 import { ParleyError, invalid } from '../errors.js';
 import { fusionWeightsOf } from './fusion-weights.js';
 import { callingModel, fromModelFailure } from './model-errors.js';
-import { originAllowed } from './public-access.js';
+import { usableAgent } from './public-access.js';
 import { publicQuestion, type PublicQuestionLimits } from './public-questions.js';
-import { findUsable } from './scoped.js';
 import { findKnowledgeGap } from './knowledge-gaps.js';
 import type { VisitorTokens } from './visitor-tokens.js';
 
@@ -109,10 +108,7 @@ export class AgentAnswerService {
    * callers only public agents, as configured, in their own conversations (see {@link publicQuestion}).
    */
   async ask(caller: Caller, agentId: string, asked: AgentQuestion, options: AnswerOptions): Promise<AgentAnswer | ExchangeIds> {
-    const agent = await findUsable(this.store.agents, 'Agent', callerWorkspace(caller), agentId);
-    if (!isWorkspaceCaller(caller) && options.origin !== undefined && !originAllowed(agent.allowedOrigins, options.origin)) {
-      throw new ParleyError('FORBIDDEN', `This agent does not answer pages of ${options.origin}`);
-    }
+    const agent = await usableAgent(this.store.agents, caller, agentId, options.origin);
     const question = isWorkspaceCaller(caller) ? asked : publicQuestion(agent, caller, asked, this.publicLimits);
     const modelName = question.modelName ?? agent.modelName;
     const limits = this.limitsOf(modelName, question.maxTokens);

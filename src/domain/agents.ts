@@ -1,10 +1,10 @@
 import type { AgentRecord, Changes, Store, Visibility } from '../store/store.js';
 import { mergeWidgetSettings, widgetSettingsOf, type WidgetSettings, type WidgetSettingsPatch } from './widget-settings.js';
-import { callerWorkspace, isWorkspaceCaller, type Caller } from './callers.js';
-import { originAllowed } from './public-access.js';
-import { ParleyError, invalid } from '../errors.js';
+import type { Caller } from './callers.js';
+import { usableAgent } from './public-access.js';
+import { invalid } from '../errors.js';
 import { newId, now } from './ids.js';
-import { findInWorkspace, findUsable } from './scoped.js';
+import { findInWorkspace } from './scoped.js';
 
 /** A datastore the agent retrieves from; the only tool kind so far. */
 export interface DatastoreTool {
@@ -86,10 +86,7 @@ export class AgentService {
    * widget settings; a page of an origin the agent does not allow gets 403.
    */
   async widget(caller: Caller, id: string, origin?: string): Promise<{ agent: AgentRecord; settings: WidgetSettings }> {
-    const agent = await findUsable(this.store.agents, 'Agent', callerWorkspace(caller), id);
-    if (!isWorkspaceCaller(caller) && origin !== undefined && !originAllowed(agent.allowedOrigins, origin)) {
-      throw new ParleyError('FORBIDDEN', `This agent does not answer pages of ${origin}`);
-    }
+    const agent = await usableAgent(this.store.agents, caller, id, origin);
     return { agent, settings: widgetSettingsOf(agent.widget) };
   }
 

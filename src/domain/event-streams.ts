@@ -1,6 +1,6 @@
 import { EventHub, type EventSubscription } from '../events/event-hub.js';
 import { EVENT_TYPES, envelopeOf, type EventEnvelope } from '../events/event-types.js';
-import type { Store } from '../store/store.js';
+import type { OutboxEventRecord, Store } from '../store/store.js';
 import { invalid } from '../errors.js';
 import type { WorkspaceCaller } from './callers.js';
 
@@ -60,13 +60,7 @@ export class EventStreamService {
     if (unknown.length > 0) {
       throw invalid(`Unknown event types: ${unknown.join(', ')}`, [{ field: 'types', message: `each must be one of ${EVENT_TYPES.join(', ')}` }]);
     }
-    await (this.#started ??= this.#hub.start());
-    const position = request.after === undefined ? undefined : await this.store.outbox.positionOf(caller.workspaceId, request.after);
-    const subscription = await this.#hub.subscribe(caller.workspaceId, position, (events) => {
-      const wanted = types === undefined ? events : events.filter((event) => types.has(event.type));
-      if (wanted.length > 0) deliver(wanted.map(envelopeOf));
-    });
-    return { close: () => subscription.close(), resumed: request.after === undefined || position !== undefined };
+    return this.follow(caller.workspaceId, request.after, (event) => types === undefined || types.has(event.type), deliver);
   }
 
   /**
@@ -79,11 +73,26 @@ export class EventStreamService {
     after: string | undefined,
     deliver: (events: EventEnvelope[]) => void,
   ): Promise<OpenedStream> {
+    return this.follow(
+      workspaceId,
+      after,
+      (event) => event.payload.conversationId === conversationId && concernsVisitor(event.type, event.payload),
+      deliver,
+    );
+  }
+
+  /** The workspace's events after the event `after` (from now without one, or when it is unknown) that `wanted` keeps. */
+  private async follow(
+    workspaceId: string,
+    after: string | undefined,
+    wanted: (event: OutboxEventRecord) => boolean,
+    deliver: (events: EventEnvelope[]) => void,
+  ): Promise<OpenedStream> {
     await (this.#started ??= this.#hub.start());
     const position = after === undefined ? undefined : await this.store.outbox.positionOf(workspaceId, after);
     const subscription = await this.#hub.subscribe(workspaceId, position, (events) => {
-      const wanted = events.filter((event) => event.payload.conversationId === conversationId && concernsVisitor(event.type, event.payload));
-      if (wanted.length > 0) deliver(wanted.map(envelopeOf));
+      const kept = events.filter(wanted);
+      if (kept.length > 0) deliver(kept.map(envelopeOf));
     });
     return { close: () => subscription.close(), resumed: after === undefined || position !== undefined };
   }

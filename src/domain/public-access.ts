@@ -1,5 +1,8 @@
 import { LRUCache } from 'lru-cache';
-import type { Store } from '../store/store.js';
+import type { AgentRecord, ScopedReads, Store } from '../store/store.js';
+import { ParleyError } from '../errors.js';
+import { callerWorkspace, isWorkspaceCaller, type Caller } from './callers.js';
+import { findUsable } from './scoped.js';
 
 /** The resources a caller without a key may reach, by the id in their route. */
 export type PublicResource = 'agent' | 'datastore';
@@ -45,6 +48,18 @@ export class PublicAccess {
     this.#cache.set(key, audience);
     return audience;
   }
+}
+
+/**
+ * The agent a caller may use (see {@link findUsable}), refusing with 403 the page of an origin the agent does not
+ * allow; keys and members are no web page, so their `Origin` is not checked.
+ */
+export async function usableAgent(agents: ScopedReads<AgentRecord>, caller: Caller, id: string, origin: string | undefined): Promise<AgentRecord> {
+  const agent = await findUsable(agents, 'Agent', callerWorkspace(caller), id);
+  if (!isWorkspaceCaller(caller) && origin !== undefined && !originAllowed(agent.allowedOrigins, origin)) {
+    throw new ParleyError('FORBIDDEN', `This agent does not answer pages of ${origin}`);
+  }
+  return agent;
 }
 
 /** True when `origin` may call an agent that allows `allowedOrigins` (empty: any). */

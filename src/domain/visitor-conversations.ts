@@ -4,8 +4,7 @@ import type { Caller, VisitorGrant } from './callers.js';
 import type { ConversationService } from './conversations.js';
 import { senderOf, type ConversationView } from './conversation-view.js';
 import type { EventStreamService, OpenedStream } from './event-streams.js';
-import { originAllowed } from './public-access.js';
-import { findUsable } from './scoped.js';
+import { usableAgent } from './public-access.js';
 import type { EventEnvelope } from '../events/event-types.js';
 
 /** What the visitor's own view of a message shows: no internal ids, the sender by kind and name. */
@@ -163,10 +162,7 @@ export class VisitorConversationService {
   /** The caller's grant for this public agent's conversation; 401 without a visitor token, 404 for another agent. */
   private async grantFor(caller: Caller, agentId: string, origin: string | undefined): Promise<VisitorGrant> {
     if (caller.kind !== 'visitor') throw unauthorized('Send the visitor token of the conversation');
-    const agent = await findUsable(this.store.agents, 'Agent', null, agentId);
-    if (origin !== undefined && !originAllowed(agent.allowedOrigins, origin)) {
-      throw new ParleyError('FORBIDDEN', `This agent does not answer pages of ${origin}`);
-    }
+    const agent = await usableAgent(this.store.agents, caller, agentId, origin);
     const { grant } = caller;
     if (grant.agentId !== agent.id || grant.workspaceId !== agent.workspaceId) {
       throw new ParleyError('NOT_FOUND', 'This agent has no conversation for this visitor token');

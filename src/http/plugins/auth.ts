@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { ACCESS_TOKEN_AUDIENCE, type AccessTokens } from '../../domain/access-tokens.js';
-import { isWorkspaceCaller, mayAdminister, type Caller } from '../../domain/callers.js';
+import { isWorkspaceCaller, mayAdminister, type Caller, type WorkspaceCaller } from '../../domain/callers.js';
 import { ParleyError, unauthorized } from '../../errors.js';
 import type { KeyService } from '../../domain/keys.js';
 import { looksLikeToken, type VisitorTokens } from '../../domain/visitor-tokens.js';
@@ -36,6 +36,12 @@ const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
 export function workspaceOf(request: FastifyRequest): string {
   if (request.workspaceId === null) throw unauthorized('This route needs an API key');
   return request.workspaceId;
+}
+
+/** The key or member calling a route that requires one (a visitor reaching a key route is refused earlier). */
+export function workspaceCallerOf(request: FastifyRequest): WorkspaceCaller {
+  if (!isWorkspaceCaller(request.caller)) throw unauthorized('This route needs an API key');
+  return request.caller;
 }
 
 export interface Credentials {

@@ -1,9 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ConversationService } from '../../domain/conversations.js';
-import { isWorkspaceCaller, type WorkspaceCaller } from '../../domain/callers.js';
-import { unauthorized } from '../../errors.js';
-import type { FastifyRequest } from 'fastify';
-import { workspaceOf } from '../plugins/auth.js';
+import { workspaceCallerOf, workspaceOf } from '../plugins/auth.js';
 import { IdParams, errorResponses } from '../schemas.js';
 import {
   Conversation,
@@ -28,11 +25,6 @@ import { Message, toMessage } from './messages.js';
 import { Type } from '@sinclair/typebox';
 import { senderOf } from '../../domain/conversation-view.js';
 
-/** The key or member calling a workspace route. */
-const workspaceCaller = (request: FastifyRequest): WorkspaceCaller => {
-  if (!isWorkspaceCaller(request.caller)) throw unauthorized('This route needs an API key');
-  return request.caller;
-};
 
 export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: ConversationService }> = async (
   app,
@@ -107,7 +99,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
       },
     },
     async (request, reply) => {
-      const { view, reply: message } = await conversations.reply(workspaceCaller(request), request.params.id, request.body);
+      const { view, reply: message } = await conversations.reply(workspaceCallerOf(request), request.params.id, request.body);
       return reply.code(201).send({ ...toMessage(message, senderOf(message, view)), conversationId: message.conversationId });
     },
   );
@@ -139,7 +131,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
     },
     async (request) => {
       const { memberId, status: _status, open: _open, assigneeId: _assignee, unassigned: _unassigned, ...filter } = request.query;
-      const caller = workspaceCaller(request);
+      const caller = workspaceCallerOf(request);
       const member = await conversations.callerMember(caller, memberId);
       return conversations.inboxCounts(caller.workspaceId, filter, member?.id ?? null);
     },

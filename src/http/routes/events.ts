@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { isWorkspaceCaller, type WorkspaceCaller } from '../../domain/callers.js';
 import type { EventStreamService } from '../../domain/event-streams.js';
 import { EVENT_TYPES, type EventEnvelope } from '../../events/event-types.js';
-import { unauthorized } from '../../errors.js';
+import { workspaceCallerOf } from '../plugins/auth.js';
 import { EVENT_STREAM_RESPONSE, LiveStreams, lastEventId } from '../live-streams.js';
 import { errorResponses } from '../schemas.js';
 
@@ -15,10 +13,6 @@ const StreamQuery = Type.Object({
   ),
 });
 
-const workspaceCaller = (request: FastifyRequest): WorkspaceCaller => {
-  if (!isWorkspaceCaller(request.caller)) throw unauthorized('This route needs an API key');
-  return request.caller;
-};
 
 export const eventRoutes: FastifyPluginAsyncTypebox<{ eventStreams: EventStreamService }> = async (app, { eventStreams }) => {
   const live = new LiveStreams(app);
@@ -42,7 +36,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ eventStreams: EventStreamS
       },
     },
     async (request, reply) => {
-      const caller = workspaceCaller(request);
+      const caller = workspaceCallerOf(request);
       const after = lastEventId(request, request.query.since);
       const types = request.query.types?.split(',').map((type) => type.trim()).filter((type) => type !== '');
       await live.serve<EventEnvelope>(
