@@ -4,6 +4,7 @@ import type { EventsResult } from './events.js';
 import type { Figure, Goal } from './figures.js';
 import type { IngestionResult } from './ingestion.js';
 import type { LiveStoreResult } from './live.js';
+import type { LoadStoreResult } from './load.js';
 import type { LatencySummary } from './latency.js';
 import { QUERY_MODES, type QueryResult } from './query.js';
 import type { VectorSearchCase } from './vector-search.js';
@@ -188,4 +189,32 @@ export function liveTable(results: readonly LiveStoreResult[]): string {
       ],
     ),
   ].join('\n');
+}
+
+export function loadTable(results: readonly LoadStoreResult[]): string {
+  return results
+    .map((r) =>
+      [
+        `Load (${r.store}, log level ${r.logLevel}; each case after its own warm-up)`,
+        table(
+          ['', 'conns', 'req/s', 'p50', 'p99', 'max', 'max / p50', 'errors', 'non-2xx', 'RSS before → after'],
+          [r.baseline, ...r.cases].map((c) => [
+            c.name,
+            String(c.connections),
+            show(c.requestsPerSecond, false),
+            show(c.p50),
+            show(c.p99),
+            show(c.max),
+            show(c.maxOverP50),
+            show(c.errors, false),
+            show(c.non2xx, false),
+            `${show(c.rssBefore)} → ${show(c.rssAfter)}`,
+          ]),
+        ),
+        `  GET /agents/{id} / bare route: ${show(r.agentReadOverBaseline)}; ` +
+          `embedQuery alone at ${r.embedQueryAlone.connections} in flight: ${show(r.embedQueryAlone.queriesPerSecond)}, datastore query / embedQuery ${show(r.datastoreQueryOverEmbedQuery)}`,
+        ...goalLines(r.goals),
+      ].join('\n'),
+    )
+    .join('\n\n');
 }

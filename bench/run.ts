@@ -14,11 +14,14 @@
  *   npm run bench -- --only live         live event stream on both stores (~2 min): reply → event on screen,
  *                                        memory of 1,000 idle streams, CPU of 1,000 events to 100 streams
  *
- * Flags: --only ingest,query,agent,vector,events,dashboard,live,widget
+ *   npm run bench -- --only load         throughput and tail latency under load on both stores beside a bare
+ *                                        Fastify + SQLite route (~6 min; --load-seconds N per route, 30 default)
+ *
+ * Flags: --only ingest,query,agent,vector,events,dashboard,live,widget,load
  *        --sizes N,N (vector: every store in --stores)  --stores sqlite,postgres (vector, live)
  *        --ingest-store sqlite|postgres  --threads N (embedder)  --queries N (store search queries)
  *        --endpoint-queries N (also events' deliveries and live's replies per case)  --articles N  --seed N
- *        --out FILE  --quick
+ *        --load-seconds N  --out FILE  --quick
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,13 +33,14 @@ import { FakeOpenAIChatServer } from '../test/support/fake-openai-chat-server.js
 import { INSTANT_MODEL, runAgentQueryBench, type AgentQueryResult } from './agent-query.js';
 import { runQueryBench, type QueryResult } from './query.js';
 import { runEventsBench, type EventsResult } from './events.js';
-import { agentQueryTable, dashboardTable, eventsTable, ingestionTable, liveTable, queryTable, vectorTable, widgetTable } from './results-table.js';
+import { agentQueryTable, dashboardTable, eventsTable, ingestionTable, liveTable, loadTable, queryTable, vectorTable, widgetTable } from './results-table.js';
 import { runDashboardBench, type DashboardResult } from './dashboard.js';
 import { runLiveBench, type LiveStoreResult } from './live.js';
 import { runVectorSearchBench, type VectorSearchCase } from './vector-search.js';
 import { runWidgetBench, type WidgetResult } from './widget.js';
+import { runLoadBench, type LoadStoreResult } from './load.js';
 
-const PARTS = ['ingest', 'query', 'agent', 'vector', 'events', 'dashboard', 'live', 'widget'] as const;
+const PARTS = ['ingest', 'query', 'agent', 'vector', 'events', 'dashboard', 'live', 'widget', 'load'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values: flags } = parseArgs({
@@ -50,6 +54,7 @@ const { values: flags } = parseArgs({
     'endpoint-queries': { type: 'string' },
     articles: { type: 'string' },
     seed: { type: 'string' },
+    'load-seconds': { type: 'string' },
     out: { type: 'string' },
     quick: { type: 'boolean', default: false },
   },
@@ -106,6 +111,7 @@ const settings = {
     fanOutEvents: quick ? 200 : 1_000,
     writers: 4,
   },
+  load: { seconds: positive('load-seconds', flags['load-seconds'], quick ? 5 : 30), articles: quick ? 5 : 20 },
 };
 const out = path.resolve(flags.out ?? path.join(import.meta.dirname, 'results.json'));
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -123,6 +129,7 @@ interface Results {
   dashboard?: DashboardResult;
   live?: LiveStoreResult[];
   widget?: WidgetResult;
+  load?: LoadStoreResult[];
 }
 
 const machine = () => ({
@@ -178,6 +185,16 @@ try {
     results.agentQuery = await runAgentQueryBench(ingested, { queries: settings.endpointQueries });
     write();
   }
+  if (parts.has('load')) {
+    results.load = await runLoadBench({
+      stores,
+      durationSeconds: settings.load.seconds,
+      articles: settings.load.articles,
+      instantModelUrl,
+      log,
+    });
+    write();
+  }
 } finally {
   await ingested?.parley.close();
   await instantModel.stop();
@@ -227,4 +244,5 @@ if (parts.has('events') && results.events) console.log(`${eventsTable(results.ev
 if (parts.has('dashboard') && results.dashboard) console.log(`${dashboardTable(results.dashboard)}\n`);
 if (parts.has('live') && results.live) console.log(`${liveTable(results.live)}\n`);
 if (parts.has('widget') && results.widget) console.log(`${widgetTable(results.widget)}\n`);
+if (parts.has('load') && results.load) console.log(`${loadTable(results.load)}\n`);
 console.log(`Written to ${path.relative(process.cwd(), out)}`);

@@ -38,12 +38,14 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
 }
 
 /**
- * Starts `parley serve` from the TypeScript sources on the store that `env` points at, on a free port; with
- * `memoryProbe`, able to collect its garbage and report its memory on request (test/support/memory-probe.ts).
+ * Starts `parley serve` (or `parley start`, API and workers, `withWorkers`) from the TypeScript sources on the
+ * store that `env` points at, on a free port; with `memoryProbe`, able to collect its garbage and report its
+ * memory on request (test/support/memory-probe.ts).
  */
-export async function startServeProcess(env: Record<string, string>, { memoryProbe = false } = {}): Promise<ServeProcess> {
+export async function startServeProcess(env: Record<string, string>, { memoryProbe = false, withWorkers = false } = {}): Promise<ServeProcess> {
   const probe = memoryProbe ? ['--expose-gc', '--import', './test/support/memory-probe.ts'] : [];
-  const { child, started, process: spawned } = await startParleyProcess('serve', { PORT: '0', ...env }, /API base URL:\s+(http:\/\/\S+)/, probe);
+  const command = withWorkers ? 'start' : 'serve';
+  const { child, started, process: spawned } = await startParleyProcess(command, { PORT: '0', ...env }, /API base URL:\s+(http:\/\/\S+)/, probe);
   return {
     ...child,
     url: started[1]!,
@@ -56,16 +58,25 @@ export async function startServeProcess(env: Record<string, string>, { memoryPro
   };
 }
 
-async function startParleyProcess(
-  command: 'worker' | 'serve',
+function startParleyProcess(
+  command: 'worker' | 'serve' | 'start',
   env: Record<string, string>,
   startedPattern: RegExp,
   nodeOptions: readonly string[] = [],
-): Promise<{ child: WorkerProcess; started: RegExpMatchArray; process: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeOptions, 'src/main.ts', command], {
-    cwd: ROOT,
-    env: childEnv({ PARLEY_LOG_LEVEL: 'warn', ...env }),
-  });
+): Promise<StartedProcess> {
+  return startTsxProcess([...nodeOptions, 'src/main.ts', command], { PARLEY_LOG_LEVEL: 'warn', ...env }, startedPattern);
+}
+
+export interface StartedProcess {
+  child: WorkerProcess;
+  /** The match of the line that said it runs. */
+  started: RegExpMatchArray;
+  process: ChildProcess;
+}
+
+/** Runs a TypeScript entry point (`args` after `node --import tsx`) until it prints `startedPattern`. */
+export async function startTsxProcess(args: readonly string[], env: Record<string, string>, startedPattern: RegExp): Promise<StartedProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: childEnv(env) });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

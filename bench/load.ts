@@ -1,0 +1,270 @@
+/**
+ * Load: Parley under many concurrent clients, measured from outside (autocannon over loopback) against a
+ * bare Fastify route that reads one SQLite row (bench/load/bare-server.ts) in the same run. Each server
+ * runs in a process of its own at the default log level, its log lines read by this process as a
+ * journal would; Parley runs as `parley start` does (API and workers in one process) on each store.
+ *
+ * Routes: `GET /agents/{id}`; `POST /datastores/{id}/query` (hybrid, COVID-QA questions in turn, query
+ * vector cache off, so every request embeds); `POST /agents/{id}/query` with a model on loopback that
+ * answers at once; and the three mixed. The datastore query's throughput is reported beside the
+ * embedder's `embedQuery` alone at the same concurrency: the ceiling the model sets.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { createEmbedder } from '../src/llm/embeddings/create-embedder.js';
+import { startTestParley } from '../test/support/parley.js';
+import { createScratchStore, type ScratchStore, type StoreKind } from '../test/support/stores.js';
+import { startServeProcess, startTsxProcess, type WorkerProcess } from '../test/support/worker-process.js';
+import { INSTANT_MODEL } from './agent-query.js';
+import { readArticles, readQueries } from './covid-qa-fixture.js';
+import { figure, goal, megabytes, ms, ratio, type Figure, type Goal } from './figures.js';
+import { expectOk, stringField } from './in-process-parley.js';
+
+export interface LoadOptions {
+  stores: readonly StoreKind[];
+  /** Seconds each route is loaded (after a warm-up of its own). */
+  durationSeconds: number;
+  /** Articles ingested into the datastore the query routes search. */
+  articles: number;
+  /** PARLEY_MODELS entry of the model that answers at once. */
+  instantModelUrl: string;
+  log: (line: string) => void;
+}
+
+export interface LoadCase {
+  name: string;
+  connections: number;
+  requestsPerSecond: Figure;
+  p50: Figure;
+  p99: Figure;
+  max: Figure;
+  /** The slowest request over the median one. */
+  maxOverP50: Figure;
+  requests: Figure;
+  /** Connection errors and timeouts, and answers that were not 2xx. */
+  errors: Figure;
+  non2xx: Figure;
+  rssBefore: Figure;
+  rssAfter: Figure;
+}
+
+export interface LoadStoreResult {
+  store: StoreKind;
+  logLevel: string;
+  /** The bare route, measured right before this store's cases. */
+  baseline: LoadCase;
+  cases: LoadCase[];
+  agentReadOverBaseline: Figure;
+  /** `embedQuery` alone in this process, same thread count and concurrency as the datastore query case. */
+  embedQueryAlone: { connections: number; queriesPerSecond: Figure };
+  datastoreQueryOverEmbedQuery: Figure;
+  goals: Goal[];
+}
+
+const AGENT_READ_CONNECTIONS = 100;
+const QUERY_CONNECTIONS = 20;
+const MIXED_CONNECTIONS = 30;
+const WARM_UP_SECONDS = 3;
+
+interface Target {
+  url: string;
+  key?: string;
+}
+
+interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  /** A new body for every request (questions in turn). */
+  body?: () => unknown;
+}
+
+async function fire(target: Target, requests: readonly LoadRequest[], connections: number, seconds: number): Promise<autocannon.Result> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (target.key !== undefined) headers.authorization = `Bearer ${target.key}`;
+  return autocannon({
+    url: target.url,
+    connections,
+    duration: seconds,
+    timeout: 10,
+    requests: requests.map((request) => ({
+      method: request.method,
+      path: request.path,
+      headers,
+      ...(request.body === undefined
+        ? {}
+        : { setupRequest: (sent: autocannon.Request) => ({ ...sent, body: JSON.stringify(request.body!()) }) }),
+    })),
+  });
+}
+
+async function measure(
+  name: string,
+  target: Target,
+  server: { rssBytes(): number },
+  requests: readonly LoadRequest[],
+  connections: number,
+  seconds: number,
+): Promise<LoadCase> {
+  await fire(target, requests, connections, Math.min(WARM_UP_SECONDS, seconds));
+  const rssBefore = server.rssBytes();
+  const result = await fire(target, requests, connections, seconds);
+  const rssAfter = server.rssBytes();
+  return {
+    name,
+    connections,
+    requestsPerSecond: figure(result.requests.average, 'req/s'),
+    p50: ms(result.latency.p50),
+    p99: ms(result.latency.p99),
+    max: ms(result.latency.max),
+    maxOverP50: ratio(result.latency.max, Math.max(1, result.latency.p50)),
+    requests: figure(result.requests.total, 'count'),
+    errors: figure(result.errors + result.timeouts, 'count'),
+    non2xx: figure(result.non2xx, 'count'),
+    rssBefore: megabytes(rssBefore),
+    rssAfter: megabytes(rssAfter),
+  };
+}
+
+/** A bench datastore with some articles in it and an agent that answers from it. */
+interface Seeded {
+  key: string;
+  agentId: string;
+  datastoreId: string;
+}
+
+/** Seeds the scratch store through the API of an in-process Parley, which is closed before the load. */
+async function seed(store: StoreKind, scratch: ScratchStore, articles: number, models: string): Promise<Seeded> {
+  const parley = await startTestParley(store, { scratch, workers: true, env: { PARLEY_MODELS: models } });
+  try {
+    const { key } = await parley.newWorkspace('load bench');
+    const call = async (method: string, route: string, body?: unknown) => {
+      const { status, body: answer } = await parley.call<unknown>(method, route, { key, body });
+      return expectOk(`${method} ${route}`, { status, body: answer });
+    };
+    const datastoreId = stringField(await call('POST', '/datastores', { name: 'load' }), 'id');
+    const chosen = readArticles().slice(0, articles);
+    for (const article of chosen) {
+      await call('POST', '/datasources', { datastoreId, type: 'text', name: article.title.slice(0, 500) || article.id, text: article.text });
+    }
+    for (;;) {
+      const list = await call('GET', `/datastores/${datastoreId}/datasources`);
+      const statuses = Array.isArray(list) ? list.map((item: unknown) => stringField(item, 'status')) : [];
+      if (statuses.some((status) => status === 'error' || status === 'usage_limit_reached')) throw new Error(`ingestion failed: ${statuses.join(', ')}`);
+      if (statuses.length === chosen.length && statuses.every((status) => status === 'synched')) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const agent = await call('POST', '/agents', { name: 'load', modelName: INSTANT_MODEL, tools: [{ type: 'datastore', datastoreId }] });
+    return { key, agentId: stringField(agent, 'id'), datastoreId };
+  } finally {
+    await parley.close();
+  }
+}
+
+/** `embedQuery` calls per second with `connections` of them in flight, on the questions in turn. */
+async function embedQueriesPerSecond(questions: readonly string[], connections: number, seconds: number): Promise<number> {
+  const embedder = createEmbedder({ threads: os.availableParallelism() });
+  try {
+    let next = 0;
+    const question = () => questions[next++ % questions.length]!;
+    for (let i = 0; i < connections; i += 1) await embedder.embedQuery(question());
+    let done = 0;
+    const until = performance.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (performance.now() < until) {
+          await embedder.embedQuery(question());
+          done += 1;
+        }
+      }),
+    );
+    return done / seconds;
+  } finally {
+    await embedder.close();
+  }
+}
+
+async function loadStore(store: StoreKind, options: LoadOptions, logLevel: string): Promise<LoadStoreResult> {
+  const scratch = await createScratchStore(store);
+  let baseline: WorkerProcess | undefined;
+  let parley: WorkerProcess | undefined;
+  try {
+    options.log(`load ${store}: seeding ${options.articles} articles`);
+    const models = JSON.stringify({ [INSTANT_MODEL]: { provider: 'openai-compatible', model: 'instant', baseURL: options.instantModelUrl } });
+    const seeded = await seed(store, scratch, options.articles, models);
+    const seconds = options.durationSeconds;
+
+    const bare = await startTsxProcess(['bench/load/bare-server.ts', path.join(scratch.dataDir, 'baseline.sqlite')], { PORT: '0', PARLEY_LOG_LEVEL: logLevel }, /Baseline listening at (http:\/\/\S+)/);
+    baseline = bare.child;
+    options.log(`load ${store}: baseline, ${AGENT_READ_CONNECTIONS} connections, ${seconds} s`);
+    const read = (id: string): LoadRequest => ({ method: 'GET', path: `/agents/${id}` });
+    const baselineCase = await measure('bare Fastify + SQLite read', { url: bare.started[1]! }, baseline, [read('bench-agent')], AGENT_READ_CONNECTIONS, seconds);
+    await baseline.stop();
+    baseline = undefined;
+
+    const serving = await startServeProcess(
+      {
+        ...scratch.env,
+        PARLEY_LOG_LEVEL: logLevel,
+        PARLEY_QUERY_CACHE_SIZE: '0',
+        // One key sends everything: the limit would measure itself, not the server.
+        PARLEY_RATE_LIMIT_KEY_PER_MINUTE: '100000000',
+        PARLEY_MODELS: models,
+      },
+      { withWorkers: true },
+    );
+    parley = serving;
+    const target = { url: serving.url, key: seeded.key };
+    const questions = readQueries();
+    let next = 0;
+    const question = () => questions[next++ % questions.length]!;
+    const datastoreQuery: LoadRequest = { method: 'POST', path: `/datastores/${seeded.datastoreId}/query`, body: () => ({ query: question(), topK: 5 }) };
+    const agentAnswer: LoadRequest = { method: 'POST', path: `/agents/${seeded.agentId}/query`, body: () => ({ query: question() }) };
+    const plan: [string, LoadRequest[], number][] = [
+      ['GET /agents/{id}', [read(seeded.agentId)], AGENT_READ_CONNECTIONS],
+      ['POST /datastores/{id}/query', [datastoreQuery], QUERY_CONNECTIONS],
+      ['POST /agents/{id}/query (instant model)', [agentAnswer], QUERY_CONNECTIONS],
+      ['mixed: read, query, answer in turn', [read(seeded.agentId), datastoreQuery, agentAnswer], MIXED_CONNECTIONS],
+    ];
+    const cases: LoadCase[] = [];
+    for (const [name, requests, connections] of plan) {
+      options.log(`load ${store}: ${name}, ${connections} connections, ${seconds} s`);
+      cases.push(await measure(name, target, serving, requests, connections, seconds));
+    }
+    await serving.stop();
+    parley = undefined;
+
+    options.log(`load ${store}: embedQuery alone, ${QUERY_CONNECTIONS} in flight`);
+    const embedRate = await embedQueriesPerSecond(questions, QUERY_CONNECTIONS, Math.min(seconds, 10));
+    const agentRead = cases[0]!;
+    const datastoreCase = cases[1]!;
+    const allCases = [baselineCase, ...cases];
+    return {
+      store,
+      logLevel,
+      baseline: baselineCase,
+      cases,
+      agentReadOverBaseline: ratio(agentRead.requestsPerSecond.value, baselineCase.requestsPerSecond.value),
+      embedQueryAlone: { connections: QUERY_CONNECTIONS, queriesPerSecond: figure(embedRate, 'req/s') },
+      datastoreQueryOverEmbedQuery: ratio(datastoreCase.requestsPerSecond.value, embedRate),
+      goals: [
+        goal(`GET /agents/{id} ≥ 60 % of the bare route's throughput (${store})`, agentRead.requestsPerSecond.value >= 0.6 * baselineCase.requestsPerSecond.value),
+        goal(`GET /agents/{id} p99 < 10 ms at ${AGENT_READ_CONNECTIONS} connections (${store})`, agentRead.p99.value < 10),
+        goal(`no errors (${store})`, allCases.every((c) => c.errors.value === 0 && c.non2xx.value === 0)),
+        goal(`no request slower than 10× its case's p50 (${store})`, allCases.every((c) => c.maxOverP50.value <= 10)),
+      ],
+    };
+  } finally {
+    await baseline?.stop();
+    await parley?.stop();
+    await scratch.drop();
+  }
+}
+
+export async function runLoadBench(options: LoadOptions): Promise<LoadStoreResult[]> {
+  // The default level: what a server started without settings logs.
+  const logLevel = 'info';
+  const results: LoadStoreResult[] = [];
+  for (const store of options.stores) results.push(await loadStore(store, options, logLevel));
+  return results;
+}
