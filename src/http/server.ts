@@ -1,6 +1,7 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Ajv from 'ajv';
+import pino from 'pino';
 import addFormats from 'ajv-formats';
 import type { LogLevel } from '../config.js';
 import { randomToken } from '../domain/ids.js';
@@ -32,7 +33,7 @@ import { memberRoutes } from './routes/members.js';
 import { messageRoutes } from './routes/messages.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { workspaceRoutes } from './routes/workspace.js';
-import { REQUEST_LOG_OPTIONS } from './request-log.js';
+import { REQUEST_LOG_OPTIONS, logRequests } from './request-log.js';
 import { SHARED_SCHEMAS } from './schemas.js';
 
 export interface ServerDeps {
@@ -72,6 +73,16 @@ declare module 'fastify' {
 }
 
 /**
+ * Request ids unique across processes and restarts without a random draw per request: a random
+ * prefix per server and a counter.
+ */
+function requestIds(): () => string {
+  const prefix = `req_${randomToken(6)}`;
+  let counter = 0;
+  return () => `${prefix}${(counter++).toString(36)}`;
+}
+
+/**
  * Bodies are validated strictly (a string is not a number); query strings and path parameters are
  * text on the wire, so there types are coerced.
  */
@@ -85,9 +96,12 @@ function createValidators() {
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const modelNames = deps.models.map((model) => model.name);
   const app = Fastify({
-    logger: { level: deps.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}), ...REQUEST_LOG_OPTIONS },
+    // Standard output written asynchronously: lines that pile up while a write is under way go out
+    // together, and a slow reader of the log no longer holds up requests (pino flushes it on exit).
+    logger: { level: deps.logLevel, stream: deps.logStream ?? pino.destination({ dest: 1, sync: false }), ...REQUEST_LOG_OPTIONS },
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.bodyLimitBytes,
-    genReqId: () => `req_${randomToken(9)}`,
+    genReqId: requestIds(),
     clientErrorHandler: answerUnparsableRequest,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -117,6 +131,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
 
+  logRequests(app);
   registerErrorHandling(app);
   await registerSecurityHeaders(app);
   await registerCors(app, publicRoutes, deps.services.publicAccess);

@@ -33,8 +33,8 @@ describe.each(STORE_KINDS)('request log on %s', (kind) => {
     expect(response.status).toBe(401);
     const logged = await linesOf(response.body.requestId);
     expect(logged.join('\n')).not.toContain(secret);
-    const incoming = JSON.parse(logged.find((line) => line.includes('incoming request'))!);
-    expect(incoming.req.url).toBe(`/agents?limit=5&${name}=[REDACTED]&q=visible`);
+    const completed = JSON.parse(logged.find((line) => line.includes('request completed'))!);
+    expect(completed.req.url).toBe(`/agents?limit=5&${name}=[REDACTED]&q=visible`);
   });
 
   it('never logs the Authorization header or cookies', async () => {
@@ -47,6 +47,30 @@ describe.each(STORE_KINDS)('request log on %s', (kind) => {
     expect(logged).not.toContain(ws.key);
     expect(logged).not.toContain('cookie-secret-value');
     expect(logged).toContain('"url":"/agents?api_key=[REDACTED]"');
+  });
+
+  it('writes one line per request: id, method, URL, route, status, duration and workspace', async () => {
+    const response = await parley.call('GET', '/agents/no-such-agent', { key: ws.key });
+    expect(response.status).toBe(404);
+    const requestId = response.headers.get('x-request-id')!;
+    const logged = await linesOf(requestId);
+    expect(logged).toHaveLength(1);
+    const line = JSON.parse(logged[0]!);
+    expect(line).toMatchObject({
+      level: 30,
+      reqId: requestId,
+      msg: 'request completed',
+      req: { method: 'GET', url: '/agents/no-such-agent' },
+      route: '/agents/:id',
+      status: 404,
+      workspaceId: ws.id,
+    });
+    expect(line.ms).toBeGreaterThan(0);
+    // Anonymous callers have no workspace, and a route that does not exist has none either.
+    const anonymous = await parley.call<ErrorBody>('GET', '/nowhere', { key: null });
+    const [unrouted] = await linesOf(anonymous.headers.get('x-request-id')!);
+    expect(JSON.parse(unrouted!)).toMatchObject({ status: 404, req: { url: '/nowhere' } });
+    expect(JSON.parse(unrouted!)).not.toHaveProperty('workspaceId');
   });
 
   it('censors headers should anything log them', () => {

@@ -1,10 +1,21 @@
-import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
 type CspDirectives = Record<string, string[]>;
 
 /** What a part of the site changes in the headers below: usually its Content-Security-Policy. */
-type SectionHeaders = Omit<FastifyHelmetOptions, 'global' | 'enableCSPNonces'>;
+interface SectionHeaders {
+  contentSecurityPolicy?: { useDefaults: boolean; directives: CspDirectives };
+  crossOriginResourcePolicy?: { policy: 'cross-origin' };
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The security headers of the route's part of the site, worked out once when the route is added. */
+    securityHeaders?: Readonly<Record<string, string>>;
+  }
+}
 
 /** JSON answers load nothing, submit nothing and are never framed. */
 const API_CSP: CspDirectives = {
@@ -72,14 +83,37 @@ const within = (url: string, prefix: string): boolean =>
  * policies reach the routes as they are added.
  */
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  app.addHook('onRoute', (route) => {
-    const section = SECTIONS.find(({ prefix }) => within(route.url, prefix));
-    if (section !== undefined && route.helmet === undefined) route.helmet = section.headers;
-  });
-  await app.register(helmet, {
+  const global = {
     contentSecurityPolicy: policy(API_CSP),
     xFrameOptions: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: false,
+  } as const;
+  const apiHeaders = headersOf(global);
+  const sectionHeaders = SECTIONS.map(({ prefix, headers }) => ({ prefix, headers: headersOf({ ...global, ...headers }) }));
+  app.addHook('onRoute', (route) => {
+    const section = sectionHeaders.find(({ prefix }) => within(route.url, prefix));
+    route.config = { ...route.config, securityHeaders: section?.headers ?? apiHeaders };
   });
+  // The not-found handler's answers have no route config: they are API answers.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.routeOptions.config.securityHeaders ?? apiHeaders);
+    done();
+  });
+}
+
+/**
+ * The headers helmet sets with these options, recorded once: helmet's middleware builds its headers
+ * from the options alone, so doing it per request (as @fastify/helmet does) repeats the same work.
+ */
+function headersOf(options: HelmetOptions): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: () => undefined,
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+  return Object.freeze(headers);
 }

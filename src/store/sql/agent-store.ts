@@ -124,23 +124,23 @@ export class SqlAgentStore implements AgentStore {
     });
   }
 
+  /** One query for the agent and its datastore links (a row per link, or one with none): reads are hot. */
   private async findWith(db: Kysely<Database>, workspaceId: string, id: string): Promise<AgentRecord | undefined> {
-    const row = await db
+    const rows = await db
       .selectFrom('agent')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (row === undefined) return undefined;
-    const links = await db
-      .selectFrom('agent_datastore')
-      .select('datastore_id')
-      .where('agent_id', '=', id)
-      .orderBy('position')
+      .leftJoin('agent_datastore as link', 'link.agent_id', 'agent.id')
+      .selectAll('agent')
+      .select('link.datastore_id')
+      .where('agent.workspace_id', '=', workspaceId)
+      .where('agent.id', '=', id)
+      .orderBy('link.position')
       .execute();
+    const [first] = rows;
+    if (first === undefined) return undefined;
+    const { datastore_id: _link, ...row } = first;
     return toRecord(
       row,
-      links.map((link) => link.datastore_id),
+      rows.flatMap((link) => (link.datastore_id === null ? [] : [link.datastore_id])),
     );
   }
 
