@@ -30,6 +30,30 @@ export interface Config {
   readonly analytics: AnalyticsConfig;
   /** Anyone may create an account on the dashboard (PARLEY_SIGNUP=open); otherwise by invitation only. */
   readonly signUpOpen: boolean;
+  readonly server: ServerConfig;
+  readonly metrics: MetricsConfig;
+}
+
+/** How the HTTP server listens and stops. */
+export interface ServerConfig {
+  /** PEM files: with both, the server speaks HTTPS itself. */
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
+  /**
+   * Which peers are proxies whose X-Forwarded-For / -Proto / -Host headers are believed (client addresses
+   * for rate limits and logs): false (none, the default), true (any), a number of hops, or addresses/CIDRs.
+   */
+  readonly trustProxy: boolean | number | string;
+  /** How long a stopping server lets requests under way finish before it cuts them. */
+  readonly shutdownTimeoutMs: number;
+}
+
+/** Where Prometheus scrapes the process's metrics. */
+export interface MetricsConfig {
+  /** `GET /metrics` on the API port answers callers with this bearer token; off when null. */
+  readonly token: string | null;
+  /** A port of its own for `GET /metrics`, without a token (bind it where only the scraper reaches); null: none. */
+  readonly port: number | null;
+  readonly host: string;
 }
 
 /** Requests per minute, per API key and, on public routes, per client IP and per visitor (in one workspace). */
@@ -199,6 +223,15 @@ export const ENVIRONMENT = Type.Object({
     description: 'Best retrieval score (0..1) below which an agent answer is a knowledge gap; 0 counts only answers that found nothing',
   }),
   PARLEY_SIGNUP: oneOf(['closed', 'open'], { default: 'closed', description: 'open: anyone may create an account and a workspace' }),
+  PARLEY_TLS_CERT: Type.Optional(Type.String({ description: 'PEM certificate chain file: serve HTTPS (with PARLEY_TLS_KEY)' })),
+  PARLEY_TLS_KEY: Type.Optional(Type.String({ description: 'PEM private key file of PARLEY_TLS_CERT' })),
+  PARLEY_TRUST_PROXY: Type.Optional(
+    Type.String({ description: 'Believe X-Forwarded-* from: true (any peer), a hop count, or addresses/CIDRs, comma-separated' }),
+  ),
+  PARLEY_SHUTDOWN_TIMEOUT_SECONDS: positive(10, 'On SIGTERM, how long requests under way may take to finish'),
+  PARLEY_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'Bearer token of GET /metrics on the API port' })),
+  PARLEY_METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'A port of its own for GET /metrics, no token' })),
+  PARLEY_METRICS_HOST: Type.String({ default: '127.0.0.1', description: 'Interface of PARLEY_METRICS_PORT' }),
 });
 
 type Environment = Static<typeof ENVIRONMENT>;
@@ -268,6 +301,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (v.PARLEY_CHUNK_OVERLAP_TOKENS >= v.PARLEY_CHUNK_TOKENS / 2) {
     throw new ConfigError('PARLEY_CHUNK_OVERLAP_TOKENS must be less than half of PARLEY_CHUNK_TOKENS');
   }
+  if ((v.PARLEY_TLS_CERT === undefined) !== (v.PARLEY_TLS_KEY === undefined)) {
+    throw new ConfigError('PARLEY_TLS_CERT and PARLEY_TLS_KEY go together: set both or neither');
+  }
   if (v.PARLEY_EMBEDDINGS_URL !== undefined && v.PARLEY_EMBEDDINGS_MODEL === undefined) {
     throw new ConfigError('PARLEY_EMBEDDINGS_MODEL is required with PARLEY_EMBEDDINGS_URL');
   }
@@ -317,7 +353,7 @@ export function loadConfig(env: Env = process.env): Config {
       smtpUrl: v.PARLEY_SMTP_URL ?? null,
       smtpTimeoutMs: v.PARLEY_SMTP_TIMEOUT_SECONDS * 1000,
       mailFrom: v.PARLEY_MAIL_FROM,
-      publicUrl: (v.PARLEY_PUBLIC_URL ?? `http://127.0.0.1:${v.PORT}`).replace(/\/+$/, ''),
+      publicUrl: (v.PARLEY_PUBLIC_URL ?? `${v.PARLEY_TLS_CERT === undefined ? 'http' : 'https'}://127.0.0.1:${v.PORT}`).replace(/\/+$/, ''),
       publicUrlIsLocal: v.PARLEY_PUBLIC_URL === undefined,
       webhookTimeoutMs: v.PARLEY_WEBHOOK_TIMEOUT_SECONDS * 1000,
       deliveryMaxAttempts: v.PARLEY_DELIVERY_MAX_ATTEMPTS,
@@ -334,5 +370,31 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     analytics: Object.freeze({ knowledgeGapScore: v.PARLEY_KNOWLEDGE_GAP_SCORE }),
     signUpOpen: v.PARLEY_SIGNUP === 'open',
+    server: Object.freeze({
+      tls:
+        v.PARLEY_TLS_CERT === undefined || v.PARLEY_TLS_KEY === undefined
+          ? null
+          : Object.freeze({ certFile: path.resolve(v.PARLEY_TLS_CERT), keyFile: path.resolve(v.PARLEY_TLS_KEY) }),
+      trustProxy: readTrustProxy(v.PARLEY_TRUST_PROXY),
+      shutdownTimeoutMs: v.PARLEY_SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    }),
+    metrics: Object.freeze({
+      token: v.PARLEY_METRICS_TOKEN ?? null,
+      port: v.PARLEY_METRICS_PORT ?? null,
+      host: v.PARLEY_METRICS_HOST,
+    }),
   });
+}
+
+/** PARLEY_TRUST_PROXY as Fastify's `trustProxy` takes it: true/false, a hop count, or addresses and CIDRs. */
+function readTrustProxy(raw: string | undefined): boolean | number | string {
+  const value = raw?.trim().toLowerCase();
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const addresses = value.split(',').map((part) => part.trim()).filter(Boolean);
+  if (addresses.length === 0 || !addresses.every((address) => /^[0-9a-f:.]+(\/\d{1,3})?$/.test(address))) {
+    throw new ConfigError(`PARLEY_TRUST_PROXY must be true, false, a hop count or addresses/CIDRs, got "${raw}"`);
+  }
+  return addresses.join(',');
 }

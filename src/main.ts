@@ -4,7 +4,8 @@ import { ParleyError } from './errors.js';
 import { ModelSettingsError } from './llm/chat/model-registry.js';
 import { DEFAULT_WORKSPACE_NAME } from './domain/workspaces.js';
 import { joinWorkspace } from './domain/memberships.js';
-import { openCore, startServer, startWorkers, type Core, type RunningWorkers } from './parley.js';
+import { closeGracefully, openCore, startServer, startWorkers, type Core, type RunningWorkers } from './parley.js';
+import { startMetricsServer, type MetricsServer } from './http/metrics-server.js';
 
 const USAGE = `Usage: parley <command>
 
@@ -29,11 +30,17 @@ the README lists them all.`;
 /** A mistake in how the CLI was called: print it with the usage and exit 2. */
 class UsageError extends Error {}
 
-/** Keeps the process alive until SIGINT/SIGTERM, then runs `shutdown` once. */
+/**
+ * Keeps the process alive until SIGINT/SIGTERM, then runs `shutdown` once; a second signal while it runs
+ * stops the process at once (Ctrl-C twice).
+ */
 function closeOnSignal(shutdown: () => Promise<void>): void {
   let closing = false;
   const onSignal = () => {
-    if (closing) return;
+    if (closing) {
+      console.error('parley: stopped before the shutdown finished');
+      process.exit(1);
+    }
     closing = true;
     shutdown().then(
       () => process.exit(0),
@@ -72,20 +79,33 @@ async function serve(config: Config, core: Core, { withWorkers }: { withWorkers:
   if (setup !== undefined) {
     lines.push(`  Setup link:    ${base}/dashboard/setup?token=${setup.token}`, '                 (creates the owner account; works once, for 24 hours)');
   }
+  const metrics = await startMetricsPort(config);
+  if (metrics !== undefined) lines.push(`  Metrics:       ${metrics.url}`);
   lines.push('');
   console.log(lines.join('\n'));
   closeOnSignal(async () => {
-    await app.close();
+    // Requests first (they may still write), then jobs, which go back to the queue unspent.
+    await closeGracefully(app, config.server.shutdownTimeoutMs);
     await workers?.stop();
+    await metrics?.close();
     await core.close();
   });
 }
 
+/** `GET /metrics` on PARLEY_METRICS_PORT, when one is set. */
+async function startMetricsPort(config: Config): Promise<MetricsServer | undefined> {
+  const { port, host } = config.metrics;
+  return port === null ? undefined : startMetricsServer({ port, host });
+}
+
 async function work(config: Config, core: Core): Promise<void> {
   const workers: RunningWorkers = await startWorkers(config, core, logWorkerError);
+  const metrics = await startMetricsPort(config);
   console.log(`Parley worker ${workers.runner.owner} running ${config.jobs.concurrency} jobs at a time; stop it with Ctrl-C`);
+  if (metrics !== undefined) console.log(`  Metrics: ${metrics.url}`);
   closeOnSignal(async () => {
     await workers.stop();
+    await metrics?.close();
     await core.close();
   });
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +15,7 @@ import { openStore } from './store/open-store.js';
 import { renderInvitationEmail } from './events/invitation-email.js';
 import { Mailer } from './events/mailer.js';
 import type { Store } from './store/store.js';
+import { readStoreWith, type StoreReadings } from './metrics/instruments.js';
 
 
 /** Store, models and use cases, opened and migrated: what every CLI command starts from. */
@@ -75,13 +77,41 @@ export async function openCore(config: Config): Promise<Core> {
     onEvent: () => undefined,
     onSuperseded: () => undefined,
     async close() {
+      readStoreWith(undefined);
       await core.services.eventStreams.stop();
       mailer?.close();
       await (await embedder)?.close();
       await store.close();
     },
   };
+  readStoreWith(() => storeReadings(store));
   return core;
+}
+
+/** What the queue and the outbox hold now, for a metrics scrape. */
+async function storeReadings(store: Store): Promise<StoreReadings> {
+  const now = new Date();
+  const [jobs, pending] = await Promise.all([store.jobs.queueReadings(now.toISOString()), store.outbox.pending()]);
+  const ageOf = (at: string | null) => (at === null ? 0 : Math.max(0, (now.getTime() - Date.parse(at)) / 1000));
+  return {
+    jobs: jobs.map(({ kind, queued, running, oldestDueAt }) => ({ kind, queued, running, oldestQueuedAgeSeconds: ageOf(oldestDueAt) })),
+    pendingEvents: pending.count,
+    oldestPendingEventAgeSeconds: ageOf(pending.oldestCreatedAt),
+  };
+}
+
+/**
+ * Stops the server the way a deployment wants on SIGTERM: no new connections (and 503 on kept-alive
+ * ones), live streams told to reconnect elsewhere and ended, requests under way given `timeoutMs` to
+ * finish, then cut.
+ */
+export async function closeGracefully(app: FastifyInstance, timeoutMs: number): Promise<void> {
+  const cut = setTimeout(() => app.server.closeAllConnections(), timeoutMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(cut);
+  }
 }
 
 export interface RunningServer {
@@ -91,6 +121,7 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, core: Core, { logStream }: { logStream?: LogStream } = {}): Promise<RunningServer> {
+  const tls = config.server.tls ?? undefined;
   const app = await buildServer({
     services: core.services,
     store: core.store,
@@ -102,12 +133,15 @@ export async function startServer(config: Config, core: Core, { logStream }: { l
     maxUploadBytes: config.ingestion.maxUploadBytes,
     tempDir: tempDirOf(config),
     redisUrl: config.publicAccess.redisUrl,
+    tls: tls && { cert: await fs.readFile(tls.certFile), key: await fs.readFile(tls.keyFile) },
+    trustProxy: config.server.trustProxy,
+    metricsToken: config.metrics.token,
   });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  const url = `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   if (config.events.publicUrlIsLocal) core.publicUrl = url;
   return { app, url };
 }

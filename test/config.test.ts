@@ -75,6 +75,31 @@ describe('configuration', () => {
     expect(loadConfig({}).events.smtpTimeoutMs).toBe(30_000);
   });
 
+  it('serves HTTPS only with both a certificate and a key, and links to https then', () => {
+    expect(loadConfig({}).server.tls).toBeNull();
+    const tls = loadConfig({ PARLEY_TLS_CERT: 'cert.pem', PARLEY_TLS_KEY: '/etc/key.pem', PORT: '8443' });
+    expect(tls.server.tls).toEqual({ certFile: path.resolve('cert.pem'), keyFile: '/etc/key.pem' });
+    expect(tls.events.publicUrl).toBe('https://127.0.0.1:8443');
+    expect(() => loadConfig({ PARLEY_TLS_CERT: 'cert.pem' })).toThrow(/PARLEY_TLS_CERT and PARLEY_TLS_KEY go together/);
+  });
+
+  it('trusts no proxy by default; any, a hop count or listed addresses when told', () => {
+    const trust = (value?: string) => loadConfig(value === undefined ? {} : { PARLEY_TRUST_PROXY: value }).server.trustProxy;
+    expect(trust()).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('true')).toBe(true);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.0/8, 127.0.0.1,::1')).toBe('10.0.0.0/8,127.0.0.1,::1');
+    expect(() => trust('the proxy')).toThrow(/PARLEY_TRUST_PROXY must be true, false, a hop count or addresses\/CIDRs, got "the proxy"/);
+  });
+
+  it('takes a metrics token of 16 characters or more, and a metrics port', () => {
+    expect(loadConfig({}).metrics).toEqual({ token: null, port: null, host: '127.0.0.1' });
+    expect(loadConfig({ PARLEY_METRICS_TOKEN: 'a'.repeat(16), PARLEY_METRICS_PORT: '9100' }).metrics).toMatchObject({ token: 'a'.repeat(16), port: 9100 });
+    expect(() => loadConfig({ PARLEY_METRICS_TOKEN: 'short' })).toThrow(ConfigError);
+    expect(loadConfig({}).server.shutdownTimeoutMs).toBe(10_000);
+  });
+
   it('is documented in the README, variable by variable', () => {
     const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../README.md'), 'utf8');
     const missing = Object.keys(ENVIRONMENT.properties).filter((name) => !readme.includes(`\`${name}\``));

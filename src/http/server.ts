@@ -1,4 +1,6 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type http from 'node:http';
+import https from 'node:https';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Ajv from 'ajv';
 import pino from 'pino';
@@ -18,6 +20,7 @@ import { authRoutes } from './routes/auth.js';
 import { modelRoutes, type ModelRoutesOptions } from './routes/models.js';
 import { answerUnparsableRequest, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { registerMetrics } from './plugins/metrics.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { agentQueryRoutes } from './routes/agent-query.js';
 import { agentRoutes } from './routes/agents.js';
@@ -52,6 +55,12 @@ export interface ServerDeps {
   tempDir: string;
   /** Redis for rate-limit counters shared between processes; null keeps them in memory. */
   redisUrl: string | null;
+  /** Serve HTTPS with this certificate and key (PEM); plain HTTP when absent. */
+  tls?: { cert: Buffer; key: Buffer };
+  /** Which peers' X-Forwarded-* headers are believed (Fastify's `trustProxy`). */
+  trustProxy: boolean | number | string;
+  /** Bearer token of `GET /metrics`; no such route when null. */
+  metricsToken: string | null;
 }
 
 /** The part of a writable stream the logger uses. */
@@ -71,6 +80,17 @@ declare module 'fastify' {
     registeredRoutes: RegisteredRoute[];
   }
 }
+
+const trustHops =
+  (hops: number) =>
+  (_address: string, hop: number): boolean =>
+    hop < hops;
+
+/** An HTTPS server is an HTTP server with TLS underneath: Fastify drives both alike. */
+const httpsServer =
+  (tls: { cert: Buffer; key: Buffer }): FastifyServerFactory =>
+  (handler) =>
+    https.createServer(tls, handler) as unknown as http.Server;
 
 /**
  * Request ids unique across processes and restarts without a random draw per request: a random
@@ -101,7 +121,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     logger: { level: deps.logLevel, stream: deps.logStream ?? pino.destination({ dest: 1, sync: false }), ...REQUEST_LOG_OPTIONS },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.bodyLimitBytes,
+    // A hop count becomes proxy-addr's function form, which Fastify's types spell out.
+    trustProxy: typeof deps.trustProxy === 'number' ? trustHops(deps.trustProxy) : deps.trustProxy,
     genReqId: requestIds(),
+    ...(deps.tls === undefined ? {} : { serverFactory: httpsServer(deps.tls) }),
     clientErrorHandler: answerUnparsableRequest,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -132,6 +155,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   logRequests(app);
+  registerMetrics(app, { token: deps.metricsToken });
   registerErrorHandling(app);
   await registerSecurityHeaders(app);
   await registerCors(app, publicRoutes, deps.services.publicAccess);

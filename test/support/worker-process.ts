@@ -28,6 +28,8 @@ export interface ProbedMemory {
 /** `parley serve`: the API only, at `url`. */
 export interface ServeProcess extends WorkerProcess {
   readonly url: string;
+  /** The child itself: to signal it or wait for its exit. */
+  readonly process: ChildProcess;
   /** Collects the process's garbage and reads its memory; only when started with `memoryProbe`. */
   probeMemory(): Promise<ProbedMemory>;
 }
@@ -49,6 +51,7 @@ export async function startServeProcess(env: Record<string, string>, { memoryPro
   return {
     ...child,
     url: started[1]!,
+    process: spawned,
     async probeMemory() {
       if (!memoryProbe) throw new Error('started without memoryProbe');
       const reading = waitForOutput(spawned, /parley-memory (\{.*\})/, 10_000);

@@ -15,7 +15,7 @@ const StreamQuery = Type.Object({
 
 
 export const eventRoutes: FastifyPluginAsyncTypebox<{ eventStreams: EventStreamService }> = async (app, { eventStreams }) => {
-  const live = new LiveStreams(app);
+  const live = new LiveStreams(app, 'workspace');
 
   app.get(
     '/events/stream',

@@ -65,7 +65,7 @@ export const visitorConversationRoutes: FastifyPluginAsyncTypebox<{ visitors: Vi
   app,
   { visitors },
 ) => {
-  const live = new LiveStreams(app);
+  const live = new LiveStreams(app, 'conversation');
 
   app.get(
     '/agents/:id/conversation',

@@ -16,6 +16,7 @@ import { readIngestJob, type IngestTarget } from '../ingest-job.js';
 import { PermanentJobError, SupersededError } from '../job-errors.js';
 import type { JobContext, JobHandler } from '../job-runner.js';
 import type { RunningIngests } from './running-ingests.js';
+import { ingestedChunks } from '../../metrics/instruments.js';
 
 export interface IngestOptions {
   chunking: ChunkingOptions;
@@ -115,6 +116,7 @@ export class IngestDatasourceHandler implements JobHandler {
     if (outcome === 'model-mismatch') {
       throw new Error('The datastore was indexed with another embedding model; it is being re-embedded');
     }
+    ingestedChunks.inc(chunks.length);
   }
 
   async failed(job: JobRecord, reason: string): Promise<void> {

@@ -3,6 +3,7 @@ import { streamText } from 'ai';
 import { countTokens } from '../../text/count-tokens.js';
 import { ModelError, toModelError } from '../model-error.js';
 import type { AssembledPrompt } from '../prompt/assemble-prompt.js';
+import { modelDuration, modelTokens } from '../../metrics/instruments.js';
 
 /** Sampling settings of one answer; absent means the model's default. */
 export interface AnswerSettings {
@@ -40,9 +41,29 @@ const SUBJECT = 'The model provider';
 /**
  * Runs the model on an assembled prompt, handing each text delta to `onDelta` as it arrives. Provider
  * failures reject with a {@link ModelError}; an abort resolves with the partial answer so it can still be
- * stored.
+ * stored. Its time and tokens go to the metrics.
  */
 export async function streamAnswer(
+  model: LanguageModelV3,
+  prompt: AssembledPrompt,
+  settings: AnswerSettings,
+  options: StreamOptions,
+): Promise<FinishedAnswer> {
+  const labels = { model: model.modelId };
+  const done = modelDuration.startTimer(labels);
+  try {
+    const answer = await runModel(model, prompt, settings, options);
+    done({ outcome: answer.finish });
+    modelTokens.inc({ ...labels, direction: 'prompt' }, answer.usage.promptTokens);
+    modelTokens.inc({ ...labels, direction: 'completion' }, answer.usage.completionTokens);
+    return answer;
+  } catch (error) {
+    done({ outcome: 'error' });
+    throw error;
+  }
+}
+
+async function runModel(
   model: LanguageModelV3,
   prompt: AssembledPrompt,
   settings: AnswerSettings,

@@ -1,6 +1,7 @@
 import type { Embedder } from './embedder.js';
 import { LocalEmbedder } from './local-embedder.js';
 import { OpenAICompatibleEmbedder } from './openai-compatible-embedder.js';
+import { measured } from './measured-embedder.js';
 
 /** What the configuration says about embeddings; `null` and `undefined` both mean "not set". */
 export interface EmbedderOptions {
@@ -17,21 +18,21 @@ export interface EmbedderOptions {
 
 /**
  * The remote embedder when a URL is configured, else the built-in local one (which ignores `model` and
- * `apiKey`). Nothing starts here: the local model's threads start on first use.
+ * `apiKey`). Nothing starts here: the local model's threads start on first use. Calls are measured.
  */
 export function createEmbedder(options: EmbedderOptions = {}): Embedder {
   if (options.url) {
     if (!options.model) throw new Error('An embeddings model name is required with an embeddings URL');
-    return new OpenAICompatibleEmbedder({
+    return measured(new OpenAICompatibleEmbedder({
       baseURL: options.url,
       model: options.model,
       apiKey: options.apiKey ?? undefined,
       dimensions: options.dimensions ?? undefined,
-    });
+    }));
   }
   const local = new LocalEmbedder({ threads: options.threads ?? undefined });
   if (options.dimensions && options.dimensions !== local.dimensions) {
     throw new Error(`The built-in embedding model has ${local.dimensions} dimensions, not ${options.dimensions}`);
   }
-  return local;
+  return measured(local);
 }

@@ -3,6 +3,7 @@ import type { Embedder } from '../../llm/embeddings/embedder.js';
 import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../../store/store.js';
 import { fuseScores, scaledToBest, scaledToRange } from './fuse-scores.js';
 import { lexicalProximity, passageProfile, sentenceMatch, termProfile, termWeights, type PassageProfile } from './lexical-proximity.js';
+import { queryVectorCache } from '../../metrics/instruments.js';
 
 /** `hybrid` fuses both engines; the others use one. */
 export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';
@@ -148,6 +149,7 @@ export class Retriever {
     const embedder = await this.embedder();
     const key = `${embedder.modelId}\n${query}`;
     const cached = this.#queryVectors?.get(key);
+    if (this.#queryVectors !== undefined) queryVectorCache.inc({ result: cached === undefined ? 'miss' : 'hit' });
     if (cached !== undefined) return cached;
     const vector = await embedder.embedQuery(query);
     this.#queryVectors?.set(key, vector);

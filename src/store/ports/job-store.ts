@@ -29,6 +29,14 @@ export interface JobRecord {
   updatedAt: string;
 }
 
+export interface JobQueueReading {
+  kind: string;
+  queued: number;
+  running: number;
+  /** The earliest `runAt` of its queued jobs that are due; null when none is. */
+  oldestDueAt: string | null;
+}
+
 /**
  * The durable queue. A job is claimed with a lease; a job whose lease ran out (its process died) can be
  * claimed again. Every change after the claim names the lease owner, so a worker that lost its lease
@@ -50,6 +58,8 @@ export interface JobStore {
   /** Hands an interrupted job back to the queue at once, not counting the attempt (graceful shutdown). */
   release(id: string, owner: string): Promise<void>;
   find(id: string): Promise<JobRecord | undefined>;
+  /** How many jobs of each kind wait and run, and since when the longest-waiting due one has been due. */
+  queueReadings(now: string): Promise<JobQueueReading[]>;
   /** Jobs in the given statuses, oldest first (tests, the dashboard). */
   list(filter: { kind?: string; statuses?: readonly JobStatus[] }): Promise<JobRecord[]>;
 }

@@ -26,6 +26,8 @@ export interface OutboxEventRecord extends NewOutboxEvent {
 export interface OutboxStore {
   /** Oldest first. */
   list(filter: { workspaceId?: string; pending?: boolean; limit?: number }): Promise<OutboxEventRecord[]>;
+  /** How many events wait to be dispatched, and when the oldest of them was written (null: none waits). */
+  pending(): Promise<{ count: number; oldestCreatedAt: string | null }>;
   /** False when it was already dispatched (or does not exist). */
   markDispatched(id: string, at: string): Promise<boolean>;
   /** The workspace's events after stream position `seq`, in commit order. */

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, JobTable } from '../schema.js';
-import type { JobRecord, JobStatus, JobStore, NewJob } from '../ports/job-store.js';
+import type { JobQueueReading, JobRecord, JobStatus, JobStore, NewJob } from '../ports/job-store.js';
+import { countWhen } from './count-when.js';
 import type { SqlConnection } from './sql-dialect.js';
 
 const toRecord = (row: Selectable<JobTable>): JobRecord => ({
@@ -126,6 +127,26 @@ export class SqlJobStore implements JobStore {
   async find(id: string): Promise<JobRecord | undefined> {
     const row = await this.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toRecord(row);
+  }
+
+  async queueReadings(now: string): Promise<JobQueueReading[]> {
+    const rows = await this.db
+      .selectFrom('job')
+      .select(({ fn, eb }) => [
+        'kind',
+        countWhen(eb('status', '=', 'queued')).as('queued'),
+        countWhen(eb('status', '=', 'running')).as('running'),
+        fn.min(eb.case().when(eb('status', '=', 'queued').and('run_at', '<=', now)).then(eb.ref('run_at')).end()).as('oldest_due_at'),
+      ])
+      .where('status', 'in', ['queued', 'running'])
+      .groupBy('kind')
+      .execute();
+    return rows.map((row) => ({
+      kind: row.kind,
+      queued: Number(row.queued),
+      running: Number(row.running),
+      oldestDueAt: row.oldest_due_at ?? null,
+    }));
   }
 
   async list(filter: { kind?: string; statuses?: readonly JobStatus[] }): Promise<JobRecord[]> {

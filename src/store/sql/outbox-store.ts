@@ -81,6 +81,15 @@ export class SqlOutboxStore implements OutboxStore {
     return (await query.execute()).map(toRecord);
   }
 
+  async pending(): Promise<{ count: number; oldestCreatedAt: string | null }> {
+    const row = await this.db
+      .selectFrom('event_outbox')
+      .select(({ fn }) => [fn.countAll<number | string>().as('count'), fn.min('created_at').as('oldest')])
+      .where('dispatched_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.count), oldestCreatedAt: row.oldest ?? null };
+  }
+
   async markDispatched(id: string, at: string): Promise<boolean> {
     const result = await this.db
       .updateTable('event_outbox')
