@@ -96,7 +96,7 @@ describe('parley start stopped with SIGTERM while it works', () => {
       expect(answered.status).toBe(200);
       expect(((await answered.json()) as { answer: string }).answer).toBe('One two three four five.');
       expect(await stream.text).toMatch(/retry: 1000\n\n$/);
-      await expect(fetch(`${child.url}/health`)).rejects.toThrow();
+      await expect(fetch(`${child.url}/healthz`)).rejects.toThrow();
       expect(await stopped).toBe(0);
 
       const job = await store.jobs.find(runningJob!.id);
