@@ -24,7 +24,7 @@ const TEXTS = [
 ];
 const QUESTIONS = ['Where is IBM headquartered?', 'When is sourdough baked?', 'Who reads the lighthouse log?', 'Who answers invoice tickets?'];
 
-/** How `id` occurs in `ids`: every count should be one. */
+/** How often each id occurs in `ids`. */
 const countsOf = (ids: readonly string[]) => ids.reduce((counts, id) => counts.set(id, (counts.get(id) ?? 0) + 1), new Map<string, number>());
 
 describe.runIf(STORE_KINDS.includes('postgres'))('2 × parley serve + 2 × parley worker on one PostgreSQL', () => {
@@ -101,6 +101,18 @@ describe.runIf(STORE_KINDS.includes('postgres'))('2 × parley serve + 2 × parle
     expect(searches[0]!.body.length).toBeGreaterThan(0);
     expect(searches[1]!.body).toEqual(searches[0]!.body);
 
+    // A re-sync and a delete, each through the process that did not create the datasource.
+    const [resynced, deleted] = [datasourceIds[0]!, datasourceIds.at(-1)!];
+    const { nbChunks } = (await via(1).call<DatasourceBody>('GET', `/datasources/${resynced}`)).body;
+    expect((await via(1).call('POST', `/datasources/${resynced}/resync`)).status).toBe(200);
+    expect(await waitForDatasource(via(0), key, resynced, { timeoutMs: 60_000 })).toMatchObject({ status: 'synched', nbChunks });
+    expect((await via(1).call('DELETE', `/datasources/${deleted}`)).status).toBe(200);
+    for (const api of apis) {
+      expect((await api.call('GET', `/datasources/${deleted}`)).status).toBe(404);
+      const hits = await api.call<SearchHitBody[]>('POST', `/datastores/${datastoreId}/query`, { body: { query: TEXTS.at(-1), topK: 10 } });
+      expect(hits.body.map((hit) => hit.datasource_id)).not.toContain(deleted);
+    }
+
     const conversationIds: string[] = [];
     for (const [n, query] of QUESTIONS.entries()) {
       const streamed = await streamAnswer(`${via(n).url}/agents/${agent.body.id}/query`, key, { query });
@@ -134,20 +146,21 @@ describe.runIf(STORE_KINDS.includes('postgres'))('2 × parley serve + 2 × parle
     expect(new Set(receivedIds)).toEqual(new Set(eventIds));
 
     const types = events.map((event) => event.type);
-    expect(types.filter((type) => type === 'datasource.synched')).toHaveLength(datasourceIds.length);
-    expect(new Set(events.filter((event) => event.type === 'datasource.synched').map((event) => event.payload.datasourceId))).toEqual(new Set(datasourceIds));
+    // One datasource.synched per ingestion: each datasource once, the re-synced one twice.
+    const synched = events.filter((event) => event.type === 'datasource.synched').map((event) => String(event.payload.datasourceId));
+    expect(Object.fromEntries(countsOf(synched))).toEqual(Object.fromEntries(datasourceIds.map((id) => [id, id === resynced ? 2 : 1])));
     expect(types.filter((type) => type === 'conversation-resolved')).toHaveLength(3);
     expect(types.filter((type) => type === 'human-requested')).toHaveLength(2);
 
     // No job ran twice: each was claimed once and finished; one delivery per event, sent in one attempt.
     const jobs = await core.store.jobs.list({});
     expect(jobs.filter((job) => job.status !== 'done' || job.attempts !== 1)).toEqual([]);
-    expect(jobs.filter((job) => job.kind === INGEST_JOB)).toHaveLength(datasourceIds.length);
+    expect(jobs.filter((job) => job.kind === INGEST_JOB)).toHaveLength(datasourceIds.length + 1);
     expect(jobs.filter((job) => job.kind === DELIVER_WEBHOOK_JOB)).toHaveLength(eventIds.length);
     const deliveries = await core.store.deliveries.list(workspace.id, { limit: 1000 });
     expect(deliveries).toHaveLength(eventIds.length);
     expect(deliveries.filter((delivery) => delivery.status !== 'succeeded' || delivery.attemptCount !== 1 || delivery.attempts.length !== 1)).toEqual([]);
-    for (const id of datasourceIds) {
+    for (const id of datasourceIds.filter((id) => id !== deleted)) {
       const chunks = await core.store.datasources.listChunks(workspace.id, id, { offset: 0, limit: 1000 });
       expect(chunks.map((chunk) => chunk.ordinal)).toEqual([...chunks.keys()]);
     }
