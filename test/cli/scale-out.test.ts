@@ -83,13 +83,13 @@ describe.runIf(STORE_KINDS.includes('postgres'))('2 × parley serve + 2 × parle
       FILES.map((file, n) => uploadFile<DatasourceBody>(via(n), { key, datastoreId, file: path.join(FIXTURES, file) })),
     );
     const texts = await Promise.all(
-      TEXTS.map((text, n) => via(n + 1).call<DatasourceBody>('POST', '/datasources', { body: { type: 'text', datastoreId, name: `note ${n}`, text } })),
+      TEXTS.map((text, n) => via(FILES.length + n).call<DatasourceBody>('POST', '/datasources', { body: { type: 'text', datastoreId, name: `note ${n}`, text } })),
     );
     const datasourceIds = [...uploads, ...texts].map((created) => {
       expect(created.status).toBe(200);
       return created.body.id;
     });
-    // Each one followed through the process that did not create it.
+    // Datasource `n` was created through via(n); it is followed through the other process.
     for (const [n, id] of datasourceIds.entries()) {
       expect(await waitForDatasource(via(n + 1), key, id, { timeoutMs: 60_000 })).toMatchObject({ status: 'synched', error: null });
     }
