@@ -90,6 +90,9 @@ describe('parley backup and parley restore of the embedded store', () => {
       const agents = await restored.call<AgentBody[]>('GET', '/agents', { key: ws.key });
       expect(agents.status).toBe(200);
       const during = agents.body.filter((agent) => agent.name.startsWith('During backup')).map((agent) => agent.id);
+      // Taken in the middle of the writes: some before the snapshot, some after, and no gap.
+      expect(during.length).toBeGreaterThan(0);
+      expect(during.length).toBeLessThan(written.length);
       expect(written.slice(0, during.length).sort()).toEqual([...during].sort());
       expect(agents.body.map((agent) => agent.name)).toContain('Librarian');
 

@@ -117,7 +117,10 @@ const exists = (file: string) => fs.access(file).then(
   () => false,
 );
 
-/** The embedded store's own files in the data directory; anything else there is left alone. */
+/**
+ * The embedded store's own files in the data directory; anything else there is left alone. The indexes go
+ * too: one of the old store whose content_version happens to equal a restored datastore's would be trusted.
+ */
 async function removeStore(store: EmbeddedStoreFiles): Promise<void> {
   const databaseFiles = ['', '-wal', '-shm', '-journal'].map((suffix) => `${store.databaseFile}${suffix}`);
   const folders = [EMBEDDED_FOLDERS.blobs, EMBEDDED_FOLDERS.indexes].map((folder) => path.join(store.dataDir, folder));
