@@ -45,14 +45,15 @@ describe.runIf(STORE_KINDS.includes('postgres'))('2 × parley serve + 2 × parle
       PARLEY_ALLOW_PRIVATE_URLS: '1',
       PARLEY_WORKER_CONCURRENCY: '2',
     };
-    // The test's own view of the database (and `parley migrate`'s work, done once before the processes start).
-    core = await openCore(loadConfig({ ...env, PARLEY_LOG_LEVEL: 'silent' }));
     receiver = await WebhookReceiver.start();
+    // All four on an empty database at once, as a deployment starts them: they migrate it under one lock.
     const started = await Promise.allSettled([startServeProcess(env), startServeProcess(env), startWorkerProcess(env), startWorkerProcess(env)]);
     for (const result of started) if (result.status === 'fulfilled') processes.push(result.value);
     const failed = started.find((result) => result.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
     serves = started.slice(0, 2).map((result) => (result as PromiseFulfilledResult<ServeProcess>).value);
+    // The test's own view of the database: a key to call with, and the rows to check.
+    core = await openCore(loadConfig({ ...env, PARLEY_LOG_LEVEL: 'silent' }));
   }, 180_000);
 
   afterAll(async () => {
