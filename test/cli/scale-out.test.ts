@@ -171,5 +171,13 @@ describe.runIf(STORE_KINDS.includes('postgres'))('2 × parley serve + 2 × parle
       await stream.events.waitFor(eventIds.length, 20_000);
       expect(stream.events.items.map((event) => event.id)).toEqual(eventIds);
     }
+    // A client cut off from one process and reconnected to the other (a load balancer's choice) resumes in place.
+    const middle = Math.floor(eventIds.length / 2);
+    for (const { url } of serves) {
+      const resumed = await EventStreamClient.open(url, { key, lastEventId: eventIds[middle - 1] });
+      streams.push(resumed);
+      expect(resumed.resumed).toBe(true);
+      expect((await resumed.events.waitFor(eventIds.length - middle, 20_000)).map((event) => event.id)).toEqual(eventIds.slice(middle));
+    }
   }, 240_000);
 });
