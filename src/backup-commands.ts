@@ -23,7 +23,7 @@ export async function backupCommand(config: Config, target: string): Promise<voi
   const manifest = await backupEmbeddedStore(embeddedStoreOf(config, 'backup'), folder);
   const bytes = manifest.files.reduce((total, file) => total + file.bytes, 0);
   console.log(
-    `Backed up ${config.dataDir} (schema ${manifest.migration}) to ${folder}: ${manifest.files.length} files, ${megabytes(bytes)} MB.\n` +
+    `Backed up ${config.dataDir} (schema ${manifest.migration}) to ${folder}: ${manifest.files.length} file${manifest.files.length === 1 ? '' : 's'}, ${megabytes(bytes)} MB.\n` +
       'Vector indexes are not copied: each is rebuilt from the database on its first search after a restore.',
   );
 }
