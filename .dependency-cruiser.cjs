@@ -1,6 +1,6 @@
 /**
  * The layers of src/ (docs/architecture.md): each folder names the folders it may import from; anything else,
- * and any import cycle, fails `npm run lint`. The entry points (main.ts, parley.ts, event-workers.ts) wire
+ * and any import cycle, fails `npm run lint`. The entry points (main.ts, parley.ts, event-workers.ts, backup-commands.ts) wire
  * everything together and may import anything; config.ts and errors.ts (the error catalogue) sit below every layer.
  */
 const MAY_IMPORT = {

@@ -6,6 +6,8 @@ import { DEFAULT_WORKSPACE_NAME } from './domain/workspaces.js';
 import { joinWorkspace } from './domain/memberships.js';
 import { closeGracefully, openCore, startServer, startWorkers, type Core, type RunningWorkers } from './parley.js';
 import { startMetricsServer, type MetricsServer } from './http/metrics-server.js';
+import { backupCommand, restoreCommand } from './backup-commands.js';
+import { BackupError } from './store/sqlite/backup-manifest.js';
 
 const USAGE = `Usage: parley <command>
 
@@ -23,6 +25,10 @@ Commands:
                          create a dashboard user (and the workspace if missing); prints a link to set the password
   users reset-password --email EMAIL
                          print a one-time link that sets a new password
+  backup DIR             copy the embedded store (database and uploaded files) into a new or empty DIR,
+                         while Parley runs; on PostgreSQL, use pg_dump instead
+  restore DIR [--force]  make the backup in DIR the embedded store of an empty PARLEY_DATA_DIR
+                         (--force replaces the store there; stop Parley first)
 
 Configuration comes from environment variables (PORT, HOST, PARLEY_DATA_DIR, PARLEY_DATABASE_URL, …);
 the README lists them all.`;
@@ -186,10 +192,17 @@ async function run(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  if (!['start', 'serve', 'worker', 'migrate', 'keys', 'users'].includes(command)) {
+  if (!['start', 'serve', 'worker', 'migrate', 'keys', 'users', 'backup', 'restore'].includes(command)) {
     throw new UsageError(`Unknown command "${command}"`);
   }
   const config = loadConfig();
+  // Before the store is opened: a restore must find it closed, and a backup reads it as it is.
+  if (command === 'backup' || command === 'restore') {
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { force: { type: 'boolean', default: false } } });
+    const [folder] = positionals;
+    if (folder === undefined) throw new UsageError(`${command} needs the backup folder`);
+    return command === 'backup' ? backupCommand(config, folder) : restoreCommand(config, folder, { force: values.force });
+  }
   const core = await openCore(config);
   switch (command) {
     case 'start':
@@ -215,7 +228,7 @@ run(process.argv.slice(2)).catch((error: unknown) => {
     console.error(`parley: ${error.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  if (error instanceof ConfigError || error instanceof ModelSettingsError || ParleyError.isInstance(error)) {
+  if (error instanceof ConfigError || error instanceof ModelSettingsError || error instanceof BackupError || ParleyError.isInstance(error)) {
     console.error(`parley: ${error.message}`);
     process.exit(1);
   }

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { fetchEventSource } from '@microsoft/fetch-event-source';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, uploadFile, waitForDatasource } from '../support/datasources.js';
 import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
+import { streamAnswer } from '../support/streamed-answer.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import {
@@ -17,40 +17,6 @@ import {
 } from '../support/bodies.js';
 
 const QUESTION = 'How many bottles of water were delivered?';
-
-interface StreamedAnswer {
-  status: number;
-  contentType: string | null;
-  answer: string;
-  /** The `endpoint_response` event's JSON. */
-  final: AnswerBody | undefined;
-  events: EventSourceMessage[];
-}
-
-/** Reads an SSE answer with eventsource-parser, as a server-side client would. */
-async function streamWithParser(url: string, key: string | null, body: unknown): Promise<StreamedAnswer> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-    body: JSON.stringify({ ...(body as object), streaming: true }),
-  });
-  const events: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => events.push(event) });
-  const decoder = new TextDecoder();
-  for await (const chunk of response.body!) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
-  const answer = events
-    .filter((event) => event.event === 'answer')
-    .map((event) => decodeURIComponent(event.data))
-    .join('');
-  const final = events.find((event) => event.event === 'endpoint_response');
-  return {
-    status: response.status,
-    contentType: response.headers.get('content-type'),
-    answer,
-    final: final && JSON.parse(final.data),
-    events,
-  };
-}
 
 /** Reads an SSE answer with @microsoft/fetch-event-source, the client the older widget used. */
 async function streamWithWidgetClient(url: string, key: string, body: unknown): Promise<{ answer: string; final: AnswerBody | undefined }> {
@@ -135,7 +101,7 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
   it('streams the same answer as the JSON call, readable by both SSE clients', async () => {
     const whole = (await ask({ query: QUESTION })).body;
     const url = `${parley.url}/agents/${agentId}/query`;
-    const parsed = await streamWithParser(url, ws.key, { query: QUESTION });
+    const parsed = await streamAnswer(url, ws.key, { query: QUESTION });
     expect(parsed.status).toBe(200);
     expect(parsed.contentType).toMatch(/^text\/event-stream/);
     expect(parsed.events.filter((event) => event.event === 'answer').length).toBeGreaterThan(3);
@@ -151,7 +117,7 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
   it('passes every sampling setting to a remote model and streams its deltas in order', async () => {
     upstream.replies.push({ kind: 'answer', deltas: ['Twenty', ' thousand', ' bottles', '.'] });
     const before = upstream.requests.length;
-    const parsed = await streamWithParser(`${parley.url}/agents/${agentId}/query`, ws.key, {
+    const parsed = await streamAnswer(`${parley.url}/agents/${agentId}/query`, ws.key, {
       query: QUESTION,
       modelName: 'remote',
       temperature: 0.7,
@@ -207,7 +173,7 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
       messageId: expect.any(String),
       visitorToken: expect.any(String),
     });
-    const streamed = await streamWithParser(`${parley.url}/agents/${agentId}/query`, ws.key, {
+    const streamed = await streamAnswer(`${parley.url}/agents/${agentId}/query`, ws.key, {
       query: 'Still there?',
       modelName: 'remote',
       conversationId: first.conversationId,

@@ -20,7 +20,7 @@ export interface UploadOptions {
  * POST /datasources as multipart/form-data, as the older widget and SDK send it; `T` is the body the test
  * expects (a DatasourceBody, or an ErrorBody when the upload is to be refused).
  */
-export async function uploadFile<T>(parley: TestParley, options: UploadOptions): Promise<Omit<ApiResponse<T>, 'headers'>> {
+export async function uploadFile<T>(parley: Pick<TestParley, 'url'>, options: UploadOptions): Promise<Omit<ApiResponse<T>, 'headers'>> {
   const { name, bytes } =
     typeof options.file === 'string'
       ? { name: path.basename(options.file), bytes: await fs.readFile(options.file) }
@@ -43,7 +43,7 @@ const SETTLED = new Set(['synched', 'error', 'usage_limit_reached']);
 
 /** Polls GET /datasources/{id} until it settles (or the given statuses are reached). */
 export async function waitForDatasource(
-  parley: TestParley,
+  parley: Pick<TestParley, 'call'>,
   key: string,
   id: string,
   { timeoutMs = 60_000, until = SETTLED }: { timeoutMs?: number; until?: Set<string> } = {},

@@ -141,8 +141,8 @@ function keptDataDir(dataDir: string): ScratchStore {
   };
 }
 
-/** One HTTP call as a client makes it: JSON in and out, the key as a bearer credential. */
-async function callParley<T>(url: string, method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+/** One HTTP call as a client makes it to the Parley at `url`: JSON in and out, the key as a bearer credential. */
+export async function callParley<T>(url: string, method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body: string | Uint8Array | undefined = options.raw;

@@ -2,6 +2,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { BlobStore } from '../ports/blob-store.js';
 
+/** Where the blob `key` lives under `directory`. Keys are ours (ids), but never let one escape the folder. */
+export function blobFileOf(directory: string, key: string): string {
+  if (!/^[A-Za-z0-9._-]+$/.test(key)) throw new Error(`invalid blob key ${key}`);
+  return path.join(directory, key.slice(0, 2), key);
+}
+
 /** Blobs as files in one folder: the embedded default, where one machine runs everything. */
 export class LocalBlobStore implements BlobStore {
   constructor(private readonly directory: string) {}
@@ -29,9 +35,7 @@ export class LocalBlobStore implements BlobStore {
     await fs.rm(this.pathOf(key), { force: true });
   }
 
-  /** Keys are ours (ids), but never let one escape the folder. */
   private pathOf(key: string): string {
-    if (!/^[A-Za-z0-9._-]+$/.test(key)) throw new Error(`invalid blob key ${key}`);
-    return path.join(this.directory, key.slice(0, 2), key);
+    return blobFileOf(this.directory, key);
   }
 }

@@ -26,6 +26,9 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '008-widget': widget,
 };
 
+/** Every migration this build knows, oldest first: a store migrated past the last one was made by a newer Parley. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS).sort();
+
 /** Hands Kysely's migrator the migrations with the column types of one store's capabilities bound in. */
 export class ParleyMigrationProvider implements MigrationProvider {
   readonly #types: DialectTypes;

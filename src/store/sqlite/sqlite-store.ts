@@ -19,6 +19,9 @@ export const SQLITE_CAPABILITIES: StoreCapabilities = Object.freeze({
   keywordIndex: 'fts5',
 });
 
+/** The folders beside the database file in the data directory: uploaded files, and the saved vector indexes. */
+export const EMBEDDED_FOLDERS = Object.freeze({ blobs: 'files', indexes: 'indexes' });
+
 /** Opens (creating if needed) the embedded store: one SQLite file in WAL mode. */
 export function openSqliteStore(file: string, dataDirectory: string): Store {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -36,8 +39,8 @@ export function openSqliteStore(file: string, dataDirectory: string): Store {
       encodeVector: encodeStoredVector,
     },
     {
-      blobs: new LocalBlobStore(path.join(dataDirectory, 'files')),
-      search: new SqliteChunkSearch(db, path.join(dataDirectory, 'indexes')),
+      blobs: new LocalBlobStore(path.join(dataDirectory, EMBEDDED_FOLDERS.blobs)),
+      search: new SqliteChunkSearch(db, path.join(dataDirectory, EMBEDDED_FOLDERS.indexes)),
     },
   );
 }
