@@ -4,18 +4,18 @@
  * everything together and may import anything; config.ts and errors.ts (the error catalogue) sit below every layer.
  */
 const MAY_IMPORT = {
-  http: ['domain', 'store', 'events', 'text', 'metrics'],
-  domain: ['rag', 'llm', 'store', 'jobs', 'events', 'net', 'text', 'metrics'],
-  jobs: ['rag', 'llm', 'store', 'events', 'net', 'text', 'metrics'],
-  events: ['store', 'net', 'text', 'metrics'],
-  rag: ['llm', 'store', 'net', 'text', 'threads', 'metrics'],
-  llm: ['text', 'threads', 'metrics'],
-  store: ['text'],
+  http: ['domain', 'store', 'events', 'text', 'observability'],
+  domain: ['rag', 'llm', 'store', 'jobs', 'events', 'net', 'text', 'observability'],
+  jobs: ['rag', 'llm', 'store', 'events', 'net', 'text', 'observability'],
+  events: ['store', 'net', 'text', 'observability'],
+  rag: ['llm', 'store', 'net', 'text', 'threads', 'observability'],
+  llm: ['text', 'threads', 'observability'],
+  store: ['text', 'observability'],
   net: [],
   text: [],
   threads: [],
-  // The process's Prometheus instruments: every layer records into them, they import nothing of ours.
-  metrics: [],
+  // The process's Prometheus instruments and the request context (which request a job or event came from): every layer records into them, they import nothing of ours.
+  observability: [],
 };
 
 const layerRules = Object.entries(MAY_IMPORT).map(([layer, below]) => ({

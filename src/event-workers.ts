@@ -2,10 +2,9 @@ import type { Config } from './config.js';
 import { DELIVER_WEBHOOK_JOB, SEND_EMAIL_JOB } from './events/delivery-plan.js';
 import { EventDispatcher } from './events/event-dispatcher.js';
 import { Mailer } from './events/mailer.js';
-import type { BackoffPolicy } from './jobs/backoff.js';
 import { DeliverWebhookHandler } from './jobs/handlers/deliver-webhook.js';
 import { SendNotificationEmailHandler } from './jobs/handlers/send-notification-email.js';
-import { JobRunner } from './jobs/job-runner.js';
+import { JobRunner, type JobRunnerOptions } from './jobs/job-runner.js';
 import type { Store } from './store/store.js';
 
 /** A week of dispatched events stays for inspection; deliveries keep their own copy of what was sent. */
@@ -23,7 +22,7 @@ export interface EventWorkers {
 export function startEventWorkers(
   config: Config,
   store: Store,
-  { backoff, onError }: { backoff: BackoffPolicy; onError: (error: unknown) => void },
+  { backoff, onError, onAttemptEnded }: Pick<JobRunnerOptions, 'backoff' | 'onAttemptEnded'> & { onError: (error: unknown) => void },
 ): EventWorkers {
   const { events } = config;
   const mailer = events.smtpUrl === null ? null : new Mailer({ smtpUrl: events.smtpUrl, from: events.mailFrom, timeoutMs: events.smtpTimeoutMs });
@@ -36,7 +35,7 @@ export function startEventWorkers(
       }),
       [SEND_EMAIL_JOB]: new SendNotificationEmailHandler(store, mailer, events.publicUrl),
     },
-    { concurrency: events.deliveryConcurrency, leaseMs: config.jobs.leaseMs, pollMs: 500, backoff, onError },
+    { concurrency: events.deliveryConcurrency, leaseMs: config.jobs.leaseMs, pollMs: 500, backoff, onError, onAttemptEnded },
   );
   const dispatcher = new EventDispatcher(store, {
     mailEnabled: mailer !== null,

@@ -2,11 +2,12 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from './config.js';
+import type { Config, LogLevel } from './config.js';
 import { createServices, type Services } from './domain/services.js';
 import { buildServer, type LogStream } from './http/server.js';
 import { INGEST_JOB } from './jobs/ingest-job.js';
-import type { JobRunner } from './jobs/job-runner.js';
+import type { EndedAttempt, JobRunner } from './jobs/job-runner.js';
+import pino from 'pino';
 import { createModelRegistry, type ModelRegistry } from './llm/chat/model-registry.js';
 import type { Embedder } from './llm/embeddings/embedder.js';
 import { ModelError } from './llm/model-error.js';
@@ -15,7 +16,7 @@ import { openStore } from './store/open-store.js';
 import { renderInvitationEmail } from './events/invitation-email.js';
 import { Mailer } from './events/mailer.js';
 import type { Store } from './store/store.js';
-import { readStoreWith, type StoreReadings } from './metrics/instruments.js';
+import { readStoreWith, type StoreReadings } from './observability/instruments.js';
 
 
 /** Store, models and use cases, opened and migrated: what every CLI command starts from. */
@@ -146,6 +147,20 @@ export async function startServer(config: Config, core: Core, { logStream }: { l
   return { app, url };
 }
 
+/**
+ * A JSON line per job attempt on standard output, like the API's request lines: job, kind, outcome,
+ * duration and the request that caused it (`reqId`, as the API logs it), so one id finds both.
+ */
+function logAttempts(level: LogLevel): (attempt: EndedAttempt) => void {
+  const log = pino({ level }, pino.destination({ dest: 1, sync: false }));
+  return ({ requestId, ...attempt }) => {
+    const line = { ...attempt, ...(requestId === null ? {} : { reqId: requestId }) };
+    if (attempt.outcome === 'failed') log.error(line, 'job attempt ended');
+    else if (attempt.outcome === 'retry') log.warn(line, 'job attempt ended');
+    else log.info(line, 'job attempt ended');
+  };
+}
+
 export interface RunningWorkers {
   runner: JobRunner;
   stop(): Promise<void>;
@@ -176,7 +191,9 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
     embedBatch: 64,
   });
   const backoff = { baseMs: config.jobs.retryBaseMs, maxMs: config.jobs.retryMaxMs };
+  const onAttemptEnded = logAttempts(config.logLevel);
   const runner = new JobRunner(core.store.jobs, { [INGEST_JOB]: ingest }, {
+    onAttemptEnded,
     concurrency: config.jobs.concurrency,
     leaseMs: config.jobs.leaseMs,
     pollMs: 500,
@@ -187,7 +204,7 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
       if (ModelError.isInstance(error)) onError(error);
     },
   });
-  const eventWorkers = events.startEventWorkers(config, core.store, { backoff, onError });
+  const eventWorkers = events.startEventWorkers(config, core.store, { backoff, onError, onAttemptEnded });
   await core.services.datasources.reembedIfModelChanged(embedder.modelId);
   runner.start();
   core.onEnqueued = () => {

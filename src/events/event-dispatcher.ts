@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { NewDelivery, OutboxEventRecord, Store } from '../store/store.js';
 import type { ConversationEventPayload } from './conversation-events.js';
 import { deliveryIdFor, deliveryJob } from './delivery-plan.js';
+import { onBehalfOf } from '../observability/request-context.js';
 import { envelopeOf, isNotifyingEvent } from './event-types.js';
 import type { Recipient } from './notification-email.js';
 import { notificationSettings } from './notification-settings.js';
@@ -62,9 +63,12 @@ export class EventDispatcher {
     let queued = 0;
     for (const event of events) {
       if (this.#stopping.signal.aborted) break;
-      for (const { delivery, recipient } of await this.plan(event)) {
-        if (await this.store.deliveries.createWithJob(delivery, deliveryJob(delivery, this.options.maxAttempts, recipient))) queued += 1;
-      }
+      // The deliveries' jobs carry the request that caused the event, for the logs.
+      await onBehalfOf(event.requestId, async () => {
+        for (const { delivery, recipient } of await this.plan(event)) {
+          if (await this.store.deliveries.createWithJob(delivery, deliveryJob(delivery, this.options.maxAttempts, recipient))) queued += 1;
+        }
+      });
       await this.store.outbox.markDispatched(event.id, new Date().toISOString());
     }
     if (queued > 0) this.options.onQueued();

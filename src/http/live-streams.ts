@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { OpenedStream } from '../domain/event-streams.js';
-import { openEventStreams } from '../metrics/instruments.js';
+import { openEventStreams } from '../observability/instruments.js';
 import { SseResponse, type SseFrame } from './sse-response.js';
 
 /** Proxies close connections idle for a minute or so; a comment every 15 s keeps a stream open. */

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { METRICS_CONTENT_TYPE, renderMetrics } from '../metrics/instruments.js';
+import { METRICS_CONTENT_TYPE, renderMetrics } from '../observability/instruments.js';
 
 export interface MetricsServer {
   /** Where Prometheus scrapes: `http://host:port/metrics`. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { onBehalfOf } from '../observability/request-context.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -52,6 +53,8 @@ function serializeRequest(request: FastifyRequest) {
  * of requests a second the log is a good part of a request's cost.
  */
 export function logRequests(app: FastifyInstance): void {
+  // The rest of the request runs on its behalf: jobs and events it writes carry its id.
+  app.addHook('onRequest', (request, _reply, done) => onBehalfOf(request.id, done));
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {

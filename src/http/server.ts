@@ -146,12 +146,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   );
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   // Older clients POST with no body at all where every field is optional: that is an empty object.
-  app.addHook('preValidation', async (request) => {
+  // Callback hooks rather than async ones on every request: no promise to make and settle for each.
+  app.addHook('preValidation', (request, _reply, done) => {
     const multipart = request.headers['content-type']?.startsWith('multipart/') ?? false;
     if (request.body === undefined && !multipart && request.routeOptions.schema?.body !== undefined) request.body = {};
+    done();
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
 
   logRequests(app);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import type { JobRecord, JobStore } from '../store/store.js';
 import { retryDelayMs, type BackoffPolicy } from './backoff.js';
 import { PermanentJobError, SupersededError, isPermanent } from './job-errors.js';
+import { onBehalfOf } from '../observability/request-context.js';
 
 export interface JobContext {
   /** Aborted when the runner stops or the lease is lost to another worker. */
@@ -31,6 +32,20 @@ export interface JobRunnerOptions {
    * the error may hold more for operators (a model provider's answer).
    */
   onAttemptFailed?: (job: JobRecord, error: unknown) => void;
+  /** Told how each attempt ended, for the log (with the request that caused the job). */
+  onAttemptEnded?: (attempt: EndedAttempt) => void;
+}
+
+/** One attempt of a job, as the log records it. */
+export interface EndedAttempt {
+  jobId: string;
+  kind: string;
+  requestId: string | null;
+  attempt: number;
+  /** done; retry (later); failed (for good); released (the runner stopped); superseded (the work was replaced); lost (the lease went to another worker). */
+  outcome: 'done' | 'retry' | 'failed' | 'released' | 'superseded' | 'lost';
+  ms: number;
+  error?: string;
 }
 
 const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -95,6 +110,21 @@ export class JobRunner {
   private async execute(job: JobRecord): Promise<void> {
     const handler = this.handlers[job.kind];
     if (handler === undefined) return;
+    const started = performance.now();
+    // What the job enqueues and writes is done for the request that caused it.
+    const { outcome, error } = await onBehalfOf(job.requestId, () => this.attempt(job, handler));
+    this.options.onAttemptEnded?.({
+      jobId: job.id,
+      kind: job.kind,
+      requestId: job.requestId,
+      attempt: job.attempts,
+      outcome,
+      ms: Math.round(performance.now() - started),
+      ...(error === undefined ? {} : { error: describeError(error) }),
+    });
+  }
+
+  private async attempt(job: JobRecord, handler: JobHandler): Promise<{ outcome: EndedAttempt['outcome']; error?: unknown }> {
     const lease = new AbortController();
     const signal = AbortSignal.any([lease.signal, this.#stopping.signal]);
     const heartbeat = setInterval(() => {
@@ -110,34 +140,36 @@ export class JobRunner {
       }
       await handler.run(job, { signal });
       await this.jobs.complete(job.id, this.owner);
+      return { outcome: 'done' };
     } catch (error) {
-      await this.settleFailure(job, handler, error, signal);
+      return { outcome: await this.settleFailure(job, handler, error, signal), error };
     } finally {
       clearInterval(heartbeat);
     }
   }
 
-  private async settleFailure(job: JobRecord, handler: JobHandler, error: unknown, signal: AbortSignal): Promise<void> {
+  private async settleFailure(job: JobRecord, handler: JobHandler, error: unknown, signal: AbortSignal): Promise<EndedAttempt['outcome']> {
     if (error instanceof SupersededError) {
       await this.jobs.complete(job.id, this.owner);
-      return;
+      return 'superseded';
     }
     // Stopped mid-run: the job goes back to the queue as it was, to run again at the next start.
     if (this.#stopping.signal.aborted) {
       await this.jobs.release(job.id, this.owner);
-      return;
+      return 'released';
     }
     // The lease went to another worker, which now owns the outcome.
-    if (signal.aborted) return;
+    if (signal.aborted) return 'lost';
     this.options.onAttemptFailed?.(job, error);
     const reason = describeError(error);
     if (isPermanent(error) || job.attempts >= job.maxAttempts) {
       await this.jobs.fail(job.id, this.owner, reason);
       await handler.failed?.(job, reason);
-      return;
+      return 'failed';
     }
     const runAt = new Date(Date.now() + retryDelayMs(job.attempts, this.options.backoff)).toISOString();
     await this.jobs.retryLater(job.id, this.owner, reason, runAt);
     await handler.retrying?.(job, reason, runAt);
+    return 'retry';
   }
 }

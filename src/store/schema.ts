@@ -124,6 +124,8 @@ export interface JobTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** The API request that enqueued it (migration 009). */
+  request_id: string | null;
 }
 
 export interface BlobPartTable {
@@ -202,6 +204,8 @@ export interface EventOutboxTable {
   payload: string;
   created_at: string;
   dispatched_at: string | null;
+  /** The API request whose change it reports (migration 009). */
+  request_id: string | null;
 }
 
 export interface MemberTable {

@@ -3,6 +3,9 @@ import { startTestParley, type TestParley, type Workspace } from '../support/par
 import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
 import type { ErrorBody } from '../support/bodies.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { INGEST_JOB } from '../../src/jobs/ingest-job.js';
+import { waitForDatasource } from '../support/datasources.js';
 
 /** Each credential-carrying query parameter, spelt as a client might, with a value to look for in the log. */
 const SECRET_PARAMETERS = ['api_key', 'API_KEY', 'apikey', 'key', 'Token', 'access_token', 'visitor_token', 'api%5Fkey'].map(
@@ -85,5 +88,43 @@ describe.each(STORE_KINDS)('request log on %s', (kind) => {
     const censored = { authorization: '[REDACTED]', cookie: '[REDACTED]', accept: 'application/json' };
     expect(top.headers).toEqual(censored);
     expect(nested.request.headers).toEqual(censored);
+  });
+});
+
+describe.each(STORE_KINDS)('a request id followed into the work it causes on %s', (kind) => {
+  let parley: TestParley;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    parley = await startTestParley(kind, { workers: true });
+  });
+  afterAll(async () => {
+    await parley.close();
+    await receiver.close();
+  });
+
+  it('is carried by the ingestion job, the event it writes and the webhook delivery of that event', async () => {
+    const ws = await parley.newWorkspace();
+    await parley.call('POST', '/webhooks', { key: ws.key, body: { url: receiver.url, events: ['datasource.synched'], description: 'trace' } });
+    const datastore = await parley.call<{ id: string }>('POST', '/datastores', { key: ws.key, body: { name: 'traced' } });
+    const created = await parley.call<{ id: string }>('POST', '/datasources', {
+      key: ws.key,
+      body: { type: 'text', datastoreId: datastore.body.id, name: 'note', text: 'A short note to index.' },
+    });
+    const requestId = created.headers.get('x-request-id')!;
+    await waitForDatasource(parley, ws.key, created.body.id);
+    const { store } = parley.core;
+    const jobs = await until(
+      () => store.jobs.list({}),
+      (all) => all.some((job) => job.kind !== INGEST_JOB && job.status === 'done'),
+    );
+    const ingest = jobs.find((job) => job.kind === INGEST_JOB && job.payload.datasourceId === created.body.id);
+    expect(ingest?.requestId).toBe(requestId);
+    const [synched] = (await store.outbox.list({ workspaceId: ws.id })).filter((event) => event.type === 'datasource.synched');
+    expect(synched?.requestId).toBe(requestId);
+    const deliveries = jobs.filter((job) => job.kind !== INGEST_JOB);
+    expect(deliveries.length).toBeGreaterThan(0);
+    expect(deliveries.every((job) => job.requestId === requestId)).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { PermanentJobError } from '../../src/jobs/job-errors.js';
-import { JobRunner, type JobHandler, type JobRunnerOptions } from '../../src/jobs/job-runner.js';
+import { JobRunner, type EndedAttempt, type JobHandler, type JobRunnerOptions } from '../../src/jobs/job-runner.js';
+import { currentRequestId, onBehalfOf } from '../../src/observability/request-context.js';
 import { ModelError } from '../../src/llm/model-error.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { JobRecord, Store } from '../../src/store/store.js';
@@ -49,6 +50,35 @@ describe.each(STORE_KINDS)('durable job queue on %s', (kind) => {
     expect(retried).toEqual(['flaky 1', 'flaky 2']);
     expect(calls[2]! - calls[1]!).toBeGreaterThanOrEqual(15);
     expect(await store.jobs.find(id)).toMatchObject({ attempts: 3, status: 'done', lastError: 'flaky 2' });
+  });
+
+  it('runs a job on behalf of the request that enqueued it, and reports every attempt with that request', async () => {
+    const ended: EndedAttempt[] = [];
+    const seen: (string | null)[] = [];
+    const handler: JobHandler = {
+      async run(job) {
+        seen.push(currentRequestId());
+        // What the job enqueues is done for the same request.
+        if (job.attempts < 2) throw new Error('not yet');
+        await store.jobs.enqueue({ id: `${job.id}-follow-up`, kind: 'follow-up', workspaceId: null, payload: {}, maxAttempts: 1 });
+      },
+    };
+    const runner = new JobRunner(store.jobs, { traced: handler }, { ...OPTIONS, onAttemptEnded: (attempt) => ended.push(attempt) });
+    const id = newId();
+    await onBehalfOf('req_abc', () => store.jobs.enqueue({ id, kind: 'traced', workspaceId: null, payload: {}, maxAttempts: 5 }));
+    expect((await store.jobs.find(id))?.requestId).toBe('req_abc');
+    runner.start();
+    await expect.poll(async () => (await store.jobs.find(id))?.status, { interval: 20, timeout: 10_000 }).toBe('done');
+    await runner.stop();
+    expect(seen).toEqual(['req_abc', 'req_abc']);
+    expect((await store.jobs.find(`${id}-follow-up`))?.requestId).toBe('req_abc');
+    expect(ended.map(({ jobId, kind, requestId, attempt, outcome, error }) => ({ jobId, kind, requestId, attempt, outcome, error }))).toEqual([
+      { jobId: id, kind: 'traced', requestId: 'req_abc', attempt: 1, outcome: 'retry', error: 'not yet' },
+      { jobId: id, kind: 'traced', requestId: 'req_abc', attempt: 2, outcome: 'done', error: undefined },
+    ]);
+    // Outside any request, nothing is recorded.
+    const plain = await enqueue('untraced');
+    expect((await store.jobs.find(plain))?.requestId).toBeNull();
   });
 
   it('fails at once on a permanent error and after the last attempt otherwise', async () => {

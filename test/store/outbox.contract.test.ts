@@ -23,7 +23,7 @@ describe.each(STORE_KINDS)('the outbox port of the %s store', (kind) => {
   it('keeps an event as written, pending until dispatched', async () => {
     const [a] = await twoWorkspaces(store());
     const event = await emit(a.id, 5, { type: 'conversation.created', payload: { conversation: { id: 'c1', tags: ['a', 'b'] } } });
-    expect(await store().outbox.list({ workspaceId: a.id })).toEqual([{ ...event, seq: expect.any(Number), createdAt: at(5), dispatchedAt: null }]);
+    expect(await store().outbox.list({ workspaceId: a.id })).toEqual([{ ...event, seq: expect.any(Number), createdAt: at(5), dispatchedAt: null, requestId: null }]);
   });
 
   it('lists events oldest first, the id deciding between equal times, narrowed to a workspace and a count', async () => {

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../../errors.js';
-import { METRICS_CONTENT_TYPE, httpRequestDuration, httpRequestsInFlight, renderMetrics } from '../../metrics/instruments.js';
+import { METRICS_CONTENT_TYPE, httpRequestDuration, httpRequestsInFlight, renderMetrics } from '../../observability/instruments.js';
 import { bearerCredential } from './auth.js';
 
 /** Requests counted in flight and not yet counted out: an aborted request may end twice (abort, then response). */

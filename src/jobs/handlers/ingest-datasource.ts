@@ -16,7 +16,7 @@ import { readIngestJob, type IngestTarget } from '../ingest-job.js';
 import { PermanentJobError, SupersededError } from '../job-errors.js';
 import type { JobContext, JobHandler } from '../job-runner.js';
 import type { RunningIngests } from './running-ingests.js';
-import { ingestedChunks } from '../../metrics/instruments.js';
+import { ingestedChunks } from '../../observability/instruments.js';
 
 export interface IngestOptions {
   chunking: ChunkingOptions;

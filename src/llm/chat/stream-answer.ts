@@ -3,7 +3,7 @@ import { streamText } from 'ai';
 import { countTokens } from '../../text/count-tokens.js';
 import { ModelError, toModelError } from '../model-error.js';
 import type { AssembledPrompt } from '../prompt/assemble-prompt.js';
-import { modelDuration, modelTokens } from '../../metrics/instruments.js';
+import { modelDuration, modelTokens } from '../../observability/instruments.js';
 
 /** Sampling settings of one answer; absent means the model's default. */
 export interface AnswerSettings {

@@ -1,4 +1,4 @@
-import { embeddedTexts, embeddingDuration } from '../../metrics/instruments.js';
+import { embeddedTexts, embeddingDuration } from '../../observability/instruments.js';
 import type { Embedder } from './embedder.js';
 
 /**

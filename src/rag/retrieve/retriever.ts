@@ -3,7 +3,7 @@ import type { Embedder } from '../../llm/embeddings/embedder.js';
 import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../../store/store.js';
 import { fuseScores, scaledToBest, scaledToRange } from './fuse-scores.js';
 import { lexicalProximity, passageProfile, sentenceMatch, termProfile, termWeights, type PassageProfile } from './lexical-proximity.js';
-import { queryVectorCache } from '../../metrics/instruments.js';
+import { queryVectorCache } from '../../observability/instruments.js';
 
 /** `hybrid` fuses both engines; the others use one. */
 export type RetrievalMode = 'hybrid' | 'vector' | 'keyword';

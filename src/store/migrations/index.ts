@@ -9,6 +9,7 @@ import * as publicAgents from './005-public-agents.js';
 import * as people from './006-people.js';
 import * as inbox from './007-inbox.js';
 import * as widget from './008-widget.js';
+import * as requestIds from './009-request-ids.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -24,6 +25,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '006-people': people,
   '007-inbox': inbox,
   '008-widget': widget,
+  '009-request-ids': requestIds,
 };
 
 /** Every migration this build knows, oldest first: a store migrated past the last one was made by a newer Parley. */

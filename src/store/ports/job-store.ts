@@ -27,6 +27,8 @@ export interface JobRecord {
   lastError: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The API request that enqueued it (directly or through the event it delivers); null when none did. */
+  requestId: string | null;
 }
 
 export interface JobQueueReading {

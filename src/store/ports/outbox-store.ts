@@ -13,6 +13,8 @@ export interface OutboxEventRecord extends NewOutboxEvent {
   createdAt: string;
   /** When a dispatcher handed it on; null while pending. */
   dispatchedAt: string | null;
+  /** The API request whose change it reports; null when none did (a job's, a timer's). */
+  requestId: string | null;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, JobTable } from '../schema.js';
 import type { JobQueueReading, JobRecord, JobStatus, JobStore, NewJob } from '../ports/job-store.js';
 import { countWhen } from './count-when.js';
+import { currentRequestId } from '../../observability/request-context.js';
 import type { SqlConnection } from './sql-dialect.js';
 
 const toRecord = (row: Selectable<JobTable>): JobRecord => ({
@@ -18,9 +19,10 @@ const toRecord = (row: Selectable<JobTable>): JobRecord => ({
   lastError: row.last_error,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  requestId: row.request_id,
 });
 
-/** Inserts a job; shared so other stores can enqueue inside their own transactions. */
+/** Inserts a job, naming the request it is done for; shared so other stores can enqueue inside their own transactions. */
 export async function insertJob(db: Kysely<Database>, job: NewJob, at: string): Promise<void> {
   await db
     .insertInto('job')
@@ -38,6 +40,7 @@ export async function insertJob(db: Kysely<Database>, job: NewJob, at: string): 
       last_error: null,
       created_at: at,
       updated_at: at,
+      request_id: currentRequestId(),
     })
     .execute();
 }

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, EventOutboxTable } from '../schema.js';
 import type { NewOutboxEvent, OutboxEventRecord, OutboxStore } from '../ports/outbox-store.js';
 import type { SqlConnection } from './sql-dialect.js';
+import { currentRequestId } from '../../observability/request-context.js';
 
 /** The channel PostgreSQL's outbox trigger announces events on (migration 007). */
 const EVENTS_CHANNEL = 'parley_events';
@@ -14,6 +15,7 @@ const toRecord = (row: Selectable<EventOutboxTable>): OutboxEventRecord => ({
   payload: JSON.parse(row.payload) as Record<string, unknown>,
   createdAt: row.created_at,
   dispatchedAt: row.dispatched_at,
+  requestId: row.request_id,
 });
 
 /**
@@ -31,6 +33,7 @@ export async function insertOutboxEvent(db: Kysely<Database>, event: NewOutboxEv
       payload: JSON.stringify(event.payload),
       created_at: at,
       dispatched_at: null,
+      request_id: currentRequestId(),
     })
     .execute();
 }
