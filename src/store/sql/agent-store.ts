@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { AgentTable, Database } from '../schema.js';
 import type { AgentRecord, AgentStore } from '../ports/agent-store.js';
 import type { Changes, Visibility } from '../ports/owned-records.js';
@@ -124,23 +124,22 @@ export class SqlAgentStore implements AgentStore {
     });
   }
 
-  /** One query for the agent and its datastore links (a row per link, or one with none): reads are hot. */
+  /**
+   * One query for the agent and its datastore links (a row per link, or one with none), written as SQL
+   * rather than built: agent reads are hot, and building the query cost more than running it.
+   */
   private async findWith(db: Kysely<Database>, workspaceId: string, id: string): Promise<AgentRecord | undefined> {
-    const rows = await db
-      .selectFrom('agent')
-      .leftJoin('agent_datastore as link', 'link.agent_id', 'agent.id')
-      .selectAll('agent')
-      .select('link.datastore_id')
-      .where('agent.workspace_id', '=', workspaceId)
-      .where('agent.id', '=', id)
-      .orderBy('link.position')
-      .execute();
+    const { rows } = await sql<Selectable<AgentTable> & { linked_datastore_id: string | null }>`
+      select agent.*, link.datastore_id as linked_datastore_id
+      from agent left join agent_datastore link on link.agent_id = agent.id
+      where agent.workspace_id = ${workspaceId} and agent.id = ${id}
+      order by link.position`.execute(db);
     const [first] = rows;
     if (first === undefined) return undefined;
-    const { datastore_id: _link, ...row } = first;
+    const { linked_datastore_id: _link, ...row } = first;
     return toRecord(
       row,
-      rows.flatMap((link) => (link.datastore_id === null ? [] : [link.datastore_id])),
+      rows.flatMap((link) => (link.linked_datastore_id === null ? [] : [link.linked_datastore_id])),
     );
   }
 

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { ApiKeyTable } from '../schema.js';
 import type { ApiKeyRecord, ApiKeyStore, KeyDeletion } from '../ports/api-key-store.js';
 import type { SqlConnection } from './sql-dialect.js';
@@ -38,8 +38,9 @@ export class SqlApiKeyStore extends OwnedRecords<'api_key', ApiKeyRecord> implem
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.db.selectFrom('api_key').selectAll().where('hash', '=', hash).executeTakeFirst();
-    return row && toRecord(row);
+    // Run on every keyed request: written as SQL rather than built, as building costs more than running it.
+    const { rows } = await sql<Selectable<ApiKeyTable>>`select * from api_key where hash = ${hash}`.execute(this.db);
+    return rows[0] && toRecord(rows[0]);
   }
 
   async markUsed(workspaceId: string, id: string, at: string): Promise<void> {
