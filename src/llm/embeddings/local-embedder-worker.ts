@@ -59,9 +59,9 @@ export function windowTokenIds(use: EmbeddingsModel, text: string): number[] {
 const tfjsReady = (tfjs as unknown as { ready(): Promise<void> }).ready;
 
 /**
- * Runs the model, waiting once more for tfjs when it says its WASM backend is still initialising: seen
- * under heavy load after the model had loaded, it failed whole ingestion jobs though a moment later the
- * backend is ready.
+ * Runs the model, waiting for tfjs when it says its WASM backend is still initialising: seen under heavy
+ * load after the model had loaded, it failed whole ingestion jobs though a moment later the backend is
+ * ready. `ready()` alone was not always enough on a machine loaded ~7× over its cores: a growing pause too.
  */
 async function runModel(use: EmbeddingsModel, texts: readonly string[]): Promise<Float32Array[]> {
   const ids = texts.map((text) => windowTokenIds(use, text));
@@ -69,8 +69,9 @@ async function runModel(use: EmbeddingsModel, texts: readonly string[]): Promise
     try {
       return embedTokenIds(use, ids);
     } catch (error) {
-      if (attempt >= 3 || !(error instanceof Error) || !error.message.includes('has not yet been initialized')) throw error;
+      if (attempt >= 6 || !(error instanceof Error) || !error.message.includes('has not yet been initialized')) throw error;
       await tfjsReady();
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
   }
 }

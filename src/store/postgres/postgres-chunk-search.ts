@@ -8,12 +8,15 @@ export async function ensureVectorIndex(db: Kysely<Database>, dimensions: number
   if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 2000) {
     throw new Error(`pgvector indexes vectors of 1 to 2000 dimensions, not ${dimensions}`);
   }
-  await sql
-    .raw(
-      `CREATE INDEX IF NOT EXISTS chunk_embedding_hnsw_${dimensions} ON chunk ` +
-        `USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE dimensions = ${dimensions}`,
-    )
-    .execute(db);
+  const name = `chunk_embedding_hnsw_${dimensions}`;
+  await db.transaction().execute(async (trx) => {
+    // Two processes creating it at once collide in the catalogue ("duplicate key … pg_class_relname_nsp_index",
+    // IF NOT EXISTS notwithstanding), failing an ingestion attempt: one at a time, the second then finds it.
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
+    await sql
+      .raw(`CREATE INDEX IF NOT EXISTS ${name} ON chunk USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE dimensions = ${dimensions}`)
+      .execute(trx);
+  });
 }
 
 /** Search with PostgreSQL's own indexes: pgvector HNSW for vectors, tsvector + GIN for keywords. */
