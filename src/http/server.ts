@@ -15,7 +15,7 @@ import { limitCallers, registerRateLimitStore } from './plugins/rate-limits.js';
 import cookie from '@fastify/cookie';
 import { authRoutes } from './routes/auth.js';
 import { modelRoutes, type ModelRoutesOptions } from './routes/models.js';
-import { answerUnparsableRequest, registerErrorHandling } from './plugins/errors.js';
+import { answerUnparsableRequest, registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { agentQueryRoutes } from './routes/agent-query.js';
@@ -89,6 +89,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     bodyLimit: deps.bodyLimitBytes,
     genReqId: () => `req_${randomToken(9)}`,
     clientErrorHandler: answerUnparsableRequest,
+    // A bad escape or an overlong path parameter is refused by the router, before any hook: the same JSON error body.
+    frameworkErrors: (error, request, reply) => sendError(request, reply, error),
+    // An id is up to 200 characters (the Id schema checks it): percent-encoded, a client-made one is several times longer.
+    routerOptions: { maxParamLength: 2_000 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const routes: RegisteredRoute[] = [];

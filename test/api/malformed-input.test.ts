@@ -97,6 +97,24 @@ describe.each(STORE_KINDS)('malformed input on %s', (kind) => {
     expect(numeric).toEqual(expect.arrayContaining(['/datasources/{id}/chunks offset', '/user-conversations limit']));
   });
 
+  // Found by test/fuzz: the router refused these before any hook, with Fastify's own body (no code of ours, 414).
+  it.each(['%E0%A4%A', '%', '%FF%FE'])('answers 400 JSON for the broken escape %s in a path', async (segment) => {
+    const response = await parley.call<ErrorBody>('GET', `/agents/${segment}`, { key: ws.key });
+    expectClientError(response);
+    expect(response.body.error).toBe('INVALID_REQUEST');
+  });
+
+  it('takes ids as long as the Id schema allows, however they are encoded, and names the field past that', async () => {
+    const longest = await parley.call<ErrorBody>('GET', `/agents/${encodeURIComponent('é'.repeat(200))}`, { key: ws.key });
+    expectClientError(longest, 404);
+    expect(longest.body.error).toBe('NOT_FOUND');
+    const tooLong = await parley.call<ErrorBody>('GET', `/agents/${'x'.repeat(2_001)}`, { key: ws.key });
+    expectClientError(tooLong);
+    const overSchema = await parley.call<ErrorBody>('GET', `/agents/${'x'.repeat(201)}`, { key: ws.key });
+    expectClientError(overSchema);
+    expect(overSchema.body.details).toEqual([expect.objectContaining({ field: 'params.id' })]);
+  });
+
   it('still pages chunks with in-range integers', async () => {
     const response = await parley.call('GET', `/datasources/${datasourceId}/chunks?offset=0&limit=500`, { key: ws.key });
     expect(response.status).toBe(200);
