@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestParley, type ApiResponse, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { seedConversation } from './conversations-seed.js';
-import { undeclared, type DatasourceBody, type DatastoreBody, type ErrorBody, type PatchedConversationBody } from '../support/bodies.js';
+import { undeclared, type AgentBody, type DatasourceBody, type DatastoreBody, type ErrorBody, type PatchedConversationBody } from '../support/bodies.js';
 import type { OpenApiDocument } from '../support/openapi.js';
 
 const BOUNDARY = 'parley-sweep';
@@ -113,6 +113,26 @@ describe.each(STORE_KINDS)('malformed input on %s', (kind) => {
     const overSchema = await parley.call<ErrorBody>('GET', `/agents/${'x'.repeat(201)}`, { key: ws.key });
     expectClientError(overSchema);
     expect(overSchema.body.details).toEqual([expect.objectContaining({ field: 'params.id' })]);
+  });
+
+  // Found by test/fuzz: PostgreSQL cannot hold U+0000 in text, so a NUL reached the store as a 500 there.
+  it.each([
+    ['a path id', 'GET', (): string => '/agents/a%00b', undefined],
+    ['a query value', 'GET', (): string => '/user-conversations?search=%00', undefined],
+    ['a body string', 'POST', (): string => '/datastores', { name: 'a\u0000b' }],
+    ['a body key', 'PATCH', (): string => `/conversations/${conversationId}`, { metadata: { 'k\u0000': 1 } }],
+  ] as const)('answers 400 for a NUL in %s, on every store', async (_where, method, path, body) => {
+    const before = await parley.call<DatastoreBody[]>('GET', '/datastores', { key: ws.key });
+    const response = await parley.call<ErrorBody>(method, path(), { key: ws.key, body });
+    expectClientError(response);
+    expect(response.body.message).toMatch(/U\+0000/);
+    expect((await parley.call<DatastoreBody[]>('GET', '/datastores', { key: ws.key })).body).toEqual(before.body);
+  });
+
+  it('keeps a NUL written as text (an escaped backslash) in a body', async () => {
+    const response = await parley.call<AgentBody>('POST', '/agents', { key: ws.key, raw: '{"name": "a\\\\u0000b"}', headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(200);
+    expect(response.body.name).toBe('a\\u0000b');
   });
 
   it('still pages chunks with in-range integers', async () => {

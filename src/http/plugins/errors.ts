@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { randomToken } from '../../domain/ids.js';
 import { ERRORS, ParleyError, invalid, type ErrorCode, type FieldProblem } from '../../errors.js';
 import { MAX_JSON_DEPTH, isNestedTooDeep } from '../json-depth.js';
+import { refuseNulInJson } from '../nul-characters.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -118,7 +119,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: F
 
 /**
  * JSON bodies: an empty body is no body (clients send `Content-Type: application/json` with nothing on
- * GET and DELETE), and malformed or too deeply nested JSON is a clear 400.
+ * GET and DELETE), and malformed or too deeply nested JSON, or JSON with a NUL in it, is a clear 400.
  */
 function parseJsonBody(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) {
   if (body.trim() === '') return done(null, undefined);
@@ -128,9 +129,9 @@ function parseJsonBody(_request: FastifyRequest, body: string, done: (error: Err
     ]));
   }
   try {
-    done(null, JSON.parse(body));
+    done(null, JSON.parse(body, refuseNulInJson));
   } catch (error) {
-    done(invalid(`The body is not valid JSON: ${(error as Error).message}`));
+    done(ParleyError.isInstance(error) ? error : invalid(`The body is not valid JSON: ${(error as Error).message}`));
   }
 }
 
