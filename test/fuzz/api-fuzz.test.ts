@@ -1,0 +1,176 @@
+import http from 'node:http';
+import fc from 'fast-check';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../../src/http/routes/auth.js';
+import { seedWorkspace, type Seed } from '../api/route-table.js';
+import { FakeEmbeddingsServer } from '../support/fake-embeddings-server.js';
+import { connectBare } from '../support/migrations.js';
+import type { OpenApiDocument } from '../support/openapi.js';
+import { startTestParley, type SignedInMember, type TestParley } from '../support/parley.js';
+import { STORE_KINDS } from '../support/stores.js';
+import { requestsFor, type FuzzOperation, type FuzzRequest } from './route-requests.js';
+import { resolverOf } from './schema-arbitrary.js';
+import { storeSnapshotter, type Snapshotter, type StoreSnapshot } from './store-snapshot.js';
+
+/** Generated requests per route: bounded in `npm test`, `npm run fuzz` raises it. */
+const RUNS = Number(process.env.PARLEY_FUZZ_RUNS ?? 15);
+
+/** Which of the seed's records an id names: a path's `{id}` by the path's first segment, other ids by their name. */
+function knownIdsOf(seed: Seed) {
+  const byCollection: Readonly<Record<string, readonly string[]>> = {
+    keys: [seed.keyId],
+    agents: [seed.agentId],
+    datastores: [seed.datastoreId],
+    datasources: [seed.datasourceId],
+    conversations: [seed.conversationId],
+    'user-conversations': [seed.conversationId],
+    messages: [seed.messageId],
+    webhooks: [seed.webhookId],
+    members: [seed.memberId],
+  };
+  const byField: Readonly<Record<string, readonly string[]>> = {
+    deliveryId: [seed.deliveryId],
+    datastoreId: [seed.datastoreId],
+    agentId: [seed.agentId],
+    conversationId: [seed.conversationId],
+    messageId: [seed.messageId],
+    memberId: [seed.memberId],
+    assigneeId: [seed.memberId],
+    since: [seed.eventId],
+  };
+  return (path: string, name: string) => (name === 'id' ? (byCollection[path.split('/')[1] ?? ''] ?? []) : (byField[name] ?? []));
+}
+
+/** Endless streams: only their status and headers are looked at. */
+const isEndlessStream = (path: string) => path.endsWith('/stream') || path.endsWith('/conversation/events');
+
+interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+/** A stack frame, a source path or a driver's name: what an error body must never show. */
+const INTERNALS = /\n\s+at |node_modules|\.[jt]s:\d+|SqliteError|better-sqlite3|\bpg\b.*error|TypeError|RangeError|ReferenceError/i;
+
+describe.each(STORE_KINDS)('every route, fuzzed from its own schema, on %s', (kind) => {
+  let parley: TestParley;
+  let embeddings: FakeEmbeddingsServer;
+  let db: Kysely<unknown>;
+  let snapshot: Snapshotter;
+  let seed: Seed;
+  let member: SignedInMember;
+  let operations: FuzzOperation[];
+  let document: OpenApiDocument;
+  /** Routes that accepted at least one generated request: the handler behind the validation was reached. */
+  const accepted = new Set<string>();
+  /** The store as the last accepted request left it. */
+  let current: StoreSnapshot;
+
+  beforeAll(async () => {
+    embeddings = new FakeEmbeddingsServer();
+    const embeddingsUrl = await embeddings.start();
+    parley = await startTestParley(kind, {
+      env: {
+        PARLEY_EMBEDDINGS_URL: embeddingsUrl,
+        PARLEY_EMBEDDINGS_MODEL: 'fake-embed',
+        // Thousands of requests on one key and one address: the limits would answer for the routes.
+        PARLEY_RATE_LIMIT_KEY_PER_MINUTE: '10000000',
+        PARLEY_RATE_LIMIT_IP_PER_MINUTE: '10000000',
+        PARLEY_RATE_LIMIT_VISITOR_PER_MINUTE: '10000000',
+      },
+    });
+    seed = await seedWorkspace(parley);
+    member = await parley.newMember(seed.a.id);
+    document = (await parley.call<OpenApiDocument>('GET', '/openapi.json')).body;
+    operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods ?? {}).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation: operation! })),
+    );
+    db = connectBare(parley.scratch);
+    snapshot = await storeSnapshotter(db, kind);
+    current = await snapshot();
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await parley?.close();
+    await embeddings?.stop();
+  });
+
+  /** The workspace's key on its API; the member's session and token on their own routes. */
+  const credentials = (path: string): Record<string, string> =>
+    path === '/me' || path.startsWith('/auth/')
+      ? { authorization: `Bearer ${member.accessToken}`, cookie: `${SESSION_COOKIE}=${member.sessionSecret}` }
+      : { authorization: `Bearer ${seed.a.key}` };
+
+  /**
+   * Over node:http, not fetch: fetch refuses bodies on GET and would tidy `..` and broken escapes out of the
+   * path before the server sees them.
+   */
+  function send(request: FuzzRequest, path: string): Promise<Answer> {
+    const headers: Record<string, string> = { ...credentials(path) };
+    if (request.contentType !== undefined) headers['content-type'] = request.contentType;
+    if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
+    return new Promise((resolve, reject) => {
+      const outgoing = http.request(parley.url + '/', { method: request.method, path: request.url, headers }, (response) => {
+        const status = response.statusCode ?? 0;
+        const contentType = response.headers['content-type'] ?? '';
+        if (contentType.startsWith('text/event-stream') && isEndlessStream(path)) {
+          response.destroy();
+          return resolve({ status, contentType, text: '' });
+        }
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status, contentType, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+      });
+      outgoing.on('error', reject);
+      outgoing.end(request.body);
+    });
+  }
+
+  /** What every answer must be; for a refusal also that the store is as it was. */
+  async function check(request: FuzzRequest, path: string): Promise<void> {
+    const answer = await send(request, path);
+    if (answer.status < 300) accepted.add(`${request.method} ${path}`);
+    const what = `${request.method} ${request.url.slice(0, 300)} → ${answer.status} ${answer.text.slice(0, 500)}`;
+    expect(answer.status, what).toBeLessThan(500);
+    const after = await snapshot();
+    if (answer.status >= 400) {
+      expect(answer.contentType, what).toMatch(/^application\/json/);
+      const body = JSON.parse(answer.text) as { error?: unknown; message?: unknown };
+      expect(body.error, what).toMatch(/^[A-Z_]+$/);
+      expect(body.message, what).toEqual(expect.any(String));
+      expect(answer.text, what).not.toMatch(INTERNALS);
+      expect(after, `a refused request changed the store: ${what}`).toEqual(current);
+    }
+    current = after;
+  }
+
+  /**
+   * Deletions and signing out late, so the routes before them meet the seeded records and the member's
+   * session alive; the workspace settings last, as they may lower the workspace's own rate limits and leave
+   * the routes after them nothing but 429s.
+   */
+  const order = ({ method, path }: FuzzOperation) =>
+    path === '/workspace/settings' && method === 'PATCH' ? 2 : method === 'DELETE' || path === '/auth/sign-out' ? 1 : 0;
+
+  it('covers every route of the OpenAPI document', () => {
+    const documented = operations.map((operation) => `${operation.method} ${operation.path}`);
+    const registered = parley.app.registeredRoutes.filter((route) => !route.hidden).map((route) => `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`);
+    expect(documented.sort()).toEqual(registered.sort());
+  });
+
+  it('never answers 5xx, and a refused request is a JSON error that changes nothing', { timeout: Math.max(120_000, RUNS * 5_000) }, async () => {
+    const resolve = resolverOf(document.components.schemas);
+    const known = knownIdsOf(seed);
+    for (const target of [...operations].sort((a, b) => order(a) - order(b))) {
+      await fc.assert(
+        fc.asyncProperty(requestsFor(target, resolve, known), (request) => check(request, target.path)),
+        { numRuns: RUNS, endOnFailure: true },
+      );
+    }
+    // A generator whose requests all fail validation would pass the above without testing any handler.
+    expect(accepted.size, [...accepted].join('\n')).toBeGreaterThan(operations.length / 2);
+  });
+});
