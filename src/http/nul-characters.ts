@@ -1,21 +1,34 @@
 import type { FastifyRequest } from 'fastify';
-import { invalid, type ParleyError } from '../errors.js';
+import { invalid } from '../errors.js';
 
 /**
- * U+0000 is refused everywhere in a request: PostgreSQL cannot store it in text (the query would fail
- * as an internal error), and no name, id or question needs it. Refusing it at the edge keeps both stores
- * answering the same way.
+ * Where `value` holds U+0000 (in a string, or in a key: then the object holding it is named), or
+ * undefined. Bodies are at most 64 levels deep by then (json-depth.ts), so recursion is safe.
  */
-const nulRefused = (where: string): ParleyError =>
-  invalid(`The ${where} contains a NUL character (U+0000)`, [{ field: where, message: 'must not contain U+0000' }]);
-
-/** A JSON.parse reviver that throws on a NUL in any key or string of the body. */
-export function refuseNulInJson(key: string, value: unknown): unknown {
-  if (key.includes('\0') || (typeof value === 'string' && value.includes('\0'))) throw nulRefused('body');
-  return value;
+function nulAt(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes('\0')) return path;
+    const found = nulAt(inner, `${path}.${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
-/** The request line can carry a NUL only percent-encoded. */
-export async function refuseNulInUrl(request: FastifyRequest): Promise<void> {
-  if (/%00/.test(request.url)) throw nulRefused(request.url.split('?')[0]!.includes('%00') ? 'path' : 'querystring');
+/**
+ * U+0000 is refused everywhere in a request, after validation has had its say: PostgreSQL cannot store
+ * it in text (the query would fail as an internal error), and no name, id or question needs it. Refusing
+ * it at the edge keeps both stores answering the same way.
+ */
+export async function refuseNulCharacters(request: FastifyRequest): Promise<void> {
+  const parts = [
+    ['params', request.params],
+    ['querystring', request.query],
+    ['body', request.body],
+  ] as const;
+  for (const [name, part] of parts) {
+    const field = nulAt(part, name);
+    if (field !== undefined) throw invalid(`${field} contains a NUL character (U+0000)`, [{ field, message: 'must not contain U+0000' }]);
+  }
 }

@@ -32,7 +32,7 @@ import { memberRoutes } from './routes/members.js';
 import { messageRoutes } from './routes/messages.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { workspaceRoutes } from './routes/workspace.js';
-import { refuseNulInUrl } from './nul-characters.js';
+import { refuseNulCharacters } from './nul-characters.js';
 import { REQUEST_LOG_OPTIONS } from './request-log.js';
 import { SHARED_SCHEMAS } from './schemas.js';
 
@@ -118,7 +118,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const multipart = request.headers['content-type']?.startsWith('multipart/') ?? false;
     if (request.body === undefined && !multipart && request.routeOptions.schema?.body !== undefined) request.body = {};
   });
-  app.addHook('onRequest', refuseNulInUrl);
+  app.addHook('preHandler', refuseNulCharacters);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

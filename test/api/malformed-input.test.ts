@@ -117,15 +117,16 @@ describe.each(STORE_KINDS)('malformed input on %s', (kind) => {
 
   // Found by test/fuzz: PostgreSQL cannot hold U+0000 in text, so a NUL reached the store as a 500 there.
   it.each([
-    ['a path id', 'GET', (): string => '/agents/a%00b', undefined],
-    ['a query value', 'GET', (): string => '/user-conversations?search=%00', undefined],
-    ['a body string', 'POST', (): string => '/datastores', { name: 'a\u0000b' }],
-    ['a body key', 'PATCH', (): string => `/conversations/${conversationId}`, { metadata: { 'k\u0000': 1 } }],
-  ] as const)('answers 400 for a NUL in %s, on every store', async (_where, method, path, body) => {
+    ['params.id', 'GET', (): string => '/agents/a%00b', undefined],
+    ['querystring.search', 'GET', (): string => '/user-conversations?search=%00', undefined],
+    ['body.name', 'POST', (): string => '/datastores', { name: 'a\u0000b' }],
+    ['body.metadata.note.1', 'PATCH', (): string => `/conversations/${conversationId}`, { metadata: { note: ['ok', 'a\u0000'] } }],
+    ['body.metadata', 'PATCH', (): string => `/conversations/${conversationId}`, { metadata: { 'k\u0000': 1 } }],
+  ] as const)('answers 400 naming %s for a NUL in it, on every store', async (field, method, path, body) => {
     const before = await parley.call<DatastoreBody[]>('GET', '/datastores', { key: ws.key });
     const response = await parley.call<ErrorBody>(method, path(), { key: ws.key, body });
     expectClientError(response);
-    expect(response.body.message).toMatch(/U\+0000/);
+    expect(response.body.details).toEqual([{ field, message: 'must not contain U+0000' }]);
     expect((await parley.call<DatastoreBody[]>('GET', '/datastores', { key: ws.key })).body).toEqual(before.body);
   });
 

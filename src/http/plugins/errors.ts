@@ -3,7 +3,6 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { randomToken } from '../../domain/ids.js';
 import { ERRORS, ParleyError, invalid, type ErrorCode, type FieldProblem } from '../../errors.js';
 import { MAX_JSON_DEPTH, isNestedTooDeep } from '../json-depth.js';
-import { refuseNulInJson } from '../nul-characters.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -119,7 +118,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: F
 
 /**
  * JSON bodies: an empty body is no body (clients send `Content-Type: application/json` with nothing on
- * GET and DELETE), and malformed or too deeply nested JSON, or JSON with a NUL in it, is a clear 400.
+ * GET and DELETE), and malformed or too deeply nested JSON is a clear 400.
  */
 function parseJsonBody(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) {
   if (body.trim() === '') return done(null, undefined);
@@ -129,9 +128,9 @@ function parseJsonBody(_request: FastifyRequest, body: string, done: (error: Err
     ]));
   }
   try {
-    done(null, JSON.parse(body, refuseNulInJson));
+    done(null, JSON.parse(body));
   } catch (error) {
-    done(ParleyError.isInstance(error) ? error : invalid(`The body is not valid JSON: ${(error as Error).message}`));
+    done(invalid(`The body is not valid JSON: ${(error as Error).message}`));
   }
 }
 
