@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { invalid } from '../errors.js';
+import { fieldCarryingParts } from './plugins/errors.js';
 
 /**
  * Where `value` holds U+0000 (in a string, or in a key: then the object holding it is named), or
@@ -22,12 +23,7 @@ function nulAt(value: unknown, path: string): string | undefined {
  * it at the edge keeps both stores answering the same way.
  */
 export async function refuseNulCharacters(request: FastifyRequest): Promise<void> {
-  const parts = [
-    ['params', request.params],
-    ['querystring', request.query],
-    ['body', request.body],
-  ] as const;
-  for (const [name, part] of parts) {
+  for (const [name, part] of fieldCarryingParts(request)) {
     const field = nulAt(part, name);
     if (field !== undefined) throw invalid(`${field} contains a NUL character (U+0000)`, [{ field, message: 'must not contain U+0000' }]);
   }
