@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/http/routes/auth.js';
 import { seedWorkspace, type Seed } from '../api/route-table.js';
+import type { AnswerBody } from '../support/bodies.js';
 import { FakeEmbeddingsServer } from '../support/fake-embeddings-server.js';
 import { connectBare } from '../support/migrations.js';
 import type { OpenApiDocument } from '../support/openapi.js';
@@ -42,6 +43,8 @@ function knownIdsOf(seed: Seed) {
   return (path: string, name: string) => (name === 'id' ? (byCollection[path.split('/')[1] ?? ''] ?? []) : (byField[name] ?? []));
 }
 
+const isVisitorRoute = (path: string) => path.startsWith('/agents/{id}/conversation');
+
 /** Endless streams: only their status and headers are looked at. */
 const isEndlessStream = (path: string) => path.endsWith('/stream') || path.endsWith('/conversation/events');
 
@@ -61,6 +64,7 @@ describe.each(STORE_KINDS)('every route, fuzzed from its own schema, on %s', (ki
   let snapshot: Snapshotter;
   let seed: Seed;
   let member: SignedInMember;
+  let visitorToken: string;
   let operations: FuzzOperation[];
   let document: OpenApiDocument;
   /** Routes that accepted at least one generated request: the handler behind the validation was reached. */
@@ -83,6 +87,10 @@ describe.each(STORE_KINDS)('every route, fuzzed from its own schema, on %s', (ki
     });
     seed = await seedWorkspace(parley);
     member = await parley.newMember(seed.a.id);
+    // The widget's routes serve a visitor of a public agent: their token comes with their first answer.
+    await parley.call('PATCH', `/agents/${seed.agentId}`, { key: seed.a.key, body: { visibility: 'public' } });
+    visitorToken = (await parley.call<AnswerBody>('POST', `/agents/${seed.agentId}/query`, { key: null, body: { query: 'Hello?' } })).body.visitorToken;
+    expect(visitorToken).toEqual(expect.any(String));
     document = (await parley.call<OpenApiDocument>('GET', '/openapi.json')).body;
     operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods ?? {}).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation: operation! })),
@@ -97,11 +105,11 @@ describe.each(STORE_KINDS)('every route, fuzzed from its own schema, on %s', (ki
     await embeddings?.stop();
   });
 
-  /** The workspace's key on its API; the member's session and token on their own routes. */
-  const credentials = (path: string): Record<string, string> =>
-    path === '/me' || path.startsWith('/auth/')
-      ? { authorization: `Bearer ${member.accessToken}`, cookie: `${SESSION_COOKIE}=${member.sessionSecret}` }
-      : { authorization: `Bearer ${seed.a.key}` };
+  /** The workspace's key on its API; the member's session and token on their own routes; the visitor's token on theirs. */
+  const credentials = (path: string): Record<string, string> => {
+    if (path === '/me' || path.startsWith('/auth/')) return { authorization: `Bearer ${member.accessToken}`, cookie: `${SESSION_COOKIE}=${member.sessionSecret}` };
+    return { authorization: `Bearer ${isVisitorRoute(path) ? visitorToken : seed.a.key}` };
+  };
 
   /**
    * Over node:http, not fetch: fetch refuses bodies on GET and would tidy `..` and broken escapes out of the
@@ -148,12 +156,12 @@ describe.each(STORE_KINDS)('every route, fuzzed from its own schema, on %s', (ki
   }
 
   /**
-   * Deletions and signing out late, so the routes before them meet the seeded records and the member's
-   * session alive; the workspace settings last, as they may lower the workspace's own rate limits and leave
+   * The visitor's routes first, while their agent is surely public; deletions and signing out late, so the
+   * routes before them meet the seeded records and the member's session alive; the workspace settings last, as they may lower the workspace's own rate limits and leave
    * the routes after them nothing but 429s.
    */
   const order = ({ method, path }: FuzzOperation) =>
-    path === '/workspace/settings' && method === 'PATCH' ? 2 : method === 'DELETE' || path === '/auth/sign-out' ? 1 : 0;
+    path === '/workspace/settings' && method === 'PATCH' ? 3 : method === 'DELETE' || path === '/auth/sign-out' ? 2 : isVisitorRoute(path) ? 0 : 1;
 
   it('covers every route of the OpenAPI document', () => {
     const documented = operations.map((operation) => `${operation.method} ${operation.path}`);
@@ -171,6 +179,6 @@ describe.each(STORE_KINDS)('every route, fuzzed from its own schema, on %s', (ki
       );
     }
     // A generator whose requests all fail validation would pass the above without testing any handler.
-    expect(accepted.size, [...accepted].join('\n')).toBeGreaterThan(operations.length / 2);
+    expect(accepted.size, [...accepted].join('\n')).toBeGreaterThan(operations.length * 0.7);
   });
 });
