@@ -1,7 +1,5 @@
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpenApiDocument } from '../support/openapi.js';
+import { responseChecker, responseSchemaOf, type OpenApiDocument } from '../support/openapi.js';
 import { startTestParley, type TestParley } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { ROUTE_TABLE, seedWorkspace, type Seed } from './route-table.js';
@@ -17,45 +15,24 @@ const PUBLIC_STRING_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'GET /datasources/{id}': ['id', 'type', 'name', 'groupId', 'createdAt', 'updatedAt', 'lastSynch'],
 };
 
-interface SchemaNode {
-  type?: string;
-  anyOf?: SchemaNode[];
-  properties?: Record<string, SchemaNode>;
-}
-
-/** The schema of a route's 2xx JSON answer in the document, with its `#/components` refs resolvable. */
-function responseSchema(document: OpenApiDocument, key: string, status: number): SchemaNode & { components: unknown } {
-  const [method, path] = key.split(' ') as [string, string];
-  const response = document.paths[path.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()]?.responses[String(status)] as
-    | { content?: Record<string, { schema: SchemaNode } | undefined> }
-    | undefined;
-  const schema = response?.content?.['application/json']?.schema;
-  if (schema === undefined) throw new Error(`${key} documents no JSON answer for ${status}`);
-  return { ...schema, components: document.components };
-}
-
 describe.each(STORE_KINDS)('responses against the OpenAPI document on %s', (kind) => {
   let parley: TestParley;
   let seed: Seed;
   let document: OpenApiDocument;
-  const ajv = addFormats.default(new Ajv.default({ strict: false, allErrors: true, discriminator: true }));
-  const validators = new Map<string, ValidateFunction>();
-  const validatorOf = (key: string, status: number) => {
-    const id = `${key} ${status}`;
-    if (!validators.has(id)) validators.set(id, ajv.compile(responseSchema(document, key, status)));
-    return validators.get(id)!;
-  };
+  let checkResponse: ReturnType<typeof responseChecker>;
 
   beforeAll(async () => {
     parley = await startTestParley(kind);
     seed = await seedWorkspace(parley);
     document = (await parley.call<OpenApiDocument>('GET', '/openapi.json')).body;
+    checkResponse = responseChecker(document);
   });
   afterAll(() => parley.close());
 
   it('types the public document’s string fields as strings, never null', () => {
     for (const [key, fields] of Object.entries(PUBLIC_STRING_FIELDS)) {
-      const { properties = {} } = responseSchema(document, key, 200);
+      const [method, path] = key.split(' ') as [string, string];
+      const { properties = {} } = responseSchemaOf(document, method, path, 200) ?? {};
       for (const field of fields) expect(properties[field], `${key} ${field}`).toMatchObject({ type: 'string' });
     }
   });
@@ -77,15 +54,15 @@ describe.each(STORE_KINDS)('responses against the OpenAPI document on %s', (kind
   it('answers every route with a body its documented schema accepts', async () => {
     const checked: string[] = [];
     for (const [key, route] of walked) {
+      const [method, url] = key.split(' ') as [string, string];
       const { path, body } = route.request(seed);
-      const response = await parley.call(key.split(' ')[0]!, path, { key: seed.a.key, body });
+      const response = await parley.call(method, path, { key: seed.a.key, body });
       expect(response.status, `${key}: ${JSON.stringify(response.body)}`).toBeLessThan(300);
       if (!response.headers.get('content-type')?.startsWith('application/json')) continue;
-      const validate = validatorOf(key, response.status);
-      expect(validate(response.body) ? [] : validate.errors, `${key}: ${JSON.stringify(response.body)}`).toEqual([]);
+      const complaints = checkResponse(method, url.replace(/:(\w+)/g, '{$1}'), response.status, response.body);
+      expect(complaints, `${key}: ${JSON.stringify(response.body)}`).toEqual([]);
       checked.push(key);
     }
     expect(checked).toEqual(expect.arrayContaining(['GET /agents/:id', 'GET /datastores/:id', 'GET /datasources/:id', 'GET /conversations/:id']));
   });
-
 });
