@@ -167,6 +167,16 @@ describe.each(STORE_KINDS)('every route, fuzzed from its own schema, on %s', (ki
   const order = ({ method, path }: FuzzOperation) =>
     path === '/workspace/settings' && method === 'PATCH' ? 3 : method === 'DELETE' || path === '/auth/sign-out' ? 2 : isVisitorRoute(path) ? 0 : 1;
 
+  it('takes a snapshot that sees a change in any table, but not a credential being used', async () => {
+    const before = await snapshot();
+    await parley.core.store.apiKeys.markUsed(seed.a.id, seed.keyId, new Date().toISOString());
+    expect(await snapshot()).toEqual(before);
+    await parley.core.services.conversations.addMessage(seed.a.id, seed.conversationId, { from: 'human', text: 'one more' });
+    const after = await snapshot();
+    expect(Object.keys(after).filter((table) => after[table] !== before[table])).toEqual(expect.arrayContaining(['message']));
+    current = after;
+  });
+
   it('covers every route of the OpenAPI document', () => {
     const documented = operations.map((operation) => `${operation.method} ${operation.path}`);
     const registered = parley.app.registeredRoutes.filter((route) => !route.hidden).map((route) => `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`);
