@@ -18,7 +18,7 @@ import { limitCallers, registerRateLimitStore } from './plugins/rate-limits.js';
 import cookie from '@fastify/cookie';
 import { authRoutes } from './routes/auth.js';
 import { modelRoutes, type ModelRoutesOptions } from './routes/models.js';
-import { answerUnparsableRequest, registerErrorHandling } from './plugins/errors.js';
+import { answerUnparsableRequest, registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -36,6 +36,7 @@ import { memberRoutes } from './routes/members.js';
 import { messageRoutes } from './routes/messages.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { workspaceRoutes } from './routes/workspace.js';
+import { refuseNulCharacters } from './nul-characters.js';
 import { REQUEST_LOG_OPTIONS, logRequests } from './request-log.js';
 import { SHARED_SCHEMAS } from './schemas.js';
 
@@ -126,6 +127,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     genReqId: requestIds(),
     ...(deps.tls === undefined ? {} : { serverFactory: httpsServer(deps.tls) }),
     clientErrorHandler: answerUnparsableRequest,
+    // A bad escape or an overlong path parameter is refused by the router, before any hook: the same JSON error body.
+    frameworkErrors: (error, request, reply) => sendError(request, reply, error),
+    // An id is up to 200 characters (the Id schema checks it): percent-encoded, a client-made one is several times longer.
+    routerOptions: { maxParamLength: 2_000 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const routes: RegisteredRoute[] = [];
@@ -152,6 +157,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     if (request.body === undefined && !multipart && request.routeOptions.schema?.body !== undefined) request.body = {};
     done();
   });
+  app.addHook('preHandler', refuseNulCharacters);
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     done(null, payload);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestParley, type ApiResponse, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { seedConversation } from './conversations-seed.js';
-import { undeclared, type DatasourceBody, type DatastoreBody, type ErrorBody, type PatchedConversationBody } from '../support/bodies.js';
+import { undeclared, type AgentBody, type DatasourceBody, type DatastoreBody, type ErrorBody, type PatchedConversationBody } from '../support/bodies.js';
 import type { OpenApiDocument } from '../support/openapi.js';
 
 const BOUNDARY = 'parley-sweep';
@@ -95,6 +95,45 @@ describe.each(STORE_KINDS)('malformed input on %s', (kind) => {
       }
     }
     expect(numeric).toEqual(expect.arrayContaining(['/datasources/{id}/chunks offset', '/user-conversations limit']));
+  });
+
+  // Found by test/fuzz: the router refused these before any hook, with Fastify's own body (no code of ours, 414).
+  it.each(['%E0%A4%A', '%', '%FF%FE'])('answers 400 JSON for the broken escape %s in a path', async (segment) => {
+    const response = await parley.call<ErrorBody>('GET', `/agents/${segment}`, { key: ws.key });
+    expectClientError(response);
+    expect(response.body.error).toBe('INVALID_REQUEST');
+  });
+
+  it('takes ids as long as the Id schema allows, however they are encoded, and names the field past that', async () => {
+    const longest = await parley.call<ErrorBody>('GET', `/agents/${encodeURIComponent('é'.repeat(200))}`, { key: ws.key });
+    expectClientError(longest, 404);
+    expect(longest.body.error).toBe('NOT_FOUND');
+    const tooLong = await parley.call<ErrorBody>('GET', `/agents/${'x'.repeat(2_001)}`, { key: ws.key });
+    expectClientError(tooLong);
+    const overSchema = await parley.call<ErrorBody>('GET', `/agents/${'x'.repeat(201)}`, { key: ws.key });
+    expectClientError(overSchema);
+    expect(overSchema.body.details).toEqual([expect.objectContaining({ field: 'params.id' })]);
+  });
+
+  // Found by test/fuzz: PostgreSQL cannot hold U+0000 in text, so a NUL reached the store as a 500 there.
+  it.each([
+    ['params.id', 'GET', (): string => '/agents/a%00b', undefined],
+    ['querystring.search', 'GET', (): string => '/user-conversations?search=%00', undefined],
+    ['body.name', 'POST', (): string => '/datastores', { name: 'a\u0000b' }],
+    ['body.metadata.note.1', 'PATCH', (): string => `/conversations/${conversationId}`, { metadata: { note: ['ok', 'a\u0000'] } }],
+    ['body.metadata', 'PATCH', (): string => `/conversations/${conversationId}`, { metadata: { 'k\u0000': 1 } }],
+  ] as const)('answers 400 naming %s for a NUL in it, on every store', async (field, method, path, body) => {
+    const before = await parley.call<DatastoreBody[]>('GET', '/datastores', { key: ws.key });
+    const response = await parley.call<ErrorBody>(method, path(), { key: ws.key, body });
+    expectClientError(response);
+    expect(response.body.details).toEqual([{ field, message: 'must not contain U+0000' }]);
+    expect((await parley.call<DatastoreBody[]>('GET', '/datastores', { key: ws.key })).body).toEqual(before.body);
+  });
+
+  it('keeps a NUL written as text (an escaped backslash) in a body', async () => {
+    const response = await parley.call<AgentBody>('POST', '/agents', { key: ws.key, raw: '{"name": "a\\\\u0000b"}', headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(200);
+    expect(response.body.name).toBe('a\\u0000b');
   });
 
   it('still pages chunks with in-range integers', async () => {

@@ -58,6 +58,14 @@ interface ErrorReply {
   details?: readonly FieldProblem[];
 }
 
+/** The parts of a request that carry fields, named as validation errors name them. */
+export const fieldCarryingParts = (request: FastifyRequest) =>
+  [
+    ['body', request.body],
+    ['querystring', request.query],
+    ['params', request.params],
+  ] as const;
+
 /**
  * Where the request sent a field a use case named: the route's own mapping, else the part of the request
  * (body, query string, path) that has it at its top level; Fastify's own `body.x` paths pass unchanged.
@@ -66,12 +74,7 @@ function locate(request: FastifyRequest, field: string): string {
   const mapped = request.routeOptions.config.fieldPaths?.[field];
   if (mapped !== undefined) return mapped;
   const top = field.split('.')[0] ?? field;
-  const parts = [
-    ['body', request.body],
-    ['querystring', request.query],
-    ['params', request.params],
-  ] as const;
-  for (const [name, part] of parts) {
+  for (const [name, part] of fieldCarryingParts(request)) {
     if (top === name) return field;
     if (typeof part === 'object' && part !== null && Object.hasOwn(part, top)) return `${name}.${field}`;
   }

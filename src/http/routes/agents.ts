@@ -51,7 +51,8 @@ const Agent = Type.Object({
   modelName: Type.String(),
   temperature: Type.Number(),
   visibility: Visibility,
-  systemPrompt: Nullable(Type.String()),
+  // A string in the older public OpenAPI document, which clients generate code from: never null.
+  systemPrompt: Type.String({ description: 'Empty when the agent has none' }),
   userPrompt: Type.String(),
   iconUrl: Nullable(Type.String()),
   handle: Nullable(Type.String()),
@@ -66,6 +67,7 @@ export type AgentBody = Static<typeof Agent>;
 
 const toAgent = ({ widget, ...agent }: AgentRecord): AgentBody => ({
   ...agent,
+  systemPrompt: agent.systemPrompt ?? '',
   widget: widgetSettingsOf(widget),
   tools: agent.datastoreIds.map((datastoreId) => ({ type: 'datastore', datastoreId })),
 });

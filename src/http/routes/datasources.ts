@@ -53,7 +53,8 @@ const Datasource = Type.Object({
   name: Type.String(),
   status: StringEnum(['unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached']),
   datastoreId: Type.String(),
-  groupId: Nullable(Type.String()),
+  // groupId and lastSynch are strings in the older public OpenAPI document, which clients generate code from.
+  groupId: Type.String({ description: 'Empty when the datasource belongs to no group' }),
   custom_id: Nullable(Type.String()),
   config: Type.Object({}, { additionalProperties: true, description: 'source_url (web pages), file_name, kind' }),
   error: Nullable(Type.String({ description: 'Why processing failed (status error) or is being retried' })),
@@ -65,7 +66,7 @@ const Datasource = Type.Object({
   size: Nullable(Type.Integer({ description: 'Bytes of the stored file' })),
   createdAt: Timestamp('When the datasource was created'),
   updatedAt: Timestamp('Last change of status or progress'),
-  lastSynch: Nullable(Timestamp('When the content was last indexed')),
+  lastSynch: Type.Optional(Timestamp('When the content was last indexed; absent until it is')),
 });
 
 const Chunk = Type.Object({
@@ -87,7 +88,7 @@ const toDatasource = (record: DatasourceRecord): DatasourceBody => ({
   name: record.name,
   status: record.status,
   datastoreId: record.datastoreId,
-  groupId: record.groupId,
+  groupId: record.groupId ?? '',
   custom_id: record.customId,
   config: record.config,
   error: record.error,
@@ -99,7 +100,7 @@ const toDatasource = (record: DatasourceRecord): DatasourceBody => ({
   size: record.sizeBytes,
   createdAt: record.createdAt,
   updatedAt: record.updatedAt,
-  lastSynch: record.lastSynch,
+  ...(record.lastSynch === null ? {} : { lastSynch: record.lastSynch }),
 });
 
 export interface DatasourceRoutesOptions {

@@ -41,7 +41,7 @@ export interface Agent {
   modelName: string;
   temperature: number;
   visibility: Visibility;
-  systemPrompt: string | null;
+  systemPrompt: string;
   userPrompt: string;
   iconUrl: string | null;
   handle: string | null;
@@ -52,9 +52,10 @@ export interface Agent {
   updatedAt: string;
 }
 
+/** `systemPrompt: null` clears it (the agent then reads back `''`). */
 export type AgentInput = Partial<
-  Pick<Agent, 'name' | 'description' | 'modelName' | 'temperature' | 'visibility' | 'systemPrompt' | 'userPrompt' | 'allowedOrigins' | 'tools'>
-> & { widget?: WidgetSettingsPatch };
+  Pick<Agent, 'name' | 'description' | 'modelName' | 'temperature' | 'visibility' | 'userPrompt' | 'allowedOrigins' | 'tools'>
+> & { systemPrompt?: string | null; widget?: WidgetSettingsPatch };
 
 export const agentKeys = {
   all: (workspaceId: string) => ['workspaces', workspaceId, 'agents'] as const,

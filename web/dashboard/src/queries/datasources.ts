@@ -22,7 +22,7 @@ export interface Datasource {
   size: number | null;
   createdAt: string;
   updatedAt: string;
-  lastSynch: string | null;
+  lastSynch?: string;
 }
 
 export interface Chunk {

@@ -96,7 +96,7 @@ export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: Agen
       <div className="form-section">
         <h2 className="form-section-title">Prompts</h2>
         <Field label="System prompt" error={fieldError(error, 'systemPrompt')} hint="How the agent behaves: its role, tone and limits. Optional.">
-          {(control) => <textarea {...control} className="input mono" name="systemPrompt" rows={5} defaultValue={values.systemPrompt ?? ''} />}
+          {(control) => <textarea {...control} className="input mono" name="systemPrompt" rows={5} defaultValue={values.systemPrompt} />}
         </Field>
         <Field
           label="User prompt"
