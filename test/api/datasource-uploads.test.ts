@@ -53,8 +53,15 @@ describe.each(STORE_KINDS)('datasource uploads on %s', (kind) => {
 
   // CR/LF cannot reach the header's file name: the multipart parser drops such a part. The field can carry them.
   it('applies the same rule to the fileName field, falling back to the file name', async () => {
-    expect(await storedName(await upload('file.txt', '\u001b[1mBold\r\nname\u0000\u202E.txt'))).toBe('Bold name.txt');
-    expect(await storedName(await upload('from header.txt', '\u200B\u0000 '))).toBe('from header.txt');
+    expect(await storedName(await upload('file.txt', '\u001b[1mBold\r\nname\u202E.txt'))).toBe('Bold name.txt');
+    expect(await storedName(await upload('from header.txt', '\u200B '))).toBe('from header.txt');
+  });
+
+  // The header's name comes from the client's file system and is cleaned; a field is what the client wrote.
+  it('refuses NUL in the fileName field, as in every other field', async () => {
+    const refused = await uploadFile<ErrorBody>(parley, { key: ws.key, datastoreId, file: { name: 'a.txt', bytes: TEXT }, fileName: 'nul\u0000.txt' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details).toEqual([{ field: 'body.fileName', message: 'must not contain U+0000' }]);
   });
 
   it('names an upload whose name is all invisible "upload"', async () => {

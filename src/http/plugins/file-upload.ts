@@ -65,7 +65,9 @@ export async function registerFileUploads(app: FastifyInstance, options: FileUpl
       uploads.set(request, { path: file, fileName: part.filename, size: 0 });
       await pipeline(part.file, createWriteStream(file));
       uploads.set(request, { path: file, fileName: part.filename, size: part.file.bytesRead });
-      body[part.fieldname] = part.filename;
+      // The header's file name is the client's file system talking, cleaned by the naming rule later; NUL
+      // goes here, as the edge refuses it in every field a client writes (nul-characters.ts).
+      body[part.fieldname] = part.filename.replaceAll('\0', '');
     }
     return body;
   }
