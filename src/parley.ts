@@ -121,6 +121,14 @@ export interface RunningServer {
   url: string;
 }
 
+/**
+ * Standard output for log lines, written asynchronously (lines that pile up while a write is under way go
+ * out together, and a slow reader no longer holds up the process; pino flushes it on exit). One per
+ * process: the API's and the workers' lines share it, so two writers never interleave on the same pipe.
+ */
+let standardOutput: LogStream | undefined;
+const standardOutputLog = (): LogStream => (standardOutput ??= pino.destination({ dest: 1, sync: false }));
+
 export async function startServer(config: Config, core: Core, { logStream }: { logStream?: LogStream } = {}): Promise<RunningServer> {
   const tls = config.server.tls ?? undefined;
   const app = await buildServer({
@@ -129,7 +137,7 @@ export async function startServer(config: Config, core: Core, { logStream }: { l
     models: core.models.catalogue(),
     publicUrl: config.events.publicUrl,
     logLevel: config.logLevel,
-    logStream,
+    logStream: logStream ?? standardOutputLog(),
     bodyLimitBytes: config.bodyLimitBytes,
     maxUploadBytes: config.ingestion.maxUploadBytes,
     tempDir: tempDirOf(config),
@@ -152,7 +160,7 @@ export async function startServer(config: Config, core: Core, { logStream }: { l
  * duration and the request that caused it (`reqId`, as the API logs it), so one id finds both.
  */
 function logAttempts(level: LogLevel): (attempt: EndedAttempt) => void {
-  const log = pino({ level }, pino.destination({ dest: 1, sync: false }));
+  const log = pino({ level }, standardOutputLog());
   return ({ requestId, ...attempt }) => {
     const line = { ...attempt, ...(requestId === null ? {} : { reqId: requestId }) };
     if (attempt.outcome === 'failed') log.error(line, 'job attempt ended');

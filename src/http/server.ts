@@ -3,7 +3,6 @@ import https from 'node:https';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Ajv from 'ajv';
-import pino from 'pino';
 import addFormats from 'ajv-formats';
 import type { LogLevel } from '../config.js';
 import { randomToken } from '../domain/ids.js';
@@ -48,8 +47,8 @@ export interface ServerDeps {
   /** The address people reach Parley at (PARLEY_PUBLIC_URL). */
   publicUrl: string;
   logLevel: LogLevel;
-  /** Where log lines go (JSON, one per line); standard output when absent. */
-  logStream?: LogStream;
+  /** Where log lines go (JSON, one per line). */
+  logStream: LogStream;
   bodyLimitBytes: number;
   maxUploadBytes: number;
   /** Where uploads are streamed before they join the blob store. */
@@ -117,9 +116,7 @@ function createValidators() {
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const modelNames = deps.models.map((model) => model.name);
   const app = Fastify({
-    // Standard output written asynchronously: lines that pile up while a write is under way go out
-    // together, and a slow reader of the log no longer holds up requests (pino flushes it on exit).
-    logger: { level: deps.logLevel, stream: deps.logStream ?? pino.destination({ dest: 1, sync: false }), ...REQUEST_LOG_OPTIONS },
+    logger: { level: deps.logLevel, stream: deps.logStream, ...REQUEST_LOG_OPTIONS },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.bodyLimitBytes,
     // A hop count becomes proxy-addr's function form, which Fastify's types spell out.
