@@ -139,6 +139,7 @@ export async function writeDataset(store: Store, data: Dataset): Promise<Layout>
     embeddingDimensions: null,
     vectorWeight: 1,
     keywordWeight: 1,
+    vectorWindows: false,
     createdAt: at,
     updatedAt: at,
   });
@@ -181,7 +182,7 @@ export async function writeDataset(store: Store, data: Dataset): Promise<Layout>
         source: record.name,
         pageNumber: null,
         tokens: WORDS_PER_CHUNK,
-        embedding: rowOf(data.vectors, DIMENSIONS, row),
+        vectors: [rowOf(data.vectors, DIMENSIONS, row)],
       };
     });
     const outcome = await store.datasources.writeIndex(workspaceId, id, 1, {
@@ -189,6 +190,7 @@ export async function writeDataset(store: Store, data: Dataset): Promise<Layout>
       textSize: chunks.reduce((total, chunk) => total + chunk.text.length, 0),
       totalPages: null,
       embeddingModel: 'bench:synthetic-512',
+      vectorLayout: 'whole',
       embeddingDimensions: DIMENSIONS,
     });
     if (outcome !== 'written') throw new Error(`writeIndex answered ${outcome}`);

@@ -139,6 +139,8 @@ export interface EmbeddingsConfig {
   readonly url: string | null;
   readonly model: string | null;
   readonly apiKey: string | null;
+  /** Tokens of one text the remote model reads; null for its default. */
+  readonly maxInputTokens: number | null;
   /** Worker threads of the local model. */
   readonly threads: number;
   /** Recent query vectors kept per process, so a repeated question embeds once; 0 turns this off. */
@@ -202,6 +204,9 @@ export const ENVIRONMENT = Type.Object({
   PARLEY_EMBEDDINGS_URL: Type.Optional(url('https?', 'An OpenAI-compatible embeddings endpoint')),
   PARLEY_EMBEDDINGS_MODEL: Type.Optional(Type.String()),
   PARLEY_EMBEDDINGS_API_KEY: Type.Optional(Type.String()),
+  PARLEY_EMBEDDINGS_MAX_INPUT_TOKENS: Type.Optional(
+    Type.Integer({ minimum: 16, description: 'Tokens of one text the remote embedding model reads (default 8192)' }),
+  ),
   PARLEY_EMBEDDINGS_THREADS: Type.Optional(Type.Integer({ minimum: 1, description: 'Worker threads of the built-in model (default: cores)' })),
   PARLEY_QUERY_CACHE_SIZE: atLeast(0, 1000, 'Query vectors kept per process; 0 turns the cache off'),
   PARLEY_SMTP_URL: Type.Optional(url('smtps?', 'SMTP server for notification e-mail')),
@@ -346,6 +351,7 @@ export function loadConfig(env: Env = process.env): Config {
       url: v.PARLEY_EMBEDDINGS_URL ?? null,
       model: v.PARLEY_EMBEDDINGS_MODEL ?? null,
       apiKey: v.PARLEY_EMBEDDINGS_API_KEY ?? null,
+      maxInputTokens: v.PARLEY_EMBEDDINGS_MAX_INPUT_TOKENS ?? null,
       threads: v.PARLEY_EMBEDDINGS_THREADS ?? os.availableParallelism(),
       queryCacheSize: v.PARLEY_QUERY_CACHE_SIZE,
     }),

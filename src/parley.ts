@@ -214,6 +214,7 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
   });
   const eventWorkers = events.startEventWorkers(config, core.store, { backoff, onError, onAttemptEnded });
   await core.services.datasources.reembedIfModelChanged(embedder.modelId);
+  await core.services.datasources.reembedIfLayoutChanged(embedder.maxInputTokens, config.ingestion.chunkTokens);
   runner.start();
   core.onEnqueued = () => {
     runner.wake();

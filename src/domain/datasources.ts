@@ -6,6 +6,7 @@ import { isPublicAddress } from '../net/address-policy.js';
 import type { DocumentKind } from '../rag/ingest/document.js';
 import { MIME_TYPES } from '../rag/ingest/mime-types.js';
 import { sniffDocumentKind } from '../rag/ingest/parse/sniff-kind.js';
+import { vectorLayout } from '../rag/ingest/vector-windows.js';
 import type { ChunkRecord, DatasourceRecord, DatasourceType, NewJob, Store } from '../store/store.js';
 import { datasourceName } from './datasource-name.js';
 import { ParleyError, invalid } from '../errors.js';
@@ -120,7 +121,7 @@ export class DatasourceService {
 
   /**
    * After the embedding model changed, every datastore made with the old one is indexed again; until
-   * a datasource is re-embedded, search skips its vectors of the wrong model.
+   * a datasource is re-embedded, keyword search still finds it.
    */
   async reembedIfModelChanged(modelId: string): Promise<number> {
     const stale = await this.store.datasources.listEmbeddedWithOtherModel(modelId);
@@ -128,14 +129,34 @@ export class DatasourceService {
     for (const [datastoreId, workspaceId] of datastores) {
       await this.store.datastores.resetEmbeddingModel(workspaceId, datastoreId);
     }
-    for (const datasource of stale) {
+    return this.reindex(stale);
+  }
+
+  /**
+   * Datasources embedded in another vector layout than their datastore's (made before window vectors,
+   * or since the setting or the model's input length changed) are embedded again, in the background;
+   * each stays searchable with its old vectors until its new ones replace them.
+   */
+  async reembedIfLayoutChanged(maxInputTokens: number, chunkTokens: number): Promise<number> {
+    const windowed = vectorLayout(true, maxInputTokens, chunkTokens).name;
+    const whole = vectorLayout(false, maxInputTokens, chunkTokens).name;
+    return this.reindex(await this.store.datasources.listWithOtherVectorLayout({ windowed, whole }));
+  }
+
+  /** Every datasource of the datastore indexed again, after a change of how it is embedded. */
+  async reembedDatastore(workspaceId: string, datastoreId: string): Promise<number> {
+    return this.reindex(await this.store.datasources.listByDatastore(workspaceId, datastoreId));
+  }
+
+  private async reindex(datasources: readonly DatasourceRecord[]): Promise<number> {
+    for (const datasource of datasources) {
       const requeued = await this.store.datasources.requeue(datasource.workspaceId, datasource.id, (generation) =>
         this.ingestJob(datasource.workspaceId, datasource.id, generation),
       );
       if (requeued !== undefined) this.options.onSuperseded(datasource.id, requeued.generation);
     }
-    if (stale.length > 0) this.options.onEnqueued();
-    return stale.length;
+    if (datasources.length > 0) this.options.onEnqueued();
+    return datasources.length;
   }
 
   private async create(

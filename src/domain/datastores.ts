@@ -11,6 +11,7 @@ export interface DatastoreInput {
   visibility?: Visibility;
   vectorWeight?: number;
   keywordWeight?: number;
+  vectorWindows?: boolean;
 }
 
 export const DATASTORE_DEFAULTS = {
@@ -20,10 +21,15 @@ export const DATASTORE_DEFAULTS = {
   visibility: 'private',
   vectorWeight: DEFAULT_FUSION_WEIGHTS.vector,
   keywordWeight: DEFAULT_FUSION_WEIGHTS.keyword,
+  vectorWindows: true,
 } as const satisfies Partial<DatastoreRecord>;
 
 export class DatastoreService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Re-embeds the datastore's datasources after its `vectorWindows` setting changed. */
+    private readonly reembed: (workspaceId: string, datastoreId: string) => Promise<unknown>,
+  ) {}
 
   async create(workspaceId: string, input: DatastoreInput): Promise<DatastoreRecord> {
     const at = now();
@@ -50,8 +56,11 @@ export class DatastoreService {
   }
 
   async update(workspaceId: string, id: string, input: DatastoreInput): Promise<DatastoreRecord> {
-    await this.get(workspaceId, id);
-    return (await this.store.datastores.update(workspaceId, id, input, now())) ?? this.get(workspaceId, id);
+    const before = await this.get(workspaceId, id);
+    const updated = (await this.store.datastores.update(workspaceId, id, input, now())) ?? (await this.get(workspaceId, id));
+    // After the setting is stored: a job that read the old one is superseded by the new generation.
+    if (updated.vectorWindows !== before.vectorWindows) await this.reembed(workspaceId, id);
+    return updated;
   }
 
   /** Removes the datastore with its datasources, chunks and vectors; agents keep working without it. */

@@ -87,12 +87,13 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const links = new OneTimeLinks(store, options.publicUrl);
   const accessTokens = new AccessTokens(store.secrets);
   const accounts = new AccountService(store, links, accessTokens, { signUpOpen: options.signUpOpen });
+  const datasources = new DatasourceService(store, options);
   return {
     keys,
     workspaces: new WorkspaceService(store, keys),
     agents: new AgentService(store),
-    datastores: new DatastoreService(store),
-    datasources: new DatasourceService(store, options),
+    datastores: new DatastoreService(store, (workspaceId, datastoreId) => datasources.reembedDatastore(workspaceId, datastoreId)),
+    datasources,
     search: new DatastoreSearchService(store, retriever),
     conversations,
     answers: new AgentAnswerService(

@@ -63,6 +63,8 @@ export interface DatastoreTable {
   content_version: Generated<number>;
   vector_weight: number;
   keyword_weight: number;
+  /** 1: chunks longer than the model reads are embedded as windows; 0: one vector per chunk. */
+  vector_windows: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -89,6 +91,8 @@ export interface DatasourceTable {
   total_pages: number | null;
   /** Bumped by every re-sync: work for an older generation is discarded, never written. */
   generation: number;
+  /** How its chunks were embedded (src/rag/ingest/vector-windows.ts); null until indexed. */
+  vector_layout: string | null;
   last_synch: string | null;
   created_at: string;
   updated_at: string;
@@ -105,6 +109,15 @@ export interface ChunkTable {
   source: string;
   page_number: number | null;
   tokens: number;
+}
+
+/** A vector of a chunk: one per window of its text, or one for the whole chunk. */
+export interface ChunkVectorTable {
+  /** Never reused (AUTOINCREMENT, identity): the embedded store's HNSW labels are these ids. */
+  id: Generated<number>;
+  chunk_id: string;
+  datastore_id: string;
+  datasource_id: string;
   dimensions: number;
   /** float32 little-endian bytes (SQLite) or pgvector text such as "[0.1,0.2]" (PostgreSQL). */
   embedding: Uint8Array | string;
@@ -328,6 +341,7 @@ export interface Database {
   datastore: DatastoreTable;
   datasource: DatasourceTable;
   chunk: ChunkTable;
+  chunk_vector: ChunkVectorTable;
   job: JobTable;
   blob_part: BlobPartTable;
   contact: ContactTable;

@@ -43,7 +43,7 @@ describe('the embedded store’s HNSW index', () => {
     await store.workspaces.create({ id: workspaceId, name: 'hnsw', createdAt: at });
     await store.datastores.create({
       id: datastoreId, workspaceId, name: 'index', description: '', type: 'vector_a', visibility: 'private',
-      embeddingModel: null, embeddingDimensions: null, vectorWeight: 1, keywordWeight: 1, createdAt: at, updatedAt: at,
+      embeddingModel: null, embeddingDimensions: null, vectorWeight: 1, keywordWeight: 1, vectorWindows: false, createdAt: at, updatedAt: at,
     });
     await store.datasources.create(
       {
@@ -54,10 +54,10 @@ describe('the embedded store’s HNSW index', () => {
       { id: newId(), kind: 'noop', workspaceId, payload: {}, maxAttempts: 1 },
     );
     const chunks: NewChunk[] = Array.from({ length: CHUNKS }, (_, ordinal) => ({
-      ordinal, text: `chunk ${ordinal}`, source: 'doc', pageNumber: null, tokens: 2, embedding: vectorOf(ordinal),
+      ordinal, text: `chunk ${ordinal}`, source: 'doc', pageNumber: null, tokens: 2, vectors: [vectorOf(ordinal)],
     }));
     await store.datasources.writeIndex(workspaceId, datasourceId, 1, {
-      chunks, textSize: 100, totalPages: null, embeddingModel: 'synthetic', embeddingDimensions: DIMENSIONS,
+      chunks, textSize: 100, totalPages: null, embeddingModel: 'synthetic', embeddingDimensions: DIMENSIONS, vectorLayout: 'whole',
     });
   });
   afterAll(async () => {

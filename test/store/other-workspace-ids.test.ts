@@ -15,11 +15,12 @@ describe.each(STORE_KINDS)("another workspace's id in the %s store", (kind) => {
   const datastoreId = newId();
 
   const content = (text: string): IndexedContent => ({
-    chunks: [{ ordinal: 0, text, source: 'doc', pageNumber: null, tokens: 1, embedding: Float32Array.of(1, 0, 0, 0) }],
+    chunks: [{ ordinal: 0, text, source: 'doc', pageNumber: null, tokens: 1, vectors: [Float32Array.of(1, 0, 0, 0)] }],
     textSize: text.length,
     totalPages: null,
     embeddingModel: 'model-a',
     embeddingDimensions: 4,
+    vectorLayout: 'whole',
   });
 
   /** A new unsynched datasource of workspace A, with its job. */
@@ -40,7 +41,7 @@ describe.each(STORE_KINDS)("another workspace's id in the %s store", (kind) => {
     await store.workspaces.create({ id: b, name: `b ${b}`, createdAt: AT });
     await store.datastores.create({
       id: datastoreId, workspaceId: a, name: 'a', description: '', type: 'vector_a', visibility: 'private',
-      embeddingModel: null, embeddingDimensions: null, vectorWeight: 1, keywordWeight: 1, createdAt: AT, updatedAt: AT,
+      embeddingModel: null, embeddingDimensions: null, vectorWeight: 1, keywordWeight: 1, vectorWindows: true, createdAt: AT, updatedAt: AT,
     });
   });
   afterAll(async () => {

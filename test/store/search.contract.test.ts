@@ -21,6 +21,8 @@ describe.each(STORE_KINDS)('the chunk search port of the %s store', (kind) => {
   let a: WorkspaceRecord;
   let b: WorkspaceRecord;
   let d1: string;
+  let dResync: string;
+  let dWindows: string;
   let d2: string;
   let dB: string;
   /** Chunk ids by name: `red0` is the red guide's first chunk. */
@@ -57,9 +59,18 @@ describe.each(STORE_KINDS)('the chunk search port of the %s store', (kind) => {
     await add('plain', a.id, d1, [chunk(0, 'Parking near the entrance', unit(0, 1, 0, 0))]);
     await add('second', a.id, d2, [chunk(0, 'Vaccine storage in the second datastore', unit(1, 0, 0, 0))]);
     await add('other', b.id, dB, [chunk(0, 'Vaccine storage in workspace B', unit(1, 0, 0, 0))], { customId: 'red' });
-    // Indexed, then re-synced: its chunks are still stored but its datasource is no longer synched.
-    await add('resyncing', a.id, d1, [chunk(0, 'Vaccine storage vaccine storage, pending', unit(1, 0, 0, 0))], { customId: 'red' });
+    // Indexed, then its re-sync failed: its chunks are still stored but no longer searched.
+    await add('failed', a.id, d1, [chunk(0, 'Vaccine storage vaccine storage, failed', unit(1, 0, 0, 0))], { customId: 'red' });
+    await store().datasources.report(a.id, sources.failed!.id, 1, { status: 'error', error: 'the page is gone' });
+    dResync = (await createDatastore(store(), a.id)).id;
+    // Indexed, then re-synced: searched with its last index until the new one replaces it.
+    await add('resyncing', a.id, dResync, [chunk(0, 'Vaccine storage, being re-indexed', unit(1, 0, 0, 0))]);
     await store().datasources.requeue(a.id, sources.resyncing!.id, () => jobRecord());
+    dWindows = (await createDatastore(store(), a.id)).id;
+    // A chunk embedded as three windows, one of them close to the query: it scores as that window.
+    const windowed = { ...chunk(0, 'A long chunk read in windows'), vectors: [unit(0, 0, 0, 1), unit(1, 0, 0, 0), unit(0, 1, 0, 1)] };
+    await add('windowed', a.id, dWindows, [windowed, chunk(1, 'A short chunk', unit(1, 1, 0, 0)), chunk(2, 'Far away', unit(0, 0, 1, 0))]);
+    await add('neighbour', a.id, dWindows, [chunk(0, 'Farther away', unit(0, 0, 1, 1))]);
   });
 
   const scope = (overrides: Partial<SearchScope> = {}): SearchScope => ({ workspaceId: a.id, datastoreIds: [d1], ...overrides });
@@ -111,9 +122,19 @@ describe.each(STORE_KINDS)('the chunk search port of the %s store', (kind) => {
       expect(await vector(scope({ customIds: [] }))).toEqual([]);
     });
 
-    it('skips the chunks of a datasource that is not synched', async () => {
-      expect(await vector(scope({ datasourceIds: [sources.resyncing!.id] }))).toEqual([]);
-      expect(await vector(scope())).not.toContain('resyncing0');
+    it('skips the chunks of a datasource whose last indexing failed, and keeps one being re-indexed', async () => {
+      expect(await vector(scope({ datasourceIds: [sources.failed!.id] }))).toEqual([]);
+      expect(await vector(scope())).not.toContain('failed0');
+      expect(await vector(scope({ datastoreIds: [dResync] }))).toEqual(['resyncing0']);
+    });
+
+    it('scores a chunk embedded in windows by its best window, once', async () => {
+      const hits = await store().search.vectorSearch(scope({ datastoreIds: [dWindows] }), QUERY, 10);
+      expect(named(hits)).toEqual(['windowed0', 'windowed1', 'windowed2', 'neighbour0']);
+      expect(hits[0]!.score).toBeCloseTo(1 / Math.hypot(1, 0.2, 0.1), 4);
+      expect(named(await store().search.vectorSearch(scope({ datastoreIds: [dWindows] }), QUERY, 1))).toEqual(['windowed0']);
+      const filtered = scope({ datastoreIds: [dWindows], datasourceIds: [sources.windowed!.id] });
+      expect(named(await store().search.vectorSearch(filtered, QUERY, 2))).toEqual(['windowed0', 'windowed1']);
     });
 
     it('skips vectors of other dimensions than the query’s (made by another model)', async () => {
@@ -175,13 +196,14 @@ describe.each(STORE_KINDS)('the chunk search port of the %s store', (kind) => {
       expect(await keyword(scope(), 'VACCINES')).toEqual(['red0']);
     });
 
-    it('is scoped like vector search: workspace, datastores, datasources, custom ids, synched only', async () => {
+    it('is scoped like vector search: workspace, datastores, datasources, custom ids, searchable statuses', async () => {
       expect(await keyword({ workspaceId: b.id, datastoreIds: [d1, d2] }, 'vaccine')).toEqual([]);
       expect(await keyword(scope({ datastoreIds: [dB] }), 'vaccine')).toEqual([]);
       expect(await keyword(scope({ datastoreIds: [d2] }), 'vaccine')).toEqual(['second0']);
       expect(await keyword(scope({ datasourceIds: [sources.blue!.id] }), 'vaccine storage')).toEqual(['blue0']);
       expect(await keyword(scope({ customIds: ['blue'] }), 'vaccine storage')).toEqual(['blue0']);
-      expect(await keyword(scope({ datasourceIds: [sources.resyncing!.id] }), 'pending')).toEqual([]);
+      expect(await keyword(scope({ datasourceIds: [sources.failed!.id] }), 'failed')).toEqual([]);
+      expect(await keyword(scope({ datastoreIds: [dResync] }), 're-indexed')).toEqual(['resyncing0']);
       expect(await keyword(scope({ customIds: [] }), 'vaccine')).toEqual([]);
     });
 

@@ -45,7 +45,7 @@ describe.each(STORE_KINDS)('vector search in the %s store', (kind) => {
     await store.workspaces.create({ id: workspaceId, name: `vectors ${workspaceId}`, createdAt: at });
     await store.datastores.create({
       id: datastoreId, workspaceId, name: 'synthetic', description: '', type: 'vector_a', visibility: 'private',
-      embeddingModel: null, embeddingDimensions: null, vectorWeight: 1, keywordWeight: 1, createdAt: at, updatedAt: at,
+      embeddingModel: null, embeddingDimensions: null, vectorWeight: 1, keywordWeight: 1, vectorWindows: false, createdAt: at, updatedAt: at,
     });
     const next = random(7);
     const all = makeVectors(DATASOURCES * CHUNKS_PER_DATASOURCE, next);
@@ -62,13 +62,13 @@ describe.each(STORE_KINDS)('vector search in the %s store', (kind) => {
       );
       const chunks: NewChunk[] = Array.from({ length: CHUNKS_PER_DATASOURCE }, (_, ordinal) => ({
         ordinal, text: `chunk ${d}-${ordinal}`, source: `doc ${d}`, pageNumber: null, tokens: 3,
-        embedding: all[d * CHUNKS_PER_DATASOURCE + ordinal]!,
+        vectors: [all[d * CHUNKS_PER_DATASOURCE + ordinal]!],
       }));
       const outcome = await store.datasources.writeIndex(workspaceId, id, 1, {
-        chunks, textSize: 100, totalPages: null, embeddingModel: 'synthetic', embeddingDimensions: DIMENSIONS,
+        chunks, textSize: 100, totalPages: null, embeddingModel: 'synthetic', embeddingDimensions: DIMENSIONS, vectorLayout: 'whole',
       });
       expect(outcome).toBe('written');
-      chunks.forEach((chunk) => vectors.set(`${id}.1.${chunk.ordinal}`, { datasourceId: id, vector: chunk.embedding }));
+      chunks.forEach((chunk) => vectors.set(`${id}.1.${chunk.ordinal}`, { datasourceId: id, vector: chunk.vectors[0]! }));
     }
   }, 180_000);
   afterAll(async () => {

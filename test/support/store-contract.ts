@@ -98,6 +98,7 @@ export const datastoreRecord = (workspaceId: string, overrides: Partial<Datastor
   embeddingDimensions: null,
   vectorWeight: 0.5,
   keywordWeight: 1,
+  vectorWindows: true,
   createdAt: at(0),
   updatedAt: at(0),
   ...overrides,
@@ -153,7 +154,7 @@ export const chunk = (ordinal: number, text: string, embedding: Float32Array = u
   source: `source ${ordinal}`,
   pageNumber: null,
   tokens: text.split(' ').length,
-  embedding,
+  vectors: [embedding],
 });
 
 /** What an ingest job hands `writeIndex`: the chunks, 4-dimension vectors of the model `contract-embed`. */
@@ -163,6 +164,7 @@ export const indexed = (chunks: NewChunk[], overrides: Partial<IndexedContent> =
   totalPages: null,
   embeddingModel: 'contract-embed',
   embeddingDimensions: 4,
+  vectorLayout: 'whole',
   ...overrides,
 });
 

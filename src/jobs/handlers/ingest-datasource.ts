@@ -11,6 +11,7 @@ import { MIME_TYPES } from '../../rag/ingest/mime-types.js';
 import type { ParseLimits } from '../../rag/ingest/parse/parse-limits.js';
 import { sniffDocumentKind } from '../../rag/ingest/parse/sniff-kind.js';
 import type { PreparePool } from '../../rag/ingest/prepare-pool.js';
+import { vectorLayout, vectorWindows, type VectorLayout } from '../../rag/ingest/vector-windows.js';
 import type { DatasourceProgress, DatasourceRecord, JobRecord, NewChunk, Store } from '../../store/store.js';
 import { readIngestJob, type IngestTarget } from '../ingest-job.js';
 import { PermanentJobError, SupersededError } from '../job-errors.js';
@@ -88,21 +89,24 @@ export class IngestDatasourceHandler implements JobHandler {
       return;
     }
 
+    const layout = await this.layoutOf(datasource);
+    const windows = prepared.chunks.map((chunk) => vectorWindows(chunk.text, layout));
+    const texts = windows.flat();
     const vectors: Float32Array[] = [];
-    const texts = prepared.chunks.map((chunk) => chunk.text);
     for (let start = 0; start < texts.length; start += this.options.embedBatch) {
       vectors.push(...(await this.embedder.embedDocuments(texts.slice(start, start + this.options.embedBatch), signal)));
       await report({ progress: 0.2 + 0.75 * (vectors.length / texts.length) });
     }
 
     const sourceLabel = typeof source.config.source_url === 'string' ? source.config.source_url : source.name;
+    let next = 0;
     const chunks: NewChunk[] = prepared.chunks.map((chunk, index) => ({
       ordinal: chunk.ordinal,
       text: chunk.text,
       source: sourceLabel,
       pageNumber: chunk.pageNumber ?? null,
       tokens: chunk.tokens,
-      embedding: vectors[index]!,
+      vectors: vectors.slice(next, (next += windows[index]!.length)),
     }));
     const outcome = await this.store.datasources.writeIndex(workspaceId, datasourceId, generation, {
       chunks,
@@ -110,6 +114,7 @@ export class IngestDatasourceHandler implements JobHandler {
       totalPages: prepared.totalPages,
       embeddingModel: this.embedder.modelId,
       embeddingDimensions: this.embedder.dimensions,
+      vectorLayout: layout.name,
       event: datasourceSynchedEvent(datasource, chunks.length),
     });
     if (outcome === 'superseded') throw new SupersededError(`datasource ${datasourceId} was replaced while indexing`);
@@ -141,6 +146,12 @@ export class IngestDatasourceHandler implements JobHandler {
       throw new SupersededError(`datasource ${datasourceId} generation ${generation} is gone`);
     }
     return datasource;
+  }
+
+  /** Read as the job starts: a change of the setting re-syncs the datastore, superseding this generation. */
+  private async layoutOf(datasource: DatasourceRecord): Promise<VectorLayout> {
+    const datastore = await this.store.datastores.find(datasource.workspaceId, datasource.datastoreId);
+    return vectorLayout(datastore?.vectorWindows ?? true, this.embedder.maxInputTokens, this.options.chunking.maxTokens);
   }
 
   private withFile<T>(datasource: DatasourceRecord, use: (filePath: string) => Promise<T>): Promise<T> {

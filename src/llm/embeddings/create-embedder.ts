@@ -12,6 +12,8 @@ export interface EmbedderOptions {
   apiKey?: string | null;
   /** Remote only: the vector length, to skip learning it from the first response. */
   dimensions?: number | null;
+  /** Remote only: tokens of one input the model reads (default 8,192). */
+  maxInputTokens?: number | null;
   /** Local only: worker threads (default one per core). */
   threads?: number | null;
 }
@@ -28,6 +30,7 @@ export function createEmbedder(options: EmbedderOptions = {}): Embedder {
       model: options.model,
       apiKey: options.apiKey ?? undefined,
       dimensions: options.dimensions ?? undefined,
+      maxInputTokens: options.maxInputTokens ?? undefined,
     }));
   }
   const local = new LocalEmbedder({ threads: options.threads ?? undefined });

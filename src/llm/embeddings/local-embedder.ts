@@ -45,6 +45,8 @@ export class LocalEmbedder implements Embedder {
   /** Bump the version when the model package changes: stored vectors must then be rebuilt. */
   readonly modelId = 'local:use-lite-512@0.2.0';
   readonly dimensions = 512;
+  /** The graph reads the first 128 tokens of its input (local-embedder-worker.ts). */
+  readonly maxInputTokens = 128;
 
   readonly #threads: number;
   readonly #batchSize: number;

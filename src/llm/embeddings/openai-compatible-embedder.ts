@@ -18,6 +18,8 @@ export interface OpenAICompatibleEmbedderOptions {
    * supports it, many servers reject it). Default false: `dimensions` only states what the model returns.
    */
   requestDimensions?: boolean;
+  /** Tokens of one input the model reads; default 8,192 (OpenAI's text-embedding-3 models). */
+  maxInputTokens?: number;
   /** Inputs per request. Default 64: well under every server's limits, large enough to amortise the round trip. */
   batchSize?: number;
   /** Requests in flight per call. Default 4. */
@@ -29,6 +31,7 @@ export interface OpenAICompatibleEmbedderOptions {
 }
 
 const SUBJECT = 'The embeddings provider';
+const DEFAULT_MAX_INPUT_TOKENS = 8192;
 
 /**
  * Any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, vLLM, Ollama, llama.cpp server) through the
@@ -36,6 +39,7 @@ const SUBJECT = 'The embeddings provider';
  */
 export class OpenAICompatibleEmbedder implements Embedder {
   readonly modelId: string;
+  readonly maxInputTokens: number;
   readonly #model: ReturnType<typeof wrapEmbeddingModel>;
   readonly #endpoint: string;
   readonly #apiKey: string | undefined;
@@ -51,6 +55,7 @@ export class OpenAICompatibleEmbedder implements Embedder {
     this.#apiKey = options.apiKey || undefined;
     this.#dimensions = options.dimensions;
     this.#requestedDimensions = options.requestDimensions ? options.dimensions : undefined;
+    this.maxInputTokens = options.maxInputTokens ?? DEFAULT_MAX_INPUT_TOKENS;
     this.#maxParallelCalls = options.maxParallelCalls ?? 4;
     this.#maxRetries = options.maxRetries ?? 2;
     const batchSize = options.batchSize ?? 64;

@@ -10,6 +10,7 @@ import * as people from './006-people.js';
 import * as inbox from './007-inbox.js';
 import * as widget from './008-widget.js';
 import * as requestIds from './009-request-ids.js';
+import * as vectorWindows from './010-vector-windows.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -26,6 +27,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '007-inbox': inbox,
   '008-widget': widget,
   '009-request-ids': requestIds,
+  '010-vector-windows': vectorWindows,
 };
 
 /** Every migration this build knows, oldest first: a store migrated past the last one was made by a newer Parley. */

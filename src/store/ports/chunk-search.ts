@@ -35,8 +35,8 @@ export interface ChunkDetails {
 /** Vector and keyword search over chunks; each adapter uses its engine's own indexes. */
 export interface ChunkSearch {
   /**
-   * Nearest chunks by cosine similarity to `vector` (a unit vector), best first. The vector may still be
-   * on its way (the query being embedded): an adapter looks up the scope meanwhile.
+   * Nearest chunks by cosine similarity to `vector` (a unit vector), best first; a chunk embedded in
+   * windows scores as its best window (max-sim). The vector may still be on its way (the query being embedded): an adapter looks up the scope meanwhile.
    */
   vectorSearch(scope: SearchScope, vector: Float32Array | Promise<Float32Array>, limit: number): Promise<ChunkHit[]>;
   /** Chunks matching the words of `query`, best first (BM25 in SQLite, ts_rank_cd in PostgreSQL). */

@@ -32,14 +32,15 @@ export interface DatasourceRecord {
   updatedAt: string;
 }
 
-/** A chunk ready to be written: text, vector and where it came from. */
+/** A chunk ready to be written: text, vectors and where it came from. */
 export interface NewChunk {
   ordinal: number;
   text: string;
   source: string;
   pageNumber: number | null;
   tokens: number;
-  embedding: Float32Array;
+  /** One per window of the chunk (one for a chunk embedded whole); search scores the chunk by the best. */
+  vectors: readonly Float32Array[];
 }
 
 /** A stored chunk as people inspect it (no vector). */
@@ -72,6 +73,8 @@ export interface IndexedContent {
   totalPages: number | null;
   embeddingModel: string;
   embeddingDimensions: number;
+  /** How the chunks were cut into the vectors (src/rag/ingest/vector-windows.ts), recorded with the datasource. */
+  vectorLayout: string;
   /** Written to the outbox with the index (`datasource.synched`). */
   event?: NewOutboxEvent;
 }
@@ -124,4 +127,9 @@ export interface DatasourceStore extends ScopedReads<DatasourceRecord> {
    * at start); each record carries its workspace for the re-embedding that follows.
    */
   listEmbeddedWithOtherModel(modelId: string): Promise<DatasourceRecord[]>;
+  /**
+   * Indexed datasources whose vector layout is not their datastore's: `windowed` where the datastore has
+   * vector windows on, `whole` where it has them off. Workspace-free, like the model check at start.
+   */
+  listWithOtherVectorLayout(layouts: { windowed: string; whole: string }): Promise<DatasourceRecord[]>;
 }

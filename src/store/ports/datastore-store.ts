@@ -17,6 +17,8 @@ export interface DatastoreRecord {
   /** Weights of vector and keyword results in hybrid search. */
   vectorWeight: number;
   keywordWeight: number;
+  /** Chunks longer than the embedding model reads are embedded as overlapping windows (default true). */
+  vectorWindows: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { chunkDetails, inScope, isEmptyScope, keywordTerms } from '../sql/chunk-scope.js';
+import { bestWindowPerChunk, WINDOWS_PER_CHUNK } from '../sql/best-window.js';
 import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../ports/chunk-search.js';
 
 /** pgvector HNSW indexes need a fixed dimension: one partial index per dimension in use. */
@@ -8,13 +9,13 @@ export async function ensureVectorIndex(db: Kysely<Database>, dimensions: number
   if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 2000) {
     throw new Error(`pgvector indexes vectors of 1 to 2000 dimensions, not ${dimensions}`);
   }
-  const name = `chunk_embedding_hnsw_${dimensions}`;
+  const name = `chunk_vector_hnsw_${dimensions}`;
   await db.transaction().execute(async (trx) => {
     // Two processes creating it at once collide in the catalogue ("duplicate key … pg_class_relname_nsp_index",
     // IF NOT EXISTS notwithstanding), failing an ingestion attempt: one at a time, the second then finds it.
     await sql`SELECT pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
     await sql
-      .raw(`CREATE INDEX IF NOT EXISTS ${name} ON chunk USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE dimensions = ${dimensions}`)
+      .raw(`CREATE INDEX IF NOT EXISTS ${name} ON chunk_vector USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE dimensions = ${dimensions}`)
       .execute(trx);
   });
 }
@@ -30,24 +31,24 @@ export class PostgresChunkSearch implements ChunkSearch {
     const dimensions = vector.length;
     const literal = `[${vector.join(',')}]`;
     // The cast matches the partial index's expression, so the planner can use it.
-    const distance = sql<number>`(chunk.embedding::vector(${sql.raw(String(dimensions))}) <=> ${literal}::vector(${sql.raw(String(dimensions))}))`;
+    const distance = sql<number>`(chunk_vector.embedding::vector(${sql.raw(String(dimensions))}) <=> ${literal}::vector(${sql.raw(String(dimensions))}))`;
+    const windows = limit * WINDOWS_PER_CHUNK;
     const rows = await this.db.transaction().execute(async (trx) => {
       // Filters are applied inside the index scan: it keeps walking the graph until enough rows pass.
       // Both settings in one statement, local to the transaction: one round trip.
-      await sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(Math.max(100, limit * 4))}, true)`.execute(trx);
+      await sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(Math.max(100, windows))}, true)`.execute(trx);
       return trx
-        .selectFrom('chunk')
+        .selectFrom('chunk_vector')
+        .innerJoin('chunk', 'chunk.id', 'chunk_vector.chunk_id')
         .innerJoin('datasource', 'datasource.id', 'chunk.datasource_id')
         .select(['chunk.id as chunkId', distance.as('distance')])
         .where((eb) => inScope(eb, scope))
-        .where('chunk.dimensions', '=', dimensions)
+        .where('chunk_vector.dimensions', '=', dimensions)
         .orderBy(distance)
-        .limit(limit)
+        .limit(windows)
         .execute();
     });
-    return rows
-      .map((row) => ({ chunkId: row.chunkId, score: 1 - Number(row.distance) }))
-      .sort((a, b) => b.score - a.score);
+    return bestWindowPerChunk(rows.map((row) => ({ chunkId: row.chunkId, score: 1 - Number(row.distance) })), limit);
   }
 
   /**

@@ -1,16 +1,22 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { isKeywordStopWord } from '../../text/stop-words.js';
 import type { Database } from '../schema.js';
-import type { ChunkDetails, DatasourceType, SearchScope } from '../store.js';
+import type { ChunkDetails, DatasourceStatus, DatasourceType, SearchScope } from '../store.js';
 
 type ChunkAndDatasource = ExpressionBuilder<Database, 'chunk' | 'datasource'>;
 
-/** The WHERE clause of every search: the workspace's synched datasources in scope, narrowed by the filters. */
+/**
+ * Datasources whose chunks search reads. One being re-indexed (a re-sync, a re-embedding) keeps its last
+ * index until the new one replaces it in one transaction; a new one has no chunks until then.
+ */
+export const SEARCHABLE_STATUSES: readonly DatasourceStatus[] = ['synched', 'pending', 'running'];
+
+/** The WHERE clause of every search: the workspace's searchable datasources in scope, narrowed by the filters. */
 export function inScope(eb: ChunkAndDatasource, scope: SearchScope) {
   const conditions = [
     eb('chunk.workspace_id', '=', scope.workspaceId),
     eb('chunk.datastore_id', 'in', [...scope.datastoreIds]),
-    eb('datasource.status', '=', 'synched'),
+    eb('datasource.status', 'in', [...SEARCHABLE_STATUSES]),
   ];
   if (scope.datasourceIds !== undefined) conditions.push(eb('chunk.datasource_id', 'in', [...scope.datasourceIds]));
   if (scope.customIds !== undefined) conditions.push(eb('datasource.custom_id', 'in', [...scope.customIds]));

@@ -205,23 +205,35 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
       if (datasource === undefined) return 'superseded';
       if (!(await this.adoptModel(trx, datasource.datastore_id, content))) return 'model-mismatch';
 
+      // Its vectors go with each chunk (ON DELETE CASCADE).
       await trx.deleteFrom('chunk').where('datasource_id', '=', id).execute();
-      for (let start = 0; start < content.chunks.length; start += INSERT_BATCH) {
-        const rows = content.chunks.slice(start, start + INSERT_BATCH).map((chunk) => ({
-          id: `${id}.${generation}.${chunk.ordinal}`,
-          workspace_id: datasource.workspace_id,
+      const chunkId = (ordinal: number) => `${id}.${generation}.${ordinal}`;
+      const chunkRows = content.chunks.map((chunk) => ({
+        id: chunkId(chunk.ordinal),
+        workspace_id: datasource.workspace_id,
+        datastore_id: datasource.datastore_id,
+        datasource_id: id,
+        custom_id: datasource.custom_id,
+        ordinal: chunk.ordinal,
+        text: chunk.text,
+        source: chunk.source,
+        page_number: chunk.pageNumber,
+        tokens: chunk.tokens,
+      }));
+      const vectors = content.chunks.flatMap((chunk) => chunk.vectors.map((vector) => ({ chunk_id: chunkId(chunk.ordinal), vector })));
+      for (let start = 0; start < chunkRows.length; start += INSERT_BATCH) {
+        await trx.insertInto('chunk').values(chunkRows.slice(start, start + INSERT_BATCH)).execute();
+      }
+      // Encoded a batch at a time: as pgvector text, all of a big document's vectors would take hundreds of MB.
+      for (let start = 0; start < vectors.length; start += INSERT_BATCH) {
+        const rows = vectors.slice(start, start + INSERT_BATCH).map(({ chunk_id, vector }) => ({
+          chunk_id,
           datastore_id: datasource.datastore_id,
           datasource_id: id,
-          custom_id: datasource.custom_id,
-          ordinal: chunk.ordinal,
-          text: chunk.text,
-          source: chunk.source,
-          page_number: chunk.pageNumber,
-          tokens: chunk.tokens,
-          dimensions: chunk.embedding.length,
-          embedding: this.connection.encodeVector(chunk.embedding),
+          dimensions: vector.length,
+          embedding: this.connection.encodeVector(vector),
         }));
-        await trx.insertInto('chunk').values(rows).execute();
+        await trx.insertInto('chunk_vector').values(rows).execute();
       }
       await bumpContentVersion(trx, datasource.datastore_id);
       const at = new Date().toISOString();
@@ -234,6 +246,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
           nb_chunks: content.chunks.length,
           text_size: content.textSize,
           total_pages: content.totalPages,
+          vector_layout: content.vectorLayout,
           last_synch: at,
           updated_at: at,
         })
@@ -297,6 +310,23 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
       .selectAll('datasource')
       .where('datastore.embedding_model', 'is not', null)
       .where('datastore.embedding_model', '!=', modelId)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async listWithOtherVectorLayout({ windowed, whole }: { windowed: string; whole: string }): Promise<DatasourceRecord[]> {
+    const rows = await this.db
+      .selectFrom('datasource')
+      .innerJoin('datastore', 'datastore.id', 'datasource.datastore_id')
+      .selectAll('datasource')
+      .where('datasource.status', '=', 'synched')
+      .where((eb) =>
+        eb.or([
+          eb('datasource.vector_layout', 'is', null),
+          eb.and([eb('datastore.vector_windows', '!=', 0), eb('datasource.vector_layout', '!=', windowed)]),
+          eb.and([eb('datastore.vector_windows', '=', 0), eb('datasource.vector_layout', '!=', whole)]),
+        ]),
+      )
       .execute();
     return rows.map(toRecord);
   }

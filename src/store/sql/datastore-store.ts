@@ -15,6 +15,7 @@ const toRecord = (row: Selectable<DatastoreTable>): DatastoreRecord => ({
   embeddingDimensions: row.embedding_dimensions,
   vectorWeight: row.vector_weight,
   keywordWeight: row.keyword_weight,
+  vectorWindows: row.vector_windows !== 0,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -26,6 +27,7 @@ const toColumns = (changes: Changes<DatastoreRecord>): Updateable<DatastoreTable
   visibility: changes.visibility,
   vector_weight: changes.vectorWeight,
   keyword_weight: changes.keywordWeight,
+  vector_windows: changes.vectorWindows === undefined ? undefined : Number(changes.vectorWindows),
 });
 
 export class SqlDatastoreStore extends OwnedRecords<'datastore', DatastoreRecord> implements DatastoreStore {
@@ -47,6 +49,7 @@ export class SqlDatastoreStore extends OwnedRecords<'datastore', DatastoreRecord
         embedding_dimensions: datastore.embeddingDimensions,
         vector_weight: datastore.vectorWeight,
         keyword_weight: datastore.keywordWeight,
+        vector_windows: Number(datastore.vectorWindows),
         created_at: datastore.createdAt,
         updated_at: datastore.updatedAt,
       })

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import hnswlib from 'hnswlib-node';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { decodeStoredVector } from './stored-vector.js';
 
@@ -17,16 +17,22 @@ export interface IndexedHit {
 }
 
 interface IndexMeta {
+  /** What the labels are: see LABELS. */
+  labels_of?: string;
   version: number;
   dimensions: number;
   labels: [label: number, datasourceId: string][];
 }
 
+/** Labels are `chunk_vector` ids (window vectors); a saved index of chunk rowids (before them) is rebuilt. */
+const LABELS = 'chunk_vector.id';
+
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * The approximate-nearest-neighbour index of one datastore's chunk vectors (HNSW, cosine). The SQLite
- * file stays the source of truth: labels are chunk rowids, and the index catches up with the table
+ * The approximate-nearest-neighbour index of one datastore's chunk vectors (HNSW, cosine), a point per
+ * window of a chunk. The SQLite file stays the source of truth: labels are `chunk_vector` ids (never
+ * reused, so a label always means the same vector), and the index catches up with the table
  * whenever the datastore's content_version moves. It is saved beside the database so a restart does not
  * rebuild it.
  */
@@ -67,8 +73,8 @@ export class HnswDatastoreIndex {
     if (datastore === undefined || datastore.content_version === this.#version) return;
     const version = datastore.content_version;
     const rows = await db
-      .selectFrom('chunk')
-      .select([sql<number>`chunk.rowid`.as('label'), 'datasource_id'])
+      .selectFrom('chunk_vector')
+      .select(['id as label', 'datasource_id'])
       .where('datastore_id', '=', this.datastoreId)
       .where('dimensions', '=', this.dimensions)
       .execute();
@@ -83,7 +89,7 @@ export class HnswDatastoreIndex {
   }
 
   /**
-   * The `limit` nearest chunks among those whose datasource `accept` lets through; without `accept`,
+   * The `limit` nearest vectors among those whose datasource `accept` lets through; without `accept`,
    * among all. Labels the index holds but the table no longer does (an interrupted save) are never
    * returned.
    */
@@ -120,9 +126,9 @@ export class HnswDatastoreIndex {
     for (let start = 0; start < rows.length; start += YIELD_EVERY) {
       const batch = rows.slice(start, start + YIELD_EVERY);
       const vectors = await db
-        .selectFrom('chunk')
-        .select([sql<number>`chunk.rowid`.as('label'), 'embedding'])
-        .where(sql<boolean>`chunk.rowid in (${sql.join(batch.map((row) => row.label))})`)
+        .selectFrom('chunk_vector')
+        .select(['id as label', 'embedding'])
+        .where('id', 'in', batch.map((row) => row.label))
         .execute();
       const datasourceOf = new Map(batch.map((row) => [row.label, row.datasource_id]));
       for (const { label, embedding } of vectors) {
@@ -157,7 +163,7 @@ export class HnswDatastoreIndex {
   private async load(): Promise<boolean> {
     try {
       const meta = JSON.parse(await fs.readFile(`${this.file}.json`, 'utf8')) as IndexMeta;
-      if (meta.dimensions !== this.dimensions) return false;
+      if (meta.labels_of !== LABELS || meta.dimensions !== this.dimensions) return false;
       await this.#index.readIndex(this.file, true);
       for (const [label, datasourceId] of meta.labels) this.track(label, datasourceId);
       this.#version = meta.version;
@@ -176,7 +182,7 @@ export class HnswDatastoreIndex {
     if (this.#saving !== undefined) return;
     this.#saving = (async () => {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      const meta: IndexMeta = { version: this.#version, dimensions: this.dimensions, labels: [...this.#datasourceOf] };
+      const meta: IndexMeta = { labels_of: LABELS, version: this.#version, dimensions: this.dimensions, labels: [...this.#datasourceOf] };
       await fs.mkdir(path.dirname(this.file), { recursive: true });
       await this.#index.writeIndex(`${this.file}.tmp`);
       await fs.writeFile(`${this.file}.json.tmp`, JSON.stringify(meta));

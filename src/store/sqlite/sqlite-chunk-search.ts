@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import { chunkDetails, inScope, isEmptyScope, keywordTerms } from '../sql/chunk-scope.js';
+import { SEARCHABLE_STATUSES, chunkDetails, inScope, isEmptyScope, keywordTerms } from '../sql/chunk-scope.js';
 import type { ChunkDetails, ChunkHit, ChunkSearch, SearchScope } from '../ports/chunk-search.js';
+import { bestWindowPerChunk, WINDOWS_PER_CHUNK } from '../sql/best-window.js';
 import { HnswDatastoreIndex } from './hnsw-datastore-index.js';
 import { decodeStoredVector } from './stored-vector.js';
 
@@ -32,7 +33,7 @@ export class SqliteChunkSearch implements ChunkSearch {
         .select(['id', 'datastore_id'])
         .where('workspace_id', '=', scope.workspaceId)
         .where('datastore_id', 'in', [...scope.datastoreIds])
-        .where('status', '=', 'synched')
+        .where('status', 'in', [...SEARCHABLE_STATUSES])
         .$if(scope.datasourceIds !== undefined, (q) => q.where('id', 'in', [...scope.datasourceIds!]))
         .$if(scope.customIds !== undefined, (q) => q.where('custom_id', 'in', [...scope.customIds!]))
         .execute(),
@@ -49,7 +50,10 @@ export class SqliteChunkSearch implements ChunkSearch {
       hits.push(
         ...(narrowed
           ? await this.exactSearch(vector, [...allowed], limit)
-          : await this.toChunkIds(index.search(vector, limit, filtered ? (id) => allowed.has(id) : undefined))),
+          : bestWindowPerChunk(
+              await this.toChunkIds(index.search(vector, limit * WINDOWS_PER_CHUNK, filtered ? (id) => allowed.has(id) : undefined)),
+              limit,
+            )),
       );
     }
     return hits.sort((a, b) => b.score - a.score).slice(0, limit);
@@ -97,31 +101,32 @@ export class SqliteChunkSearch implements ChunkSearch {
   }
 
   /**
-   * Every chunk of the datasources scored against the query, with vectors read as stored: a blob viewed
-   * as floats costs far less than copying each point out of the HNSW index into a JS array.
+   * Every vector of the datasources scored against the query, read as stored: a blob viewed as floats
+   * costs far less than copying each point out of the HNSW index into a JS array.
    */
   private async exactSearch(vector: Float32Array, datasourceIds: string[], limit: number): Promise<ChunkHit[]> {
     const rows = await this.db
-      .selectFrom('chunk')
-      .select(['id', 'embedding'])
+      .selectFrom('chunk_vector')
+      .select(['chunk_id', 'embedding'])
       .where('datasource_id', 'in', datasourceIds)
       .where('dimensions', '=', vector.length)
       .execute();
-    const hits = rows.map(({ id, embedding }) => {
+    const hits = rows.map(({ chunk_id, embedding }) => {
       const stored = decodeStoredVector(embedding);
       let dot = 0;
       for (let i = 0; i < stored.length; i += 1) dot += stored[i]! * vector[i]!;
-      return { chunkId: id, score: dot };
+      return { chunkId: chunk_id, score: dot };
     });
-    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+    return bestWindowPerChunk(hits, limit);
   }
 
+  /** The chunks of the vectors found (labels are `chunk_vector` ids), in the order found. */
   private async toChunkIds(found: { label: number; score: number }[]): Promise<ChunkHit[]> {
     if (found.length === 0) return [];
     const rows = await this.db
-      .selectFrom('chunk')
-      .select([sql<number>`chunk.rowid`.as('label'), 'id'])
-      .where(sql<boolean>`chunk.rowid in (${sql.join(found.map((hit) => hit.label))})`)
+      .selectFrom('chunk_vector')
+      .select(['id as label', 'chunk_id as id'])
+      .where('id', 'in', found.map((hit) => hit.label))
       .execute();
     const idOf = new Map(rows.map((row) => [row.label, row.id]));
     return found.flatMap((hit) => {

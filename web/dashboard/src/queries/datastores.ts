@@ -12,11 +12,12 @@ export interface Datastore {
   visibility: Visibility;
   vectorWeight: number;
   keywordWeight: number;
+  vectorWindows: boolean;
   createdAt: string;
   updatedAt: string;
 }
 
-export type DatastoreInput = Partial<Pick<Datastore, 'name' | 'description' | 'visibility' | 'vectorWeight' | 'keywordWeight'>>;
+export type DatastoreInput = Partial<Pick<Datastore, 'name' | 'description' | 'visibility' | 'vectorWeight' | 'keywordWeight' | 'vectorWindows'>>;
 
 export type SearchMode = 'hybrid' | 'vector' | 'keyword';
 

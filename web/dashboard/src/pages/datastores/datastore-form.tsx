@@ -6,7 +6,7 @@ import { FormAlert } from '../../components/form-alert';
 import type { Visibility } from '../../queries/agents';
 import type { Datastore, DatastoreInput } from '../../queries/datastores';
 
-const FIELDS = ['name', 'description', 'visibility', 'vectorWeight', 'keywordWeight'];
+const FIELDS = ['name', 'description', 'visibility', 'vectorWeight', 'keywordWeight', 'vectorWindows'];
 
 interface DatastoreFormProps {
   /** Absent: a new datastore (name and description only; the rest keeps its defaults). */
@@ -35,6 +35,7 @@ export function DatastoreForm({ datastore, submitLabel, pending, error, onSubmit
                 visibility: form.text('visibility') as Visibility,
                 vectorWeight: number('vectorWeight'),
                 keywordWeight: number('keywordWeight'),
+                vectorWindows: form.checked('vectorWindows'),
               }),
         });
       }}
@@ -66,6 +67,13 @@ export function DatastoreForm({ datastore, submitLabel, pending, error, onSubmit
               )}
             </Field>
           </div>
+          <label className="check">
+            <input type="checkbox" name="vectorWindows" value="on" defaultChecked={datastore.vectorWindows} />
+            <span>
+              Read long passages whole <span className="muted">— each passage is embedded in overlapping windows the model reads in full;
+              slower to index (about 3× with the built-in model). Changing it re-indexes this datastore in the background.</span>
+            </span>
+          </label>
         </>
       )}
       <div className="form-actions">
