@@ -3,7 +3,8 @@ import type { EvalQuery } from './dataset.js';
 import { documentsOf, type Cutoffs, type ModeMetrics, type QueryOutcome } from './evaluate-mode.js';
 import type { RetrievalMode } from './parley-client.js';
 
-export interface RunConfig {
+/** The data, store and ingestion part of a results file's configuration, common to the evaluation scripts. */
+export interface DataConfig {
   corpus: string;
   queries: string;
   qrels: string;
@@ -15,12 +16,15 @@ export interface RunConfig {
   chunking: { tokens: number; overlapTokens: number };
   /** From GET /datastores/{id} when the API exposes it. */
   embeddingModel?: string;
-  /** Hybrid fusion weights of the datastore, when the API exposes them. */
-  fusionWeights?: { vector: number; keyword: number };
   cutoffs: Cutoffs;
-  modes: RetrievalMode[];
   /** `codeChangedSince`: a kept store reused with --ignore-code-changes although the ingestion code changed. */
   ingestion: { ms: number | null; cached: boolean; codeChangedSince?: boolean; chunks: number };
+}
+
+export interface RunConfig extends DataConfig {
+  /** Hybrid fusion weights of the datastore, when the API exposes them. */
+  fusionWeights?: { vector: number; keyword: number };
+  modes: RetrievalMode[];
 }
 
 export interface HybridFailure {
@@ -78,7 +82,25 @@ export function hybridFailures(queries: readonly EvalQuery[], outcomes: readonly
   });
 }
 
-const fixed = (value: number, digits: number) => (Number.isNaN(value) ? '–' : value.toFixed(digits));
+export const fixed = (value: number, digits: number) => (Number.isNaN(value) ? '–' : value.toFixed(digits));
+
+/** The lines above a results table: corpus, chunks, store (and `extra`), ingestion time, queries. */
+export function runSummary(config: DataConfig, metrics: Pick<ModeMetrics, 'judgedQueries' | 'answeredQueries'> | undefined, extra = ''): string {
+  const chunking = `${config.ingestion.chunks} chunks (${config.chunking.tokens}/${config.chunking.overlapTokens} tokens)`;
+  const ingestion = config.ingestion.ms === null ? '?' : `${(config.ingestion.ms / 1000).toFixed(1)} s`;
+  return [
+    `${config.corpus}: ${config.documents} documents, ${chunking}, store ${config.store}${extra}`,
+    `ingestion: ${ingestion}${config.ingestion.cached ? ' (cached)' : ''}`,
+    `queries: ${config.evaluatedQueries} (${metrics?.judgedQueries ?? 0} judged, ${metrics?.answeredQueries ?? 0} with answers)`,
+  ].join('\n');
+}
+
+/** Columns padded to their widest cell, the first left-aligned and the others right-aligned, under a rule. */
+export function alignColumns(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+}
 
 /** The mode × metric table printed at the end of a run. */
 export function formatTable(metrics: Partial<Record<RetrievalMode, ModeMetrics>>, cutoffs: Cutoffs): string {
@@ -96,9 +118,7 @@ export function formatTable(metrics: Partial<Record<RetrievalMode, ModeMetrics>>
     fixed(m.latencyMs.p95, 1),
     String(m.errors),
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
-  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+  return alignColumns(header, rows);
 }
 
 /** Per-query outcomes of every mode, for `--details`: enough to compare modes query by query. */
