@@ -7,7 +7,7 @@ import { STORE_KINDS } from '../support/stores.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { DESKTOP, PHONE, launchBrowser, openContext, screenshots, seriousViolations, type PageGlobals } from './support/browser.js';
 import { useSession } from './support/dashboard.js';
-import type { InvitedBody } from '../support/bodies.js';
+import type { DatastoreBody, InvitedBody } from '../support/bodies.js';
 import { apiCall, settled, uploadFile } from './support/seed.js';
 
 /**
@@ -192,6 +192,16 @@ describe('a workspace', () => {
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByLabel('Vector weight').waitFor();
     await capture(page, 'datastore-settings');
+    // Turning window vectors off is saved (and re-embeds the datastore), and the form shows it on reload.
+    const windows = page.getByRole('checkbox', { name: /Read long passages whole/ });
+    expect(await windows.isChecked()).toBe(true);
+    await windows.uncheck();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect
+      .poll(async () => (await apiCall<DatastoreBody>(parley, workspace.key, 'GET', `/datastores/${datastoreId}`)).vectorWindows)
+      .toBe(false);
+    await page.goto(`/dashboard/datastores/${datastoreId}?tab=settings`);
+    expect(await page.getByRole('checkbox', { name: /Read long passages whole/ }).isChecked()).toBe(false);
 
     await page.goto('/dashboard/settings/keys');
     await page.getByRole('cell', { name: 'Website backend', exact: true }).waitFor();
