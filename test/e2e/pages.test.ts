@@ -192,16 +192,20 @@ describe('a workspace', () => {
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByLabel('Vector weight').waitFor();
     await capture(page, 'datastore-settings');
-    // Turning window vectors off is saved (and re-embeds the datastore), and the form shows it on reload.
+    // Turning window vectors off is saved, and the form shows it on reload. On an empty datastore: on the
+    // Handbook it would re-embed every document in the background while other tests run.
+    const spare = await apiCall(parley, workspace.key, 'POST', '/datastores', { name: 'Spare' });
+    await page.goto(`/dashboard/datastores/${spare.id}?tab=settings`);
     const windows = page.getByRole('checkbox', { name: /Read long passages whole/ });
     expect(await windows.isChecked()).toBe(true);
     await windows.uncheck();
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect
-      .poll(async () => (await apiCall<DatastoreBody>(parley, workspace.key, 'GET', `/datastores/${datastoreId}`)).vectorWindows)
+      .poll(async () => (await apiCall<DatastoreBody>(parley, workspace.key, 'GET', `/datastores/${spare.id}`)).vectorWindows)
       .toBe(false);
-    await page.goto(`/dashboard/datastores/${datastoreId}?tab=settings`);
+    await page.goto(`/dashboard/datastores/${spare.id}?tab=settings`);
     expect(await page.getByRole('checkbox', { name: /Read long passages whole/ }).isChecked()).toBe(false);
+    await apiCall(parley, workspace.key, 'DELETE', `/datastores/${spare.id}`);
 
     await page.goto('/dashboard/settings/keys');
     await page.getByRole('cell', { name: 'Website backend', exact: true }).waitFor();
