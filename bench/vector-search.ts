@@ -18,9 +18,9 @@ import {
   rowOf,
   sampleText,
   sampleVectors,
-  seededRandom,
   zipfSampler,
 } from './synthetic-corpus.js';
+import { seededRandom } from '../test/support/seeded-random.js';
 
 /** The local embedder's vector length. */
 export const DIMENSIONS = 512;

@@ -3,6 +3,7 @@
  * measured at every candidate value: folds grouped by judged document, the value chosen on the other
  * folds, the held-out fold scored with it. Pure functions; `cross-validate.ts` feeds them.
  */
+import { seededRandom } from '../test/support/seeded-random.js';
 import type { EvalQuery } from './dataset.js';
 import { summarize, type Cutoffs, type QueryOutcome } from './evaluate-mode.js';
 
@@ -16,18 +17,6 @@ const TIE = 1e-12;
 export function groupOf(query: EvalQuery): string {
   const [first] = query.relevant;
   return first === undefined ? `query:${query.id}` : first;
-}
-
-/** mulberry32: a small seeded generator of floats in [0, 1), enough to shuffle reproducibly. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface FoldAssignment {

@@ -1,32 +1,26 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { connectBare, migrateTo } from '../support/migrations.js';
-import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
+import { openMigratedFrom, type MigratedStore } from '../support/migrations.js';
+import { STORE_KINDS } from '../support/stores.js';
 
 describe.each(STORE_KINDS)('migration 006: members become users, on %s', (kind) => {
-  let scratch: ScratchStore;
+  let migrated: MigratedStore;
   let store: Store;
 
   beforeAll(async () => {
-    scratch = await createScratchStore(kind);
-    const db = connectBare(scratch);
-    await migrateTo(db, scratch, '005-public-agents');
-    // The previous release's members: one person in two workspaces, one in one.
-    await sql`insert into workspace (id, name, created_at) values ('ws_a', 'A', '2026-01-01T00:00:00Z'), ('ws_b', 'B', '2026-01-02T00:00:00Z')`.execute(db);
-    await sql`
-      insert into member (id, workspace_id, email, name, role, created_at) values
-        ('m1', 'ws_a', 'ada@example.com', 'Ada', 'owner', '2026-01-01T00:00:00Z'),
-        ('m2', 'ws_b', 'ada@example.com', 'Ada L.', 'member', '2026-01-03T00:00:00Z'),
-        ('m3', 'ws_a', 'bob@example.com', 'Bob', 'admin', '2026-01-04T00:00:00Z')`.execute(db);
-    await db.destroy();
-    store = await openStore(scratch.config, scratch.dataDir);
+    migrated = await openMigratedFrom(kind, '005-public-agents', async (db) => {
+      // The previous release's members: one person in two workspaces, one in one.
+      await sql`insert into workspace (id, name, created_at) values ('ws_a', 'A', '2026-01-01T00:00:00Z'), ('ws_b', 'B', '2026-01-02T00:00:00Z')`.execute(db);
+      await sql`
+        insert into member (id, workspace_id, email, name, role, created_at) values
+          ('m1', 'ws_a', 'ada@example.com', 'Ada', 'owner', '2026-01-01T00:00:00Z'),
+          ('m2', 'ws_b', 'ada@example.com', 'Ada L.', 'member', '2026-01-03T00:00:00Z'),
+          ('m3', 'ws_a', 'bob@example.com', 'Bob', 'admin', '2026-01-04T00:00:00Z')`.execute(db);
+    });
+    ({ store } = migrated);
   }, 60_000);
-  afterAll(async () => {
-    await store.close();
-    await scratch.drop();
-  });
+  afterAll(() => migrated.close());
 
   it('makes one user without a password per e-mail, and keeps every membership with its role', async () => {
     const ada = await store.users.findByEmail('ada@example.com');
