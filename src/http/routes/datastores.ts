@@ -18,8 +18,8 @@ const Weight = Type.Number({
 const VectorWindows = Type.Boolean({
   description:
     'Chunks longer than the embedding model reads (the built-in model: 128 tokens) are embedded as overlapping windows, and ' +
-    'vector search scores a chunk by its best window, so no part of it goes unread. Costs ~3.3× the embedding time and vector ' +
-    'memory with the built-in model, nothing with a model that reads whole chunks. Changing it re-embeds the datastore in the ' +
+    'vector search scores a chunk by its best window, so no part of it goes unread. Costs ~3.5× the embedding time and ~3.6× the vector ' +
+    'points (index memory) with the built-in model, nothing with a model that reads whole chunks. Changing it re-embeds the datastore in the ' +
     'background; its content stays searchable meanwhile. Default true',
 });
 

@@ -71,7 +71,7 @@ export function DatastoreForm({ datastore, submitLabel, pending, error, onSubmit
             <input type="checkbox" name="vectorWindows" value="on" defaultChecked={datastore.vectorWindows} />
             <span>
               Read long passages whole <span className="muted">— each passage is embedded in overlapping windows the model reads in full;
-              slower to index (about 3× with the built-in model). Changing it re-indexes this datastore in the background.</span>
+              slower to index (about 3.5× with the built-in model). Changing it re-indexes this datastore in the background.</span>
             </span>
           </label>
         </>
