@@ -84,3 +84,50 @@ describe('the embedded store’s HNSW index', () => {
     expect(hits[0]!.score).toBeLessThan(0.999);
   });
 });
+
+describe('the embedded store’s HNSW index after a re-index', () => {
+  it('searches the new vectors of the datastore’s last datasource re-indexed, never its old ones', async () => {
+    const scratch = await createScratchStore('sqlite');
+    const store = await openStore(scratch.config, scratch.dataDir);
+    try {
+      const at = new Date().toISOString();
+      const workspaceId = newId();
+      const datastoreId = newId();
+      const datasourceId = newId();
+      await store.workspaces.create({ id: workspaceId, name: 'reindex', createdAt: at });
+      await store.datastores.create({
+        id: datastoreId, workspaceId, name: 'index', description: '', type: 'vector_a', visibility: 'private',
+        embeddingModel: null, embeddingDimensions: null, vectorWeight: 1, keywordWeight: 1, vectorWindows: true, createdAt: at, updatedAt: at,
+      });
+      await store.datasources.create(
+        {
+          id: datasourceId, workspaceId, datastoreId, type: 'text', name: 'doc', status: 'pending', customId: null, groupId: null,
+          config: {}, fileKey: null, mimeType: null, sizeBytes: null, error: null, progress: 0, nbChunks: 0, textSize: 0,
+          totalPages: null, generation: 1, lastSynch: null, createdAt: at, updatedAt: at,
+        },
+        { id: newId(), kind: 'noop', workspaceId, payload: {}, maxAttempts: 1 },
+      );
+      const write = (generation: number, seedOf: (ordinal: number) => number) =>
+        store.datasources.writeIndex(workspaceId, datasourceId, generation, {
+          chunks: Array.from({ length: 3 }, (_, ordinal) => ({
+            ordinal, text: `chunk ${ordinal}`, source: 'doc', pageNumber: null, tokens: 2, vectors: [vectorOf(seedOf(ordinal))],
+          })),
+          textSize: 30, totalPages: null, embeddingModel: 'synthetic', embeddingDimensions: DIMENSIONS, vectorLayout: 'whole',
+        });
+      const scope = { workspaceId, datastoreIds: [datastoreId] };
+      expect(await write(1, (ordinal) => ordinal)).toBe('written');
+      expect((await store.search.vectorSearch(scope, vectorOf(0), 1))[0]).toMatchObject({ chunkId: `${datasourceId}.1.0` });
+
+      // The same rows deleted and written again, last in the table: SQLite would hand out the same rowids.
+      await store.datasources.requeue(workspaceId, datasourceId, () => ({ id: newId(), kind: 'noop', workspaceId, payload: {}, maxAttempts: 1 }));
+      expect(await write(2, (ordinal) => 100 + ordinal)).toBe('written');
+      const [best] = await store.search.vectorSearch(scope, vectorOf(100), 1);
+      expect(best).toMatchObject({ chunkId: `${datasourceId}.2.0` });
+      expect(best!.score).toBeCloseTo(1, 5);
+      expect((await store.search.vectorSearch(scope, vectorOf(0), 3)).every((hit) => hit.score < 0.999)).toBe(true);
+    } finally {
+      await store.close();
+      await scratch.drop();
+    }
+  });
+});
