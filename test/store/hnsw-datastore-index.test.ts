@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { NewChunk, Store } from '../../src/store/store.js';
+import { chunk, createWorkspace, indexed, indexedDatasource, jobRecord } from '../support/store-contract.js';
 import { createScratchStore, type ScratchStore } from '../support/stores.js';
 
 const DIMENSIONS = 16;
@@ -90,39 +91,19 @@ describe('the embedded store’s HNSW index after a re-index', () => {
     const scratch = await createScratchStore('sqlite');
     const store = await openStore(scratch.config, scratch.dataDir);
     try {
-      const at = new Date().toISOString();
-      const workspaceId = newId();
-      const datastoreId = newId();
-      const datasourceId = newId();
-      await store.workspaces.create({ id: workspaceId, name: 'reindex', createdAt: at });
-      await store.datastores.create({
-        id: datastoreId, workspaceId, name: 'index', description: '', type: 'vector_a', visibility: 'private',
-        embeddingModel: null, embeddingDimensions: null, vectorWeight: 1, keywordWeight: 1, vectorWindows: true, createdAt: at, updatedAt: at,
-      });
-      await store.datasources.create(
-        {
-          id: datasourceId, workspaceId, datastoreId, type: 'text', name: 'doc', status: 'pending', customId: null, groupId: null,
-          config: {}, fileKey: null, mimeType: null, sizeBytes: null, error: null, progress: 0, nbChunks: 0, textSize: 0,
-          totalPages: null, generation: 1, lastSynch: null, createdAt: at, updatedAt: at,
-        },
-        { id: newId(), kind: 'noop', workspaceId, payload: {}, maxAttempts: 1 },
-      );
-      const write = (generation: number, seedOf: (ordinal: number) => number) =>
-        store.datasources.writeIndex(workspaceId, datasourceId, generation, {
-          chunks: Array.from({ length: 3 }, (_, ordinal) => ({
-            ordinal, text: `chunk ${ordinal}`, source: 'doc', pageNumber: null, tokens: 2, vectors: [vectorOf(seedOf(ordinal))],
-          })),
-          textSize: 30, totalPages: null, embeddingModel: 'synthetic', embeddingDimensions: DIMENSIONS, vectorLayout: 'whole',
-        });
-      const scope = { workspaceId, datastoreIds: [datastoreId] };
-      expect(await write(1, (ordinal) => ordinal)).toBe('written');
-      expect((await store.search.vectorSearch(scope, vectorOf(0), 1))[0]).toMatchObject({ chunkId: `${datasourceId}.1.0` });
+      const workspace = await createWorkspace(store);
+      const chunks = (seedOf: (ordinal: number) => number) =>
+        Array.from({ length: 3 }, (_, ordinal) => chunk(ordinal, `chunk ${ordinal}`, vectorOf(seedOf(ordinal))));
+      const content = { embeddingDimensions: DIMENSIONS };
+      const source = await indexedDatasource(store, workspace.id, chunks((ordinal) => ordinal), { content });
+      const scope = { workspaceId: workspace.id, datastoreIds: [source.datastoreId] };
+      expect((await store.search.vectorSearch(scope, vectorOf(0), 1))[0]).toMatchObject({ chunkId: `${source.id}.1.0` });
 
       // The same rows deleted and written again, last in the table: SQLite would hand out the same rowids.
-      await store.datasources.requeue(workspaceId, datasourceId, () => ({ id: newId(), kind: 'noop', workspaceId, payload: {}, maxAttempts: 1 }));
-      expect(await write(2, (ordinal) => 100 + ordinal)).toBe('written');
+      await store.datasources.requeue(workspace.id, source.id, () => jobRecord({ workspaceId: workspace.id }));
+      expect(await store.datasources.writeIndex(workspace.id, source.id, 2, indexed(chunks((ordinal) => 100 + ordinal), content))).toBe('written');
       const [best] = await store.search.vectorSearch(scope, vectorOf(100), 1);
-      expect(best).toMatchObject({ chunkId: `${datasourceId}.2.0` });
+      expect(best).toMatchObject({ chunkId: `${source.id}.2.0` });
       expect(best!.score).toBeCloseTo(1, 5);
       expect((await store.search.vectorSearch(scope, vectorOf(0), 3)).every((hit) => hit.score < 0.999)).toBe(true);
     } finally {
