@@ -62,6 +62,7 @@ describe.each(STORE_KINDS)('datastores API on %s', (kind) => {
     ['name not a string', { name: 42 }, 'body.name'],
     ['empty name', { name: '' }, 'body.name'],
     ['description too long', { description: 'x'.repeat(4001) }, 'body.description'],
+    ['vectorWindows not a boolean', { vectorWindows: 'off' }, 'body.vectorWindows'],
   ])('refuses %s with 400 naming the field', async (_label, body, field) => {
     const existing = (await call<DatastoreBody>('POST', '/datastores', {})).body;
     for (const [method, path] of [
