@@ -9,6 +9,7 @@ import type { LatencySummary } from './latency.js';
 import { QUERY_MODES, type QueryResult } from './query.js';
 import type { VectorSearchCase } from './vector-search.js';
 import type { WidgetResult } from './widget.js';
+import type { WindowRecallCase } from './window-recall.js';
 
 const show = (f: Figure | null | undefined, unit = true): string =>
   f === null || f === undefined ? '–' : unit && f.unit !== 'count' && f.unit !== 'fraction' ? `${f.value} ${f.unit}` : String(f.value);
@@ -63,6 +64,13 @@ export function queryTable(r: QueryResult): string {
       `k=${r.topK} p50 ${show(r.breakdown.vectorSearchTopK.p50)}; keywordSearch k=50 p50 ${show(r.breakdown.keywordSearchHybridDepth.p50)}; ` +
       `details of the ${show(r.breakdown.meanCandidates)} candidates p50 ${show(r.breakdown.detailsOfCandidates.p50)}`,
   ].join('\n');
+}
+
+export function windowRecallTable(cases: readonly WindowRecallCase[]): string {
+  const rows = cases.flatMap((c) =>
+    c.byLimit.map(({ limit, recall, latency }) => [`${c.store} ${c.chunks / 1000}k (${c.windows / 1000}k windows)`, String(limit), show(recall), show(latency.p50), show(latency.p99)]),
+  );
+  return ['Window vectors (each chunk as 4 windows, scored by its best; recall of the chunks against exact max-sim)', table(['store', 'topK', 'recall', 'p50', 'p99'], rows)].join('\n');
 }
 
 export function vectorTable(cases: readonly VectorSearchCase[]): string {

@@ -6,7 +6,9 @@
  *                                        (~6 min on 2 idle cores, up to ~18 min when the machine is busy)
  *   npm run bench -- --quick             smoke run: 20 articles, 50 endpoint queries, 10k vectors (~2–4 min)
  *   npm run bench -- --only vector --sizes 10000,100000     both stores at both sizes (PostgreSQL 100k
- *                                        alone takes ~7 min: pgvector maintains its HNSW graph on insert)
+ *                                        alone takes ~7 min: pgvector maintains its HNSW graph on insert);
+ *                                        the vector part also measures window vectors (20k chunks × 4) at
+ *                                        topK 10, 50 and 100 on every store in --stores
  *
  *   npm run bench -- --only widget       chat widget: widget.js size, script tag → bubble and Enter → first
  *                                        answer words in Chromium beside fetch → first answer frame (~1 min)
@@ -33,11 +35,12 @@ import { FakeOpenAIChatServer } from '../test/support/fake-openai-chat-server.js
 import { INSTANT_MODEL, runAgentQueryBench, type AgentQueryResult } from './agent-query.js';
 import { runQueryBench, type QueryResult } from './query.js';
 import { runEventsBench, type EventsResult } from './events.js';
-import { agentQueryTable, dashboardTable, eventsTable, ingestionTable, liveTable, loadTable, queryTable, vectorTable, widgetTable } from './results-table.js';
+import { agentQueryTable, dashboardTable, eventsTable, ingestionTable, liveTable, loadTable, queryTable, vectorTable, widgetTable, windowRecallTable } from './results-table.js';
 import { runDashboardBench, type DashboardResult } from './dashboard.js';
 import { runLiveBench, type LiveStoreResult } from './live.js';
 import { runVectorSearchBench, type VectorSearchCase } from './vector-search.js';
 import { runWidgetBench, type WidgetResult } from './widget.js';
+import { runWindowRecallBench, type WindowRecallCase } from './window-recall.js';
 import { runLoadBench, type LoadStoreResult } from './load.js';
 
 const PARTS = ['ingest', 'query', 'agent', 'vector', 'events', 'dashboard', 'live', 'widget', 'load'] as const;
@@ -125,6 +128,7 @@ interface Results {
   query?: QueryResult;
   agentQuery?: AgentQueryResult;
   vectorSearch?: VectorSearchCase[];
+  windowRecall?: WindowRecallCase[];
   events?: EventsResult;
   dashboard?: DashboardResult;
   live?: LiveStoreResult[];
@@ -207,6 +211,14 @@ if (parts.has('vector')) {
     log,
   });
   write();
+  results.windowRecall = await runWindowRecallBench({
+    stores,
+    chunks: quick ? 10_000 : 20_000,
+    queries: settings.storeQueries,
+    seed: settings.seed,
+    log,
+  });
+  write();
 }
 if (parts.has('events')) {
   log(`events: ${settings.endpointQueries} webhook deliveries on ${settings.ingestStore}`);
@@ -240,6 +252,7 @@ if (parts.has('ingest') && results.ingestion) console.log(`${ingestionTable(resu
 if (parts.has('query') && results.query) console.log(`${queryTable(results.query)}\n`);
 if (parts.has('agent') && results.agentQuery) console.log(`${agentQueryTable(results.agentQuery)}\n`);
 if (parts.has('vector') && results.vectorSearch) console.log(`${vectorTable(results.vectorSearch)}\n`);
+if (parts.has('vector') && results.windowRecall) console.log(`${windowRecallTable(results.windowRecall)}\n`);
 if (parts.has('events') && results.events) console.log(`${eventsTable(results.events)}\n`);
 if (parts.has('dashboard') && results.dashboard) console.log(`${dashboardTable(results.dashboard)}\n`);
 if (parts.has('live') && results.live) console.log(`${liveTable(results.live)}\n`);

@@ -60,6 +60,24 @@ export function sampleVectors(model: ClusterModel, count: number, random: () => 
   return packed;
 }
 
+/**
+ * `perChunk` window vectors around each of `chunks`' rows, packed chunk after chunk: the chunk's vector
+ * plus Gaussian noise of norm `noise`, as the windows of one passage read alike without being the same.
+ */
+export function sampleWindows(chunks: Float32Array, dimensions: number, perChunk: number, noise: number, random: () => number): Float32Array {
+  const normal = gaussian(random);
+  const sigma = noise / Math.sqrt(dimensions);
+  const count = chunks.length / dimensions;
+  const packed = new Float32Array(count * perChunk * dimensions);
+  for (let row = 0; row < count * perChunk; row += 1) {
+    const base = Math.floor(row / perChunk) * dimensions;
+    const vector = packed.subarray(row * dimensions, (row + 1) * dimensions);
+    for (let i = 0; i < dimensions; i += 1) vector[i] = chunks[base + i]! + sigma * normal();
+    normalize(vector);
+  }
+  return packed;
+}
+
 export const rowOf = (packed: Float32Array, dimensions: number, row: number): Float32Array =>
   packed.subarray(row * dimensions, (row + 1) * dimensions);
 

@@ -122,8 +122,14 @@ export interface Layout {
   rowOfChunk: Map<string, number>;
 }
 
+/** Each chunk embedded as `perChunk` window vectors (packed, chunk after chunk) instead of its one vector. */
+export interface WindowVectors {
+  perChunk: number;
+  packed: Float32Array;
+}
+
 /** Workspace, datastore and datasources rows, then every datasource's chunks through `writeIndex`. */
-export async function writeDataset(store: Store, data: Dataset): Promise<Layout> {
+export async function writeDataset(store: Store, data: Dataset, windows?: WindowVectors): Promise<Layout> {
   const at = new Date().toISOString();
   const workspaceId = randomUUID();
   const datastoreId = randomUUID();
@@ -139,7 +145,7 @@ export async function writeDataset(store: Store, data: Dataset): Promise<Layout>
     embeddingDimensions: null,
     vectorWeight: 1,
     keywordWeight: 1,
-    vectorWindows: false,
+    vectorWindows: windows !== undefined,
     createdAt: at,
     updatedAt: at,
   });
@@ -182,7 +188,10 @@ export async function writeDataset(store: Store, data: Dataset): Promise<Layout>
         source: record.name,
         pageNumber: null,
         tokens: WORDS_PER_CHUNK,
-        vectors: [rowOf(data.vectors, DIMENSIONS, row)],
+        vectors:
+          windows === undefined
+            ? [rowOf(data.vectors, DIMENSIONS, row)]
+            : Array.from({ length: windows.perChunk }, (_, window) => rowOf(windows.packed, DIMENSIONS, row * windows.perChunk + window)),
       };
     });
     const outcome = await store.datasources.writeIndex(workspaceId, id, 1, {
@@ -190,7 +199,7 @@ export async function writeDataset(store: Store, data: Dataset): Promise<Layout>
       textSize: chunks.reduce((total, chunk) => total + chunk.text.length, 0),
       totalPages: null,
       embeddingModel: 'bench:synthetic-512',
-      vectorLayout: 'whole',
+      vectorLayout: windows === undefined ? 'whole' : `windows:synthetic-${windows.perChunk}`,
       embeddingDimensions: DIMENSIONS,
     });
     if (outcome !== 'written') throw new Error(`writeIndex answered ${outcome}`);
@@ -238,7 +247,7 @@ async function measureKeyword(store: Store, layout: Layout, data: Dataset) {
 }
 
 /** Planner statistics for the freshly written tables, as autovacuum would gather a little later. */
-async function analyze(url: string): Promise<void> {
+export async function analyze(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
