@@ -174,11 +174,13 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
       const host = (globalThis as unknown as Probe).document.querySelector('parley-chat');
       return host?.shadowRoot?.activeElement?.tagName;
     })).toBe('TEXTAREA');
-    upstream.replies.push(STREAMED);
+    let streamRest = () => {};
+    upstream.replies.push({ ...STREAMED, restAfter: new Promise<void>((resolve) => (streamRest = resolve)) });
     await input.fill('When do parcels ship?');
     await input.press('Enter');
     // The answer shows while it streams (busy), then whole, with bold rendered and the cited page linked.
     await page.locator('.msg[aria-busy=true]', { hasText: 'Parcels' }).waitFor();
+    streamRest();
     await page.getByText('of the order.').waitFor();
     await expect(page.locator('.msg strong').textContent()).resolves.toBe('within two days');
     const source = page.getByRole('link', { name: 'Shipping' });

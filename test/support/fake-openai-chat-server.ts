@@ -33,7 +33,8 @@ export type StreamCut = 'drop' | 'hang' | { error: { message: string; type: stri
  * What the server does with the next request. Unscripted requests get {@link FakeOpenAIChatServer.defaultReply}.
  * - `answer`: the text as `deltas` (SSE chunks when the request streams, one JSON body otherwise);
  *   `delayMs` between chunks, `finishReason` defaults to "stop"; `cut` breaks the stream off after the deltas
- *   (and a pause).
+ *   (and a pause); `restAfter` holds the deltas after the first until it settles, so a test can look at a
+ *   half-streamed answer however slowly the machine runs (a delay alone can be swallowed by a stall).
  * - `error`: an OpenAI-style error body with `status` and extra `headers` (e.g. Retry-After).
  * - `hang`: headers are sent, then nothing; the client must abort.
  * - `silent`: not even headers; the client must abort.
@@ -44,6 +45,7 @@ export type ChatReply =
       kind: 'answer';
       deltas: string[];
       delayMs?: number;
+      restAfter?: Promise<unknown>;
       finishReason?: string;
       usage?: { prompt_tokens: number; completion_tokens: number };
       cut?: StreamCut;
@@ -127,7 +129,8 @@ export class FakeOpenAIChatServer {
       choices: [{ index: 0, delta, finish_reason: finish }],
     });
     send(chunk({ role: 'assistant', content: '' }, null));
-    for (const content of reply.deltas) {
+    for (const [index, content] of reply.deltas.entries()) {
+      if (index === 1 && reply.restAfter) await reply.restAfter;
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       if (clientGone) {
         this.abandoned++;
