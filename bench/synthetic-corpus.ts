@@ -31,6 +31,12 @@ function normalize(vector: Float32Array): Float32Array {
   return vector;
 }
 
+/** Writes into `vector` the unit vector of `around` plus Gaussian noise of `sigma` per dimension. */
+function placeNear(vector: Float32Array, around: Float32Array, sigma: number, normal: () => number): void {
+  for (let i = 0; i < vector.length; i += 1) vector[i] = around[i]! + sigma * normal();
+  normalize(vector);
+}
+
 export interface ClusterModel {
   dimensions: number;
   /** Unit cluster centres, one row each. */
@@ -53,9 +59,7 @@ export function sampleVectors(model: ClusterModel, count: number, random: () => 
   const packed = new Float32Array(count * dimensions);
   for (let row = 0; row < count; row += 1) {
     const centre = centres[Math.floor(random() * centres.length)]!;
-    const vector = packed.subarray(row * dimensions, (row + 1) * dimensions);
-    for (let i = 0; i < dimensions; i += 1) vector[i] = centre[i]! + sigma * normal();
-    normalize(vector);
+    placeNear(packed.subarray(row * dimensions, (row + 1) * dimensions), centre, sigma, normal);
   }
   return packed;
 }
@@ -70,10 +74,8 @@ export function sampleWindows(chunks: Float32Array, dimensions: number, perChunk
   const count = chunks.length / dimensions;
   const packed = new Float32Array(count * perChunk * dimensions);
   for (let row = 0; row < count * perChunk; row += 1) {
-    const base = Math.floor(row / perChunk) * dimensions;
-    const vector = packed.subarray(row * dimensions, (row + 1) * dimensions);
-    for (let i = 0; i < dimensions; i += 1) vector[i] = chunks[base + i]! + sigma * normal();
-    normalize(vector);
+    const chunk = rowOf(chunks, dimensions, Math.floor(row / perChunk));
+    placeNear(packed.subarray(row * dimensions, (row + 1) * dimensions), chunk, sigma, normal);
   }
   return packed;
 }
