@@ -70,7 +70,8 @@ export function windowRecallTable(cases: readonly WindowRecallCase[]): string {
   const rows = cases.flatMap((c) =>
     c.byLimit.map(({ limit, recall, latency }) => [`${c.store} ${c.chunks / 1000}k (${c.windows / 1000}k windows)`, String(limit), show(recall), show(latency.p50), show(latency.p99)]),
   );
-  return ['Window vectors (each chunk as 4 windows, scored by its best; recall of the chunks against exact max-sim)', table(['store', 'topK', 'recall', 'p50', 'p99'], rows)].join('\n');
+  const perChunk = cases[0] === undefined ? '–' : String(cases[0].windows / cases[0].chunks);
+  return [`Window vectors (each chunk as ${perChunk} windows, scored by its best; recall of the chunks against exact max-sim)`, table(['store', 'topK', 'recall', 'p50', 'p99'], rows)].join('\n');
 }
 
 export function vectorTable(cases: readonly VectorSearchCase[]): string {
