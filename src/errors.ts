@@ -81,6 +81,9 @@ export const notFound = (what: string, id: string): ParleyError => new ParleyErr
 export const forbidden = (what: string, id: string): ParleyError =>
   new ParleyError('FORBIDDEN', `${what} ${id} belongs to another workspace`);
 
+/** The caller's role (or its key's maker's) does not allow this. */
+export const notPermitted = (message: string): ParleyError => new ParleyError('FORBIDDEN', message);
+
 export const unauthorized = (message: string): ParleyError => new ParleyError('UNAUTHORIZED', message);
 
 export const conflict = (message: string): ParleyError => new ParleyError('CONFLICT', message);

@@ -80,6 +80,7 @@ export async function openCore(config: Config): Promise<Core> {
     async close() {
       readStoreWith(undefined);
       await core.services.eventStreams.stop();
+      await core.services.tokenGenerations.stop();
       mailer?.close();
       await (await embedder)?.close();
       await store.close();

@@ -2,6 +2,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { unauthorized } from '../errors.js';
 import type { InstanceSecretStore, MemberRole } from '../store/store.js';
 import { SigningKey } from './signing-key.js';
+import type { TokenGenerations } from './token-generations.js';
 
 const ISSUER = 'parley';
 const AUDIENCE = 'parley:member';
@@ -17,6 +18,8 @@ export interface MemberGrant {
   workspaceId: string;
   role: MemberRole;
   sessionId: string;
+  /** The person's token generation when it was issued: a later revocation raises theirs past it. */
+  generation: number;
 }
 
 export interface IssuedAccessToken {
@@ -28,18 +31,23 @@ const ROLES: readonly MemberRole[] = ['owner', 'admin', 'member'];
 
 /**
  * Members' access tokens (the spec's `<ACCESS_TOKEN>`): short-lived JWTs (HS256) for one workspace, signed
- * with a key the store keeps for every process, accepted by the public API wherever an API key is.
+ * with a key the store keeps for every process, accepted by the public API wherever an API key is. A token
+ * whose generation is below its person's current one was revoked (sign-out, a new password, a new role, a
+ * removal) and is refused at once, by every process.
  */
 export class AccessTokens {
   readonly #key: SigningKey;
 
-  constructor(secrets: InstanceSecretStore) {
+  constructor(
+    secrets: InstanceSecretStore,
+    private readonly generations: TokenGenerations,
+  ) {
     this.#key = new SigningKey(secrets, SECRET_NAME);
   }
 
   async issue(grant: MemberGrant): Promise<IssuedAccessToken> {
     const expiresAt = Math.floor(Date.now() / 1000) + ACCESS_TOKEN_SECONDS;
-    const accessToken = await new SignJWT({ ws: grant.workspaceId, role: grant.role, sid: grant.sessionId })
+    const accessToken = await new SignJWT({ ws: grant.workspaceId, role: grant.role, sid: grant.sessionId, gen: grant.generation })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
@@ -50,19 +58,28 @@ export class AccessTokens {
     return { accessToken, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }
 
-  /** The grant of a valid token; `UNAUTHORIZED` when expired, forged, unsigned or of another kind. */
+  /** The grant of a valid token; `UNAUTHORIZED` when expired, revoked, forged, unsigned or of another kind. */
   async verify(token: string): Promise<MemberGrant> {
+    const grant = await this.#signedGrant(token);
+    if (grant === undefined || grant.generation < (await this.generations.current(grant.userId))) {
+      throw unauthorized('The access token is not valid or has expired');
+    }
+    return grant;
+  }
+
+  async #signedGrant(token: string): Promise<MemberGrant | undefined> {
     try {
       const { payload } = await jwtVerify(token, await this.#key.get(), { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE });
-      const { sub, ws, role, sid } = payload;
+      const { sub, ws, role, sid, gen } = payload;
       const known = ROLES.find((candidate) => candidate === role);
       if (typeof sub === 'string' && typeof ws === 'string' && typeof sid === 'string' && known !== undefined) {
-        return { userId: sub, workspaceId: ws, role: known, sessionId: sid };
+        // Tokens from before revocation existed carry no generation: the first one.
+        return { userId: sub, workspaceId: ws, role: known, sessionId: sid, generation: typeof gen === 'number' ? gen : 0 };
       }
     } catch {
       // Expired, forged or malformed: one answer for all.
     }
-    throw unauthorized('The access token is not valid or has expired');
+    return undefined;
   }
 }
 

@@ -5,6 +5,7 @@ import { newId, now, randomToken } from './ids.js';
 import { joinWorkspace } from './memberships.js';
 import { hashSecret, type IssuedLink, type OneTimeLinks } from './one-time-links.js';
 import { checkPasswordRules, hashPassword, passwordMatches } from './passwords.js';
+import type { TokenGenerations } from './token-generations.js';
 
 /** A session unused this long is over (DESIGN §7: listed, revocable, ends after 30 days idle). */
 const SESSION_IDLE_MS = 30 * 24 * 3600_000;
@@ -32,7 +33,25 @@ export interface AccountOptions {
 
 const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
+/** The part of an address before the @: a name for someone who gave none. */
+export const localPart = (email: string): string => normalizeEmail(email).split('@')[0]!;
+
+/** One answer whether the address's account has another password or is not for this link to set up. */
+const wrongInvitationPassword = () => unauthorized('This is not the password of the Parley account of the invited address');
+
 const wrongCredentials = () => unauthorized('Wrong e-mail or password');
+const linkGone = () => new ParleyError('NOT_FOUND', 'This link was used already, has expired or does not exist');
+const accountExists = () => conflict('This e-mail already has an account; sign in');
+
+/** What an invitation link offers, for the page that accepts it; nothing about the invitee's account. */
+export interface InvitationView {
+  /** The address the invitation was sent to, as the inviter typed it. */
+  email: string;
+  workspaceName: string;
+  role: MemberRole;
+  /** The request comes from the invitee's own session: accepting needs no password. */
+  signedIn: boolean;
+}
 
 /**
  * People who sign in to the dashboard: the first owner's setup, sign-in and sign-up, sessions (server-side,
@@ -44,6 +63,7 @@ export class AccountService {
     private readonly store: Store,
     private readonly links: OneTimeLinks,
     private readonly tokens: AccessTokens,
+    private readonly generations: TokenGenerations,
     private readonly options: AccountOptions,
   ) {}
 
@@ -57,11 +77,18 @@ export class AccountService {
     return this.links.issue('setup', { userId: null, workspaceId: null, memberId: null });
   }
 
-  /** Uses the setup link: the person becomes a user with a password and an owner of the first workspace. */
+  /**
+   * Uses the setup link: the person becomes a user with a password and an owner of the first workspace.
+   * Only the newest link works, and none once anyone has a password (old start logs open nothing).
+   */
   async setup(input: { token: string; email: string; name: string; password: string }, userAgent: string): Promise<SignedIn> {
     checkPasswordRules(input.password);
     const [workspace] = await this.store.workspaces.list();
     if (workspace === undefined) throw new ParleyError('UNAVAILABLE', 'The instance has no workspace yet; start Parley once with `parley start`');
+    if (await this.store.users.anyWithPassword()) {
+      await this.store.links.revokeAll('setup', { userId: null, workspaceId: null, memberId: null }, now());
+      throw linkGone();
+    }
     await this.links.consume('setup', input.token);
     const user = await this.ensureUser(input.email, input.name);
     await this.store.users.update(user.id, { name: input.name.trim() || user.name, passwordHash: await hashPassword(input.password) }, now());
@@ -69,17 +96,45 @@ export class AccountService {
     return this.startSession(user.id, userAgent);
   }
 
+  /**
+   * A new account with a workspace of its own. An address that is already someone's (a password, or a
+   * membership, even without a password yet) is refused: sign-up never sets an existing person's password.
+   */
   async signUp(input: { email: string; name: string; password: string; workspaceName: string }, userAgent: string): Promise<SignedIn> {
     if (!this.options.signUpOpen) throw new ParleyError('NOT_FOUND', 'Sign-up is closed on this instance; ask an owner for an invitation');
     checkPasswordRules(input.password);
-    if ((await this.store.users.findByEmail(normalizeEmail(input.email)))?.passwordHash) throw conflict('This e-mail already has an account; sign in');
+    const existing = await this.store.users.findByEmail(normalizeEmail(input.email));
+    if (existing !== undefined && !(await this.unclaimed(existing))) throw accountExists();
+    const workspaceName = input.workspaceName.trim() || `${input.name.trim() || normalizeEmail(input.email)}'s workspace`;
+    const workspace = { id: newId(), name: workspaceName, createdAt: now() };
+    await this.createWorkspace(workspace);
     const user = await this.ensureUser(input.email, input.name);
+    // Checked again on the stored user: someone may have claimed the address meanwhile.
+    if (!(await this.unclaimed(user))) throw accountExists();
     await this.store.users.update(user.id, { passwordHash: await hashPassword(input.password) }, now());
-    const at = now();
-    const workspace = { id: newId(), name: input.workspaceName.trim() || `${input.name}'s workspace`, createdAt: at };
-    await this.store.workspaces.create(workspace);
     await joinWorkspace(this.store, workspace.id, user, 'owner');
     return this.startSession(user.id, userAgent);
+  }
+
+  /** Workspace names are unique: a taken one is 409, before anything else is written. */
+  private async createWorkspace(workspace: { id: string; name: string; createdAt: string }): Promise<void> {
+    const taken = () => conflict(`A workspace named "${workspace.name}" exists already; choose another name`);
+    if ((await this.store.workspaces.findByName(workspace.name)) !== undefined) throw taken();
+    try {
+      await this.store.workspaces.create(workspace);
+    } catch (error) {
+      if ((await this.store.workspaces.findByName(workspace.name)) !== undefined) throw taken();
+      throw error;
+    }
+  }
+
+  /**
+   * An address nobody has taken up yet: no password and no workspace it was let into (only open invitations).
+   * Only such a user's password may be set by whoever holds an invitation link or signs up with it.
+   */
+  private async unclaimed(user: UserRecord): Promise<boolean> {
+    if (user.passwordHash !== null) return false;
+    return (await this.store.members.listByUser(user.id)).every(({ member }) => member.status === 'invited');
   }
 
   /** A wrong e-mail and a wrong password give the same answer, in the same time. */
@@ -100,9 +155,12 @@ export class AccountService {
     return user && { user, session };
   }
 
+  /** Ends the session and every access token of the person (other devices' dashboards mint new ones from their sessions). */
   async signOut(secret: string): Promise<void> {
     const found = await this.session(secret);
-    if (found !== undefined) await this.store.sessions.revoke(found.user.id, found.session.id, now());
+    if (found === undefined) return;
+    await this.store.sessions.revoke(found.user.id, found.session.id, now());
+    await this.generations.revoke(found.user.id);
   }
 
   listSessions(userId: string): Promise<SessionRecord[]> {
@@ -111,6 +169,7 @@ export class AccountService {
 
   async revokeSession(userId: string, id: string): Promise<void> {
     if (!(await this.store.sessions.revoke(userId, id, now()))) throw new ParleyError('NOT_FOUND', `Session ${id} does not exist`);
+    await this.generations.revoke(userId);
   }
 
   /**
@@ -126,7 +185,13 @@ export class AccountService {
       throw workspaceId === undefined ? forbidden('User', found.user.id) : forbidden('Workspace', workspaceId);
     }
     const { member } = membership;
-    const issued = await this.tokens.issue({ userId: found.user.id, workspaceId: member.workspaceId, role: member.role, sessionId: found.session.id });
+    const issued = await this.tokens.issue({
+      userId: found.user.id,
+      workspaceId: member.workspaceId,
+      role: member.role,
+      sessionId: found.session.id,
+      generation: found.user.authGeneration,
+    });
     return { ...issued, workspaceId: member.workspaceId, role: member.role };
   }
 
@@ -137,8 +202,11 @@ export class AccountService {
     return { user, memberships };
   }
 
-  /** Changes the person's name and, given the current one, password. */
-  async updateMe(userId: string, changes: { name?: string; password?: string; currentPassword?: string }): Promise<UserRecord> {
+  /**
+   * Changes the person's name and, given the current one, password. A new password signs out every other
+   * session (`keepSessionId`, the one in use, stays) and revokes every access token.
+   */
+  async updateMe(userId: string, changes: { name?: string; password?: string; currentPassword?: string }, keepSessionId?: string): Promise<UserRecord> {
     const user = (await this.me(userId)).user;
     let passwordHash: string | undefined;
     if (changes.password !== undefined) {
@@ -149,31 +217,64 @@ export class AccountService {
     }
     const name = changes.name?.trim();
     if (name === '') throw invalid('A name cannot be blank', [{ field: 'name', message: 'must not be blank' }]);
-    return (await this.store.users.update(userId, { name, passwordHash }, now())) ?? user;
+    const updated = (await this.store.users.update(userId, { name, passwordHash }, now())) ?? user;
+    if (passwordHash !== undefined) await this.signOutEverywhere(userId, keepSessionId);
+    return updated;
   }
 
-  /** What an invitation link offers, for the page that accepts it. */
-  async invitation(token: string): Promise<{ email: string; workspaceName: string; role: MemberRole; hasPassword: boolean }> {
-    const link = await this.links.peek('invitation', token);
-    const { user, membership } = await this.invitedMembership(link.userId, link.workspaceId);
-    return { email: user.email, workspaceName: membership.workspaceName, role: membership.member.role, hasPassword: user.passwordHash !== null };
+  private async signOutEverywhere(userId: string, keepSessionId?: string): Promise<void> {
+    await this.store.sessions.revokeAll(userId, now(), keepSessionId);
+    await this.generations.revoke(userId);
   }
 
   /**
-   * Accepts an invitation: a person without a password sets one; a person with one proves it. Either way
-   * the membership becomes active and the person is signed in.
+   * What an invitation link offers, for the page that accepts it. It says nothing of the invitee's account
+   * (whoever invited them holds the link too), only whether the caller's own session is the invitee's.
    */
-  async acceptInvitation(input: { token: string; name?: string; password: string }, userAgent: string): Promise<SignedIn> {
+  async invitation(token: string, sessionSecret: string | undefined): Promise<InvitationView> {
+    const link = await this.links.peek('invitation', token);
+    const { user, membership } = await this.invitedMembership(link.userId, link.workspaceId);
+    const signedIn = sessionSecret !== undefined && (await this.session(sessionSecret))?.user.id === user.id;
+    return { email: membership.member.email, workspaceName: membership.workspaceName, role: membership.member.role, signedIn };
+  }
+
+  /**
+   * Accepts an invitation. The link proves nothing about who holds it (the inviter has it too), so it never
+   * sets an existing person's password: the invitee accepts from their own session, or with their account's
+   * password; only an address nobody has taken up yet gets the password chosen here. The membership
+   * becomes active and the person is signed in.
+   */
+  async acceptInvitation(
+    input: { token: string; name?: string; password?: string },
+    userAgent: string,
+    sessionSecret: string | undefined,
+  ): Promise<SignedIn | { user: UserRecord; session: SessionRecord }> {
     const peeked = await this.links.peek('invitation', input.token);
     const { user, membership } = await this.invitedMembership(peeked.userId, peeked.workspaceId);
-    if (user.passwordHash === null) checkPasswordRules(input.password);
-    else if (!(await passwordMatches(user.passwordHash, input.password))) throw wrongCredentials();
-    await this.links.consume('invitation', input.token);
+    const current = sessionSecret === undefined ? undefined : await this.session(sessionSecret);
+    const accept = async () => {
+      await this.links.consume('invitation', input.token);
+      await this.store.members.accept(membership.member.workspaceId, membership.member.id, now());
+    };
+    if (current?.user.id === user.id) {
+      await accept();
+      return current;
+    }
+    if (input.password === undefined) {
+      throw invalid('Enter a password, or sign in as the invited address first', [{ field: 'password', message: 'is required' }]);
+    }
+    if (user.passwordHash !== null) {
+      if (!(await passwordMatches(user.passwordHash, input.password))) throw wrongInvitationPassword();
+    } else if (!(await this.unclaimed(user))) {
+      throw wrongInvitationPassword();
+    } else {
+      checkPasswordRules(input.password);
+    }
+    await accept();
     const name = input.name?.trim();
     if (user.passwordHash === null || name) {
       await this.store.users.update(user.id, { name: name || undefined, passwordHash: user.passwordHash === null ? await hashPassword(input.password) : undefined }, now());
     }
-    await this.store.members.accept(membership.member.workspaceId, membership.member.id, now());
     return this.startSession(user.id, userAgent);
   }
 
@@ -184,16 +285,18 @@ export class AccountService {
     return this.links.issue('password-reset', { userId: user.id, workspaceId: null, memberId: null });
   }
 
+  /**
+   * Sets a new password with a reset link (only the newest works): every session and access token of the
+   * person ends, then a new session starts. Open invitations stay open: joining a workspace is the
+   * person's own choice.
+   */
   async resetPassword(input: { token: string; password: string }, userAgent: string): Promise<SignedIn> {
     checkPasswordRules(input.password);
     const link = await this.links.consume('password-reset', input.token);
     const user = link.userId === null ? undefined : await this.store.users.find(link.userId);
-    if (user === undefined) throw new ParleyError('NOT_FOUND', 'This link was used already, has expired or does not exist');
+    if (user === undefined) throw linkGone();
     await this.store.users.update(user.id, { passwordHash: await hashPassword(input.password) }, now());
-    // A reset also opens the person's pending invitations: they proved they read the address's mail.
-    for (const { member } of await this.store.members.listByUser(user.id)) {
-      if (member.status === 'invited') await this.store.members.accept(member.workspaceId, member.id, now());
-    }
+    await this.signOutEverywhere(user.id);
     return this.startSession(user.id, userAgent);
   }
 
@@ -201,7 +304,7 @@ export class AccountService {
   async ensureUser(email: string, name: string): Promise<UserRecord> {
     const at = now();
     const address = normalizeEmail(email);
-    return this.store.users.ensure({ id: newId(), email: address, name: name.trim() || address.split('@')[0]!, passwordHash: null, createdAt: at, updatedAt: at });
+    return this.store.users.ensure({ id: newId(), email: address, name: name.trim() || localPart(address), passwordHash: null, createdAt: at, updatedAt: at });
   }
 
   private async invitedMembership(userId: string | null, workspaceId: string | null): Promise<{ user: UserRecord; membership: WorkspaceMembership }> {

@@ -12,16 +12,18 @@ export interface VisitorGrant {
 }
 
 /**
- * Who makes a request, as authentication resolved it. The domain decides what each may do: a key acts
- * for its whole workspace, a member by role; a visitor only within its grant; an anonymous caller only on public resources.
+ * Who makes a request, as authentication resolved it. The domain decides what each may do: a member by
+ * role, a key with the rights its maker has now (`userId`; the operator's keys, made at the first start or
+ * with `parley keys create`, have none and act as an owner); a visitor only within its grant; an anonymous
+ * caller only on public resources.
  */
 export type Caller =
-  | { kind: 'key'; workspaceId: string; keyId: string }
+  | { kind: 'key'; workspaceId: string; keyId: string; userId: string | null; role: MemberRole }
   | { kind: 'member'; workspaceId: string; userId: string; role: MemberRole }
   | { kind: 'visitor'; grant: VisitorGrant }
   | { kind: 'anonymous' };
 
-/** A caller acting for a workspace: an API key (every right) or a signed-in member (by role). */
+/** A caller acting for a workspace: an API key (its maker's rights) or a signed-in member (by role). */
 export type WorkspaceCaller = Extract<Caller, { kind: 'key' | 'member' }>;
 
 export const isWorkspaceCaller = (caller: Caller): caller is WorkspaceCaller => caller.kind === 'key' || caller.kind === 'member';
@@ -29,5 +31,8 @@ export const isWorkspaceCaller = (caller: Caller): caller is WorkspaceCaller => 
 /** The workspace a caller acts for; null for visitors and anonymous callers (public resources only). */
 export const callerWorkspace = (caller: Caller): string | null => (isWorkspaceCaller(caller) ? caller.workspaceId : null);
 
-/** Owners and admins manage members, webhooks and workspace settings; keys are all equal (spec §5). */
-export const mayAdminister = (caller: WorkspaceCaller): boolean => caller.kind === 'key' || caller.role !== 'member';
+/** Owners and admins manage members, webhooks and workspace settings, in person or through keys they made. */
+export const mayAdminister = (caller: WorkspaceCaller): boolean => caller.role !== 'member';
+
+/** Only owners make, unmake or remove owners. */
+export const isOwner = (caller: WorkspaceCaller): boolean => caller.role === 'owner';

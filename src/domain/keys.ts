@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { ApiKeyRecord, Store } from '../store/store.js';
+import type { ApiKeyRecord, MemberRole, Store } from '../store/store.js';
 import { conflict, notFound, unauthorized } from '../errors.js';
+import type { WorkspaceCaller } from './callers.js';
 import { newId, now, randomToken } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 
@@ -18,10 +19,20 @@ export interface IssuedKey {
   secret: string;
 }
 
+/** A key that authenticated, and the rights it acts with now. */
+export interface AuthenticatedKey {
+  key: ApiKeyRecord;
+  role: MemberRole;
+}
+
 export class KeyService {
   constructor(private readonly store: Store) {}
 
-  async issue(workspaceId: string, name = 'API key'): Promise<IssuedKey> {
+  /**
+   * A new key of the workspace. `maker` is the person making it (a key made with a key has that key's
+   * maker): the key has their rights and loses them with them. Without one it is the operator's (owner).
+   */
+  async issue(workspaceId: string, name = 'API key', maker: WorkspaceCaller | null = null): Promise<IssuedKey> {
     const secret = KEY_PREFIX + randomToken(24);
     const record: ApiKeyRecord = {
       id: newId(),
@@ -30,27 +41,37 @@ export class KeyService {
       prefix: secret.slice(0, VISIBLE_LENGTH),
       createdAt: now(),
       lastUsedAt: null,
+      createdBy: maker?.userId ?? null,
     };
     await this.store.apiKeys.create(record, hashKey(secret));
     return { record, secret };
   }
 
-  /** The workspace a bearer key belongs to; throws `UNAUTHORIZED` for an unknown key. */
-  async authenticate(secret: string): Promise<ApiKeyRecord> {
-    const key = await this.store.apiKeys.findByHash(hashKey(secret));
-    if (key === undefined) throw unauthorized('The API key is not valid');
+  /**
+   * The key a bearer secret names, with its maker's current role; `UNAUTHORIZED` for an unknown key and for
+   * a key whose maker is no longer a member (it lost its rights with them).
+   */
+  async authenticate(secret: string): Promise<AuthenticatedKey> {
+    const found = await this.store.apiKeys.findByHash(hashKey(secret));
+    if (found === undefined) throw unauthorized('The API key is not valid');
+    const { key, makerRole } = found;
+    const role = key.createdBy === null ? 'owner' : makerRole;
+    if (role === null) throw unauthorized('The API key is not valid: the person who made it is no longer a member of the workspace');
     const usedAt = now();
     if (key.lastUsedAt === null || Date.parse(usedAt) - Date.parse(key.lastUsedAt) > LAST_USED_RESOLUTION_MS) {
       await this.store.apiKeys.markUsed(key.workspaceId, key.id, usedAt);
     }
-    return key;
+    return { key, role };
   }
 
   list(workspaceId: string): Promise<ApiKeyRecord[]> {
     return this.store.apiKeys.list(workspaceId);
   }
 
-  /** Deletes a key; a workspace always keeps at least one, so its last key is refused with CONFLICT. */
+  /**
+   * Deletes a key (any member may, spec §5.6); a workspace always keeps at least one, so its last key is
+   * refused with CONFLICT.
+   */
   async revoke(workspaceId: string, id: string): Promise<ApiKeyRecord> {
     const key = await findInWorkspace(this.store.apiKeys, 'API key', workspaceId, id);
     const outcome = await this.store.apiKeys.delete(workspaceId, id);

@@ -1,6 +1,8 @@
-import { conflict, notFound } from '../errors.js';
+import { conflict, notFound, notPermitted } from '../errors.js';
 import type { MemberRecord, MemberRole, Store } from '../store/store.js';
-import type { AccountService } from './accounts.js';
+import { localPart, type AccountService } from './accounts.js';
+import { isOwner, type WorkspaceCaller } from './callers.js';
+import type { TokenGenerations } from './token-generations.js';
 import { newId, now } from './ids.js';
 import type { IssuedLink, OneTimeLinks } from './one-time-links.js';
 import { findInWorkspace } from './scoped.js';
@@ -22,13 +24,19 @@ export interface Invited {
 }
 
 const lastOwner = () => conflict('A workspace keeps at least one owner: make someone else an owner first');
+const ownersOnly = () => notPermitted('Only owners make, unmake or remove owners');
 
-/** The people of a workspace and their roles; owners and admins receive its notification e-mails. */
+/**
+ * The people of a workspace and their roles; owners and admins receive its notification e-mails. Owners and
+ * admins manage members (the routes check that); only owners grant, take or remove the owner role. A new
+ * role or a removal ends the person's access tokens at once.
+ */
 export class MemberService {
   constructor(
     private readonly store: Store,
     private readonly accounts: AccountService,
     private readonly links: OneTimeLinks,
+    private readonly generations: TokenGenerations,
     private readonly mailer: InvitationMailer | undefined,
   ) {}
 
@@ -37,18 +45,22 @@ export class MemberService {
   }
 
   /**
-   * Invites a person by e-mail: a user (without a password until they accept) and an invited membership,
-   * with a single-use link; 409 when they are a member already.
+   * Invites a person by e-mail: an invited membership of the address's user (made, without a password, when
+   * there is none) with a single-use link; 409 when they are a member already. Until they accept, the member
+   * shows the address and the name the inviter gave, nothing of an account the address may have.
    */
-  async invite(workspaceId: string, input: MemberInput): Promise<Invited> {
+  async invite(caller: WorkspaceCaller, input: MemberInput): Promise<Invited> {
+    const role = input.role ?? 'admin';
+    if (role === 'owner' && !isOwner(caller)) throw ownersOnly();
+    const { workspaceId } = caller;
     const user = await this.accounts.ensureUser(input.email, input.name ?? '');
     const member = {
       id: newId(),
       workspaceId,
       userId: user.id,
       email: user.email,
-      name: user.name,
-      role: input.role ?? 'admin',
+      name: input.name?.trim() || localPart(user.email),
+      role,
       createdAt: now(),
     };
     if (!(await this.store.members.create({ ...member, acceptedAt: null }))) {
@@ -75,26 +87,33 @@ export class MemberService {
    * A new invitation link for a member who cannot sign in yet: an open invitation, or a person without a
    * password (members recorded before people signed in). 409 for one who can sign in already.
    */
-  async reinvite(workspaceId: string, id: string): Promise<Invited> {
+  async reinvite(caller: WorkspaceCaller, id: string): Promise<Invited> {
+    const { workspaceId } = caller;
     const member = await findInWorkspace(this.store.members, 'Member', workspaceId, id);
-    const user = await this.store.users.find(member.userId);
-    if (member.status === 'active' && user?.passwordHash) throw conflict(`${member.email} can sign in already; a password reset is theirs to ask for`);
+    if (member.role === 'owner' && !isOwner(caller)) throw ownersOnly();
+    if (member.status === 'active') throw conflict(`${member.email} is a member already; without a password they need a password-reset link`);
     return this.sendInvitation(workspaceId, member);
   }
 
-  async changeRole(workspaceId: string, id: string, role: MemberRole): Promise<MemberRecord> {
-    await findInWorkspace(this.store.members, 'Member', workspaceId, id);
+  async changeRole(caller: WorkspaceCaller, id: string, role: MemberRole): Promise<MemberRecord> {
+    const { workspaceId } = caller;
+    const member = await findInWorkspace(this.store.members, 'Member', workspaceId, id);
+    if ((member.role === 'owner' || role === 'owner') && !isOwner(caller)) throw ownersOnly();
     const changed = await this.store.members.changeRole(workspaceId, id, role);
     if (changed === 'last-owner') throw lastOwner();
     if (changed === undefined) throw notFound('Member', id);
+    if (member.role !== role) await this.generations.revoke(member.userId);
     return changed;
   }
 
-  async remove(workspaceId: string, id: string): Promise<MemberRecord> {
-    await findInWorkspace(this.store.members, 'Member', workspaceId, id);
+  async remove(caller: WorkspaceCaller, id: string): Promise<MemberRecord> {
+    const { workspaceId } = caller;
+    const member = await findInWorkspace(this.store.members, 'Member', workspaceId, id);
+    if (member.role === 'owner' && !isOwner(caller)) throw ownersOnly();
     const removed = await this.store.members.delete(workspaceId, id);
     if (removed === 'last-owner') throw lastOwner();
     if (removed === undefined) throw notFound('Member', id);
+    await this.generations.revoke(member.userId);
     return removed;
   }
 }

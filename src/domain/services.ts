@@ -14,6 +14,7 @@ import { MemberService, type InvitationMailer } from './members.js';
 import { AccessTokens } from './access-tokens.js';
 import { AccountService } from './accounts.js';
 import { OneTimeLinks } from './one-time-links.js';
+import { TokenGenerations } from './token-generations.js';
 import { NotificationService } from './notifications.js';
 import { WebhookService } from './webhooks.js';
 import { VisitorTokens } from './visitor-tokens.js';
@@ -41,6 +42,8 @@ export interface Services {
   readonly rateLimits: RateLimitSettings;
   readonly accounts: AccountService;
   readonly accessTokens: AccessTokens;
+  /** Revocation of access tokens, checked in memory; stopped with the store. */
+  readonly tokenGenerations: TokenGenerations;
   readonly eventStreams: EventStreamService;
   readonly analytics: AnalyticsService;
   readonly visitorConversations: VisitorConversationService;
@@ -85,8 +88,9 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   });
   const visitorTokens = new VisitorTokens(store.secrets);
   const links = new OneTimeLinks(store, options.publicUrl);
-  const accessTokens = new AccessTokens(store.secrets);
-  const accounts = new AccountService(store, links, accessTokens, { signUpOpen: options.signUpOpen });
+  const tokenGenerations = new TokenGenerations(store.users);
+  const accessTokens = new AccessTokens(store.secrets, tokenGenerations);
+  const accounts = new AccountService(store, links, accessTokens, tokenGenerations, { signUpOpen: options.signUpOpen });
   const datasources = new DatasourceService(store, options);
   return {
     keys,
@@ -111,13 +115,14 @@ export function createServices(store: Store, options: ServiceOptions): Services 
       maxAttempts: options.deliveryMaxAttempts,
       onEnqueued: options.onEnqueued,
     }),
-    members: new MemberService(store, accounts, links, options.invitationMailer),
+    members: new MemberService(store, accounts, links, tokenGenerations, options.invitationMailer),
     notifications: new NotificationService(store, options.emailEnabled),
     visitorTokens,
     publicAccess: new PublicAccess(store),
     rateLimits: new RateLimitSettings(store, options.rateLimits),
     accounts,
     accessTokens,
+    tokenGenerations,
     eventStreams,
     analytics: new AnalyticsService(store),
     visitorConversations: new VisitorConversationService(store, conversations, eventStreams),

@@ -22,6 +22,8 @@ export interface ApiKeyTable {
   hash: string;
   created_at: string;
   last_used_at: string | null;
+  /** The user who made the key; null for the operator's keys (first start, `parley keys create`). */
+  created_by: string | null;
 }
 
 export interface AgentTable {
@@ -241,6 +243,8 @@ export interface AppUserTable {
   password_hash: string | null;
   created_at: string;
   updated_at: string;
+  /** Access tokens carrying an older generation are revoked. */
+  auth_generation: Generated<number>;
 }
 
 export interface UserSessionTable {

@@ -24,7 +24,7 @@ describe.each(STORE_KINDS)('API keys on %s', (kind) => {
     expect(listed.status).toBe(200);
     expect(listed.body.map((key: { id: string }) => key.id)).toContain(created.body.id);
     expect(JSON.stringify(listed.body)).not.toContain(secret);
-    for (const key of listed.body) expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'lastUsedAt', 'name', 'prefix']);
+    for (const key of listed.body) expect(Object.keys(key).sort()).toEqual(['createdAt', 'createdBy', 'id', 'lastUsedAt', 'name', 'prefix']);
   });
 
   it('records when a key was last used', async () => {

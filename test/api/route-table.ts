@@ -40,6 +40,11 @@ export type ForeignExpectation = 'forbidden' | 'visitors only' | ((body: unknown
 export interface RouteCase {
   request(seed: Seed): TableRequest;
   foreign: ForeignExpectation;
+  /**
+   * Who of the workspace may call it (the README's permission rule): `admins` — owners and admins, in person
+   * or through a key one of them made (or the operator's); any member, and any key, otherwise.
+   */
+  admins?: true;
   /** An endless event stream: what arrives before its `ready` event is checked. */
   stream?: true;
 }
@@ -137,34 +142,34 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
   },
   'POST /messages/:id/eval': { request: (s) => ({ path: `/messages/${s.messageId}/eval`, body: { eval: 'BAD' } }), foreign: 'forbidden' },
 
-  'POST /webhooks': { request: () => ({ path: '/webhooks', body: { url: 'http://127.0.0.1:9/b', events: ['message.created'] } }), foreign: mustNotMention },
-  'GET /webhooks': { request: () => ({ path: '/webhooks' }), foreign: mustNotMention },
-  'GET /webhooks/:id': { request: (s) => ({ path: `/webhooks/${s.webhookId}` }), foreign: 'forbidden' },
-  'PATCH /webhooks/:id': {
+  'POST /webhooks': { admins: true, request: () => ({ path: '/webhooks', body: { url: 'http://127.0.0.1:9/b', events: ['message.created'] } }), foreign: mustNotMention },
+  'GET /webhooks': { admins: true, request: () => ({ path: '/webhooks' }), foreign: mustNotMention },
+  'GET /webhooks/:id': { admins: true, request: (s) => ({ path: `/webhooks/${s.webhookId}` }), foreign: 'forbidden' },
+  'PATCH /webhooks/:id': { admins: true,
     request: (s) => ({ path: `/webhooks/${s.webhookId}`, body: { url: 'http://127.0.0.1:9/stolen' } }),
     foreign: 'forbidden',
   },
-  'DELETE /webhooks/:id': { request: (s) => ({ path: `/webhooks/${s.webhookId}` }), foreign: 'forbidden' },
-  'GET /webhooks/:id/deliveries': { request: (s) => ({ path: `/webhooks/${s.webhookId}/deliveries` }), foreign: 'forbidden' },
-  'POST /webhooks/:id/deliveries/:deliveryId/replay': {
+  'DELETE /webhooks/:id': { admins: true, request: (s) => ({ path: `/webhooks/${s.webhookId}` }), foreign: 'forbidden' },
+  'GET /webhooks/:id/deliveries': { admins: true, request: (s) => ({ path: `/webhooks/${s.webhookId}/deliveries` }), foreign: 'forbidden' },
+  'POST /webhooks/:id/deliveries/:deliveryId/replay': { admins: true,
     request: (s) => ({ path: `/webhooks/${s.webhookId}/deliveries/${s.deliveryId}/replay` }),
     foreign: 'forbidden',
   },
 
   'GET /workspace/settings': { request: () => ({ path: '/workspace/settings' }), foreign: mustNotMention },
-  'PATCH /workspace/settings': {
+  'PATCH /workspace/settings': { admins: true,
     request: () => ({ path: '/workspace/settings', body: { notifications: { 'conversation-resolved': { customer: true } } } }),
     foreign: mustNotMention,
   },
-  'GET /workspace/email-deliveries': { request: () => ({ path: '/workspace/email-deliveries' }), foreign: mustNotMention },
+  'GET /workspace/email-deliveries': { admins: true, request: () => ({ path: '/workspace/email-deliveries' }), foreign: mustNotMention },
   'GET /members': { request: () => ({ path: '/members' }), foreign: mustNotMention },
-  'POST /members': {
+  'POST /members': { admins: true,
     request: () => ({ path: '/members', body: { email: `b-admin-${Math.random().toString(36).slice(2, 8)}@example.com` } }),
     foreign: mustNotMention,
   },
-  'POST /members/:id/invitation': { request: (s) => ({ path: `/members/${s.memberId}/invitation` }), foreign: 'forbidden' },
-  'PATCH /members/:id': { request: (s) => ({ path: `/members/${s.memberId}`, body: { role: 'member' } }), foreign: 'forbidden' },
-  'DELETE /members/:id': { request: (s) => ({ path: `/members/${s.memberId}` }), foreign: 'forbidden' },
+  'POST /members/:id/invitation': { admins: true, request: (s) => ({ path: `/members/${s.memberId}/invitation` }), foreign: 'forbidden' },
+  'PATCH /members/:id': { admins: true, request: (s) => ({ path: `/members/${s.memberId}`, body: { role: 'member' } }), foreign: 'forbidden' },
+  'DELETE /members/:id': { admins: true, request: (s) => ({ path: `/members/${s.memberId}` }), foreign: 'forbidden' },
   'GET /models': { request: () => ({ path: '/models' }), foreign: mustNotMention },
 };
 

@@ -139,8 +139,8 @@ describe.each(STORE_KINDS)('the dashboard on %s', (kind) => {
     const member = await newPage();
     await member.goto(dashboardLinkIn(invitation!, parley.url));
     await member.getByRole('heading', { name: 'Join Acme support' }).waitFor();
-    await member.getByLabel('Your name').fill(MEMBER.name);
-    await member.getByLabel('Choose a password').fill(MEMBER.password);
+    await member.getByLabel('Your name (for a new account)').fill(MEMBER.name);
+    await member.getByLabel('Password').fill(MEMBER.password);
     await member.getByRole('button', { name: 'Accept the invitation' }).click();
     await member.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
     await signOut(member);

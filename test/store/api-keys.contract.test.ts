@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import type { ApiKeyRecord } from '../../src/store/store.js';
-import { at, twoWorkspaces, useScratchStore } from '../support/store-contract.js';
+import { at, createUser, memberOf, twoWorkspaces, useScratchStore } from '../support/store-contract.js';
 import { STORE_KINDS } from '../support/stores.js';
 
 const keyRecord = (workspaceId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
@@ -11,6 +11,7 @@ const keyRecord = (workspaceId: string, overrides: Partial<ApiKeyRecord> = {}): 
   prefix: 'pk_abcd',
   createdAt: at(0),
   lastUsedAt: null,
+  createdBy: null,
   ...overrides,
 });
 
@@ -26,9 +27,33 @@ describe.each(STORE_KINDS)('the API keys port of the %s store', (kind) => {
     const [hashA, hashB] = [hashOf(), hashOf()];
     await store().apiKeys.create(keyA, hashA);
     await store().apiKeys.create(keyB, hashB);
-    expect(await store().apiKeys.findByHash(hashA)).toEqual(keyA);
-    expect(await store().apiKeys.findByHash(hashB)).toEqual(keyB);
+    expect(await store().apiKeys.findByHash(hashA)).toEqual({ key: keyA, makerRole: null });
+    expect(await store().apiKeys.findByHash(hashB)).toEqual({ key: keyB, makerRole: null });
     expect(await store().apiKeys.findByHash(hashOf())).toBeUndefined();
+  });
+
+  it('reads a key with its maker’s role in the key’s workspace now: none once the maker is no active member there', async () => {
+    const [a, b] = await twoWorkspaces(store());
+    const maker = await createUser(store());
+    const membership = memberOf(a.id, maker, { role: 'admin' });
+    await store().members.create(membership);
+    await store().members.create(memberOf(b.id, maker, { role: 'owner' }));
+    const key = keyRecord(a.id, { createdBy: maker.id });
+    const hash = hashOf();
+    await store().apiKeys.create(key, hash);
+    expect(await store().apiKeys.findByHash(hash)).toEqual({ key, makerRole: 'admin' });
+    await store().members.changeRole(a.id, membership.id, 'member');
+    expect((await store().apiKeys.findByHash(hash))?.makerRole).toBe('member');
+    await store().members.delete(a.id, membership.id);
+    // Still an owner of workspace b: that gives the key nothing in a.
+    expect((await store().apiKeys.findByHash(hash))?.makerRole).toBeNull();
+
+    const invitedMaker = await createUser(store());
+    await store().members.create(memberOf(a.id, invitedMaker, { acceptedAt: null }));
+    const invitedKey = keyRecord(a.id, { createdBy: invitedMaker.id });
+    const invitedHash = hashOf();
+    await store().apiKeys.create(invitedKey, invitedHash);
+    expect((await store().apiKeys.findByHash(invitedHash))?.makerRole).toBeNull();
   });
 
   it('reads a key only in its own workspace, and tells another workspace’s key from none', async () => {
@@ -57,7 +82,7 @@ describe.each(STORE_KINDS)('the API keys port of the %s store', (kind) => {
     const hash = hashOf();
     await store().apiKeys.create(key, hash);
     await store().apiKeys.markUsed(key.workspaceId, key.id, at(42));
-    expect(await store().apiKeys.findByHash(hash)).toMatchObject({ id: key.id, lastUsedAt: at(42) });
+    expect((await store().apiKeys.findByHash(hash))?.key).toMatchObject({ id: key.id, lastUsedAt: at(42) });
   });
 
   it('deletes a key while the workspace keeps another one, and refuses to delete its last key', async () => {

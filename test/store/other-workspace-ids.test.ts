@@ -116,7 +116,7 @@ describe.each(STORE_KINDS)("another workspace's id in the %s store", (kind) => {
   });
 
   it('apiKeys.markUsed: the key keeps its last use', async () => {
-    const key = { id: newId(), workspaceId: a, name: 'k', prefix: 'pk_live_k', createdAt: AT, lastUsedAt: null };
+    const key = { id: newId(), workspaceId: a, name: 'k', prefix: 'pk_live_k', createdAt: AT, lastUsedAt: null, createdBy: null };
     await store.apiKeys.create(key, `hash-${key.id}`);
     await store.apiKeys.markUsed(b, key.id, AT);
     expect((await store.apiKeys.find(a, key.id))?.lastUsedAt).toBeNull();

@@ -248,7 +248,7 @@ export const outboxEvent = (workspaceId: string, overrides: Partial<NewOutboxEve
 });
 
 /** A user of the instance (people belong to no one workspace), stored. */
-export async function createUser(store: Store, overrides: Partial<UserRecord> = {}): Promise<UserRecord> {
+export async function createUser(store: Store, overrides: Partial<Omit<UserRecord, 'authGeneration'>> = {}): Promise<UserRecord> {
   return store.users.ensure({
     id: newId(),
     email: `${newId()}@example.com`,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { ACCESS_TOKEN_AUDIENCE, type AccessTokens } from '../../domain/access-tokens.js';
 import { isWorkspaceCaller, mayAdminister, type Caller, type WorkspaceCaller } from '../../domain/callers.js';
-import { ParleyError, unauthorized } from '../../errors.js';
+import { notPermitted, unauthorized } from '../../errors.js';
 import type { KeyService } from '../../domain/keys.js';
 import { looksLikeToken, type VisitorTokens } from '../../domain/visitor-tokens.js';
 
@@ -15,7 +15,7 @@ export type AuthMode = 'required' | 'optional';
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
-    /** Only owners and admins (and API keys) may call it: members, webhooks, workspace settings. */
+    /** Only owners and admins (and keys they made) may call it: members, webhooks, workspace settings. */
     adminOnly?: boolean;
   }
   interface FastifyRequest {
@@ -90,7 +90,9 @@ export function registerBearerAuth(scope: FastifyInstance, credentials: Credenti
       throw unauthorized('This route needs an API key; a visitor token only continues its own conversation');
     }
     if (isWorkspaceCaller(caller)) {
-      if (adminOnly && !mayAdminister(caller)) throw new ParleyError('FORBIDDEN', 'Only owners and admins of the workspace may do this');
+      if (adminOnly && !mayAdminister(caller)) {
+        throw notPermitted('Only owners and admins of the workspace may do this, or a key one of them made');
+      }
       request.workspaceId = caller.workspaceId;
     }
     request.caller = caller;
@@ -98,8 +100,8 @@ export function registerBearerAuth(scope: FastifyInstance, credentials: Credenti
 }
 
 async function keyCaller(secret: string, keys: KeyService): Promise<Caller> {
-  const key = await keys.authenticate(secret);
-  return { kind: 'key', workspaceId: key.workspaceId, keyId: key.id };
+  const { key, role } = await keys.authenticate(secret);
+  return { kind: 'key', workspaceId: key.workspaceId, keyId: key.id, userId: key.createdBy, role };
 }
 
 /** A visitor token sent in the body, for clients that cannot set headers; the header's credential wins. */

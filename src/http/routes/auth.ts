@@ -55,7 +55,12 @@ const SetupStatus = Type.Object({ setupRequired: Type.Boolean(), signUpOpen: Typ
 
 const AccessToken = Type.Object({ accessToken: Type.String(), expiresAt: Timestamp('When it stops working'), workspaceId: Type.String(), role: Role });
 
-const Invitation = Type.Object({ email: Type.String(), workspaceName: Type.String(), role: Role, hasPassword: Type.Boolean() });
+const Invitation = Type.Object({
+  email: Type.String({ description: 'The address invited' }),
+  workspaceName: Type.String(),
+  role: Role,
+  signedIn: Type.Boolean({ description: 'This request comes from the invited person’s own session: accepting needs no password' }),
+});
 
 export type UserAnswerBody = Static<typeof UserAnswer>;
 export type MeAnswerBody = Static<typeof MeAnswer>;
@@ -140,11 +145,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     if (found === undefined) throw unauthorized('Sign in first');
     return found;
   };
-  /** `/me` answers the session's person, or the person an access token names. */
-  const userIdOf = async (request: FastifyRequest): Promise<string> => {
+  /** `/me` answers the session's person, or the person an access token names (with the session it came from). */
+  const personOf = async (request: FastifyRequest): Promise<{ userId: string; sessionId: string }> => {
     const bearer = bearerCredential(request.headers.authorization);
-    if (bearer !== undefined) return (await accessTokens.verify(bearer)).userId;
-    return (await signedIn(request)).user.id;
+    if (bearer !== undefined) return accessTokens.verify(bearer);
+    const { user, session } = await signedIn(request);
+    return { userId: user.id, sessionId: session.id };
   };
 
   app.get(
@@ -247,7 +253,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
   app.get(
     '/me',
     { schema: { tags, summary: 'The signed-in person and their workspaces (session cookie or access token)', response: { 200: MeAnswer, ...errorResponses() } } },
-    async (request) => meView(await accounts.me(await userIdOf(request))),
+    async (request) => meView(await accounts.me((await personOf(request)).userId)),
   );
 
   app.patch(
@@ -260,7 +266,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         response: { 200: UserAnswer, ...errorResponses(413, 415, 429) },
       },
     },
-    async (request) => ({ user: userView(await accounts.updateMe(await userIdOf(request), request.body)) }),
+    async (request) => {
+      const { userId, sessionId } = await personOf(request);
+      return { user: userView(await accounts.updateMe(userId, request.body, sessionId)) };
+    },
   );
 
   app.get(
@@ -293,7 +302,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         response: { 200: Invitation, ...errorResponses() },
       },
     },
-    async (request) => accounts.invitation(request.params.token),
+    async (request) => accounts.invitation(request.params.token, secretOf(request)),
   );
 
   app.post(
@@ -303,12 +312,16 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       schema: {
         tags,
         security: [],
-        summary: 'Accept an invitation: set a password (or give one’s own) and sign in',
-        body: Type.Object({ token: Token, name: Type.Optional(Name), password: Password }),
+        summary:
+          'Accept an invitation: from the invited person’s own session, or with their account’s password, or (an address without an account yet) choosing one; signs in',
+        body: Type.Object({ token: Token, name: Type.Optional(Name), password: Type.Optional(Password) }),
         response: { 200: UserAnswer, ...errorResponses(429) },
       },
     },
-    async (request, reply) => setSession(request, reply, await accounts.acceptInvitation(request.body, userAgent(request))),
+    async (request, reply) => {
+      const accepted = await accounts.acceptInvitation(request.body, userAgent(request), secretOf(request));
+      return 'sessionSecret' in accepted ? setSession(request, reply, accepted) : { user: userView(accepted.user) };
+    },
   );
 
   app.post(

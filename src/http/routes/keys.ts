@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { KeyService } from '../../domain/keys.js';
-import { workspaceOf } from '../plugins/auth.js';
+import { workspaceCallerOf, workspaceOf } from '../plugins/auth.js';
 import { IdParams, Nullable, Timestamp, errorResponses } from '../schemas.js';
 
 const ApiKey = Type.Object({
@@ -10,6 +10,7 @@ const ApiKey = Type.Object({
   prefix: Type.String({ description: 'The first characters of the key, to tell keys apart' }),
   createdAt: Timestamp('When the key was created'),
   lastUsedAt: Nullable(Timestamp('Last use, to the minute')),
+  createdBy: Nullable(Type.String({ description: 'The user who made the key (it has their rights); null for the operator’s keys' })),
 });
 
 const IssuedKey = Type.Composite([
@@ -20,7 +21,11 @@ const IssuedKey = Type.Composite([
 export type ApiKeyBody = Static<typeof ApiKey>;
 export type IssuedKeyBody = Static<typeof IssuedKey>;
 
-/** Workspace keys: every key has the same rights, so any key may manage the others. */
+/**
+ * Workspace keys, managed by every member (spec §5.6). A key acts on the spec's resources like any other;
+ * on people, webhooks and settings it has the rights of the person who made it (the operator's keys: an
+ * owner's) and loses them with them.
+ */
 export const keyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = async (app, { keys }) => {
   const tags = ['keys'];
 
@@ -41,7 +46,8 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = async 
       },
     },
     async (request) => {
-      const { record, secret } = await keys.issue(workspaceOf(request), request.body.name);
+      const maker = workspaceCallerOf(request);
+      const { record, secret } = await keys.issue(maker.workspaceId, request.body.name, maker);
       return { ...record, key: secret };
     },
   );

@@ -2,11 +2,11 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Invited as Invitation, MemberService } from '../../domain/members.js';
 import type { MemberRecord } from '../../store/store.js';
-import { workspaceOf } from '../plugins/auth.js';
+import { workspaceCallerOf, workspaceOf } from '../plugins/auth.js';
 import { IdParams, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
 const Role = StringEnum(['owner', 'admin', 'member'], {
-  description: 'owners and admins manage members, webhooks and settings, and receive notification e-mails',
+  description: 'owners and admins manage members, webhooks and settings, and receive notification e-mails; only owners grant, take or remove the owner role',
 });
 
 const Member = Type.Object({
@@ -64,7 +64,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
         response: { 200: Invited, ...errorResponses(409, 413, 415) },
       },
     },
-    async (request) => invitedView(await members.invite(workspaceOf(request), request.body)),
+    async (request) => invitedView(await members.invite(workspaceCallerOf(request), request.body)),
   );
 
   app.post(
@@ -78,7 +78,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
         response: { 200: Invited, ...errorResponses(409) },
       },
     },
-    async (request) => invitedView(await members.reinvite(workspaceOf(request), request.params.id)),
+    async (request) => invitedView(await members.reinvite(workspaceCallerOf(request), request.params.id)),
   );
 
   app.patch(
@@ -93,7 +93,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
         response: { 200: Member, ...errorResponses(409, 413, 415) },
       },
     },
-    async (request) => memberView(await members.changeRole(workspaceOf(request), request.params.id, request.body.role)),
+    async (request) => memberView(await members.changeRole(workspaceCallerOf(request), request.params.id, request.body.role)),
   );
 
   app.delete(
@@ -102,6 +102,6 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
       config: { adminOnly: true },
       schema: { tags, summary: 'Remove a member (409 for the last owner)', params: IdParams, response: { 200: Member, ...errorResponses(409) } },
     },
-    async (request) => memberView(await members.remove(workspaceOf(request), request.params.id)),
+    async (request) => memberView(await members.remove(workspaceCallerOf(request), request.params.id)),
   );
 };

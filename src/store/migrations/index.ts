@@ -11,6 +11,7 @@ import * as inbox from './007-inbox.js';
 import * as widget from './008-widget.js';
 import * as requestIds from './009-request-ids.js';
 import * as vectorWindows from './010-vector-windows.js';
+import * as accessControl from './011-access-control.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -28,6 +29,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '008-widget': widget,
   '009-request-ids': requestIds,
   '010-vector-windows': vectorWindows,
+  '011-access-control': accessControl,
 };
 
 /** Every migration this build knows, oldest first: a store migrated past the last one was made by a newer Parley. */

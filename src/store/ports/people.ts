@@ -13,16 +13,38 @@ export interface UserRecord {
   passwordHash: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The generation the person's access tokens must carry; raising it revokes every token issued before. */
+  authGeneration: number;
+}
+
+/** A person whose access tokens were revoked at least once, with the generation their tokens must now carry. */
+export interface AuthGeneration {
+  userId: string;
+  generation: number;
 }
 
 export interface UserStore {
   /** Creates the user unless one has this e-mail; answers whichever is stored. */
-  ensure(user: UserRecord): Promise<UserRecord>;
+  ensure(user: Omit<UserRecord, 'authGeneration'>): Promise<UserRecord>;
   find(id: string): Promise<UserRecord | undefined>;
   findByEmail(email: string): Promise<UserRecord | undefined>;
   update(id: string, changes: { name?: string; passwordHash?: string }, at: string): Promise<UserRecord | undefined>;
   /** Whether anyone has ever set a password: an instance without one still needs its setup link. */
   anyWithPassword(): Promise<boolean>;
+  /**
+   * Revokes every access token of the user issued so far and answers the new generation; on PostgreSQL the
+   * change is announced to every process (`watchAuthGenerations`).
+   */
+  bumpAuthGeneration(id: string): Promise<number>;
+  /** Every user with a generation above 0: the table each process keeps in memory. */
+  authGenerations(): Promise<AuthGeneration[]>;
+  /**
+   * Announces other processes' bumps (PostgreSQL NOTIFY): the user's id, or null after a lost connection
+   * came back (bumps may have been missed). Absent on SQLite, where `foreignWrites` serves instead.
+   */
+  watchAuthGenerations?(listener: (userId: string | null) => void): Promise<() => Promise<void>>;
+  /** SQLite: a number that changes whenever another connection (another process) commits a write. */
+  foreignWrites?(): number;
 }
 
 export interface SessionRecord {
@@ -41,6 +63,8 @@ export interface SessionStore {
   touch(id: string, at: string): Promise<void>;
   /** Revokes one of the user's sessions; false when the user has none by that id. */
   revoke(userId: string, id: string, at: string): Promise<boolean>;
+  /** Revokes every live session of the user but `exceptId` (the one the person is using). */
+  revokeAll(userId: string, at: string, exceptId?: string): Promise<void>;
   /** The user's live sessions, most recently used first. */
   listLive(userId: string): Promise<SessionRecord[]>;
 }
@@ -57,7 +81,10 @@ export interface OneTimeLinkRecord {
 }
 
 export interface OneTimeLinkStore {
+  /** Stores a link; earlier unused links of the same purpose and subject stop working (only the newest counts). */
   create(link: OneTimeLinkRecord, tokenHash: string): Promise<void>;
+  /** Every unused link of this purpose for this subject stops working. */
+  revokeAll(purpose: LinkPurpose, subject: Pick<OneTimeLinkRecord, 'userId' | 'workspaceId' | 'memberId'>, at: string): Promise<void>;
   /** The unused, unexpired link of this purpose, without using it up. */
   peek(tokenHash: string, purpose: LinkPurpose, at: string): Promise<OneTimeLinkRecord | undefined>;
   /** Uses the link up, once: a second call (or a concurrent one) gets undefined. */

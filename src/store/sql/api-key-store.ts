@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { ApiKeyTable } from '../schema.js';
-import type { ApiKeyRecord, ApiKeyStore, KeyDeletion } from '../ports/api-key-store.js';
+import type { ApiKeyRecord, ApiKeyStore, KeyDeletion, KeyWithMaker } from '../ports/api-key-store.js';
+import type { MemberRole } from '../ports/member-store.js';
 import type { SqlConnection } from './sql-dialect.js';
 import { OwnedRecords } from './owned-rows.js';
 
@@ -11,6 +12,7 @@ const toRecord = (row: Selectable<ApiKeyTable>): ApiKeyRecord => ({
   prefix: row.prefix,
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
+  createdBy: row.created_by,
 });
 
 export class SqlApiKeyStore extends OwnedRecords<'api_key', ApiKeyRecord> implements ApiKeyStore {
@@ -33,14 +35,20 @@ export class SqlApiKeyStore extends OwnedRecords<'api_key', ApiKeyRecord> implem
         hash,
         created_at: key.createdAt,
         last_used_at: key.lastUsedAt,
+        created_by: key.createdBy,
       })
       .execute();
   }
 
-  async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+  async findByHash(hash: string): Promise<KeyWithMaker | undefined> {
     // Run on every keyed request: written as SQL rather than built, as building costs more than running it.
-    const { rows } = await sql<Selectable<ApiKeyTable>>`select * from api_key where hash = ${hash}`.execute(this.db);
-    return rows[0] && toRecord(rows[0]);
+    const { rows } = await sql<Selectable<ApiKeyTable> & { maker_role: string | null }>`
+      select api_key.*, member.role as maker_role from api_key
+      left join member on member.workspace_id = api_key.workspace_id and member.user_id = api_key.created_by
+        and member.accepted_at is not null
+      where api_key.hash = ${hash}`.execute(this.db);
+    const row = rows[0];
+    return row && { key: toRecord(row), makerRole: row.maker_role as MemberRole | null };
   }
 
   async markUsed(workspaceId: string, id: string, at: string): Promise<void> {

@@ -3,7 +3,7 @@ import type { Database } from '../schema.js';
 import type { SqlConnection } from './sql-dialect.js';
 import type { MemberRecord, MemberRole, MemberStore, NewMember, WorkspaceMembership } from '../ports/member-store.js';
 
-/** Members with their user's current e-mail and name. */
+/** Members with their user's current e-mail and name, and the ones the invitation was made with. */
 function membersWithUsers(db: Kysely<Database>) {
   return db
     .selectFrom('member')
@@ -15,6 +15,8 @@ function membersWithUsers(db: Kysely<Database>) {
       'member.role',
       'member.created_at',
       'member.accepted_at',
+      'member.email as invited_email',
+      'member.name as invited_name',
       'app_user.email',
       'app_user.name',
     ]);
@@ -22,16 +24,20 @@ function membersWithUsers(db: Kysely<Database>) {
 
 type MemberRow = Awaited<ReturnType<ReturnType<typeof membersWithUsers>['executeTakeFirstOrThrow']>>;
 
-const toRecord = (row: MemberRow): MemberRecord => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  userId: row.user_id,
-  email: row.email,
-  name: row.name,
-  role: row.role as MemberRole,
-  status: row.accepted_at === null ? 'invited' : 'active',
-  createdAt: row.created_at,
-});
+/** Until the person accepts, a member shows what the inviter wrote: nothing of the account behind the address. */
+const toRecord = (row: MemberRow): MemberRecord => {
+  const invited = row.accepted_at === null;
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    userId: row.user_id,
+    email: invited ? row.invited_email : row.email,
+    name: invited ? row.invited_name : row.name,
+    role: row.role as MemberRole,
+    status: invited ? 'invited' : 'active',
+    createdAt: row.created_at,
+  };
+};
 
 export class SqlMemberStore implements MemberStore {
   constructor(private readonly connection: SqlConnection) {}

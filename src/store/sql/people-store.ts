@@ -1,6 +1,8 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type UpdateQueryBuilder } from 'kysely';
 import type { AppUserTable, Database, OneTimeLinkTable, UserSessionTable } from '../schema.js';
+import type { SqlConnection } from './sql-dialect.js';
 import type {
+  AuthGeneration,
   LinkPurpose,
   OneTimeLinkRecord,
   OneTimeLinkStore,
@@ -17,7 +19,11 @@ const toUser = (row: Selectable<AppUserTable>): UserRecord => ({
   passwordHash: row.password_hash,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  authGeneration: Number(row.auth_generation),
 });
+
+/** The channel a bump of a user's token generation is announced on (PostgreSQL). */
+const AUTH_CHANNEL = 'parley_auth';
 
 const toSession = (row: Selectable<UserSessionTable>): SessionRecord => ({
   id: row.id,
@@ -38,9 +44,20 @@ const toLink = (row: Selectable<OneTimeLinkTable>): OneTimeLinkRecord => ({
 });
 
 export class SqlUserStore implements UserStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  readonly watchAuthGenerations?: UserStore['watchAuthGenerations'];
+  readonly foreignWrites?: UserStore['foreignWrites'];
 
-  async ensure(user: UserRecord): Promise<UserRecord> {
+  constructor(private readonly connection: SqlConnection) {
+    const { listen, foreignWrites } = connection;
+    if (listen !== undefined) this.watchAuthGenerations = (listener) => listen(AUTH_CHANNEL, listener);
+    this.foreignWrites = foreignWrites;
+  }
+
+  private get db(): Kysely<Database> {
+    return this.connection.db;
+  }
+
+  async ensure(user: Omit<UserRecord, 'authGeneration'>): Promise<UserRecord> {
     await this.db
       .insertInto('app_user')
       .values({
@@ -79,6 +96,26 @@ export class SqlUserStore implements UserStore {
   async anyWithPassword(): Promise<boolean> {
     const row = await this.db.selectFrom('app_user').select('id').where('password_hash', 'is not', null).limit(1).executeTakeFirst();
     return row !== undefined;
+  }
+
+  async bumpAuthGeneration(id: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('app_user')
+        .set((eb) => ({ auth_generation: eb('auth_generation', '+', 1) }))
+        .where('id', '=', id)
+        .returning('auth_generation')
+        .executeTakeFirst();
+      const generation = Number(row?.auth_generation ?? 0);
+      // Sent at commit, to every process listening: "<user id> <generation>".
+      if (this.connection.listen !== undefined) await sql`select pg_notify(${AUTH_CHANNEL}, ${`${id} ${generation}`})`.execute(trx);
+      return generation;
+    });
+  }
+
+  async authGenerations(): Promise<AuthGeneration[]> {
+    const rows = await this.db.selectFrom('app_user').select(['id', 'auth_generation']).where('auth_generation', '>', 0).execute();
+    return rows.map((row) => ({ userId: row.id, generation: Number(row.auth_generation) }));
   }
 }
 
@@ -125,6 +162,12 @@ export class SqlSessionStore implements SessionStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  async revokeAll(userId: string, at: string, exceptId?: string): Promise<void> {
+    let query = this.db.updateTable('user_session').set({ revoked_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+    await query.execute();
+  }
+
   async listLive(userId: string): Promise<SessionRecord[]> {
     const rows = await this.db
       .selectFrom('user_session')
@@ -138,23 +181,48 @@ export class SqlSessionStore implements SessionStore {
   }
 }
 
+type LinkSubject = Pick<OneTimeLinkRecord, 'userId' | 'workspaceId' | 'memberId'>;
+
+/** Narrows an update to the unused links of one purpose and subject (a null field matches null). */
+function sameSubject<Q extends UpdateQueryBuilder<Database, 'one_time_link', 'one_time_link', unknown>>(
+  query: Q,
+  purpose: LinkPurpose,
+  subject: LinkSubject,
+): Q {
+  const fields = [
+    ['user_id', subject.userId],
+    ['workspace_id', subject.workspaceId],
+    ['member_id', subject.memberId],
+  ] as const;
+  let narrowed = query.where('purpose', '=', purpose).where('used_at', 'is', null);
+  for (const [column, value] of fields) narrowed = value === null ? narrowed.where(column, 'is', null) : narrowed.where(column, '=', value);
+  return narrowed as Q;
+}
+
 export class SqlOneTimeLinkStore implements OneTimeLinkStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async create(link: OneTimeLinkRecord, tokenHash: string): Promise<void> {
-    await this.db
-      .insertInto('one_time_link')
-      .values({
-        token_hash: tokenHash,
-        purpose: link.purpose,
-        user_id: link.userId,
-        workspace_id: link.workspaceId,
-        member_id: link.memberId,
-        created_at: link.createdAt,
-        expires_at: link.expiresAt,
-        used_at: null,
-      })
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await sameSubject(trx.updateTable('one_time_link').set({ used_at: link.createdAt }), link.purpose, link).execute();
+      await trx
+        .insertInto('one_time_link')
+        .values({
+          token_hash: tokenHash,
+          purpose: link.purpose,
+          user_id: link.userId,
+          workspace_id: link.workspaceId,
+          member_id: link.memberId,
+          created_at: link.createdAt,
+          expires_at: link.expiresAt,
+          used_at: null,
+        })
+        .execute();
+    });
+  }
+
+  async revokeAll(purpose: LinkPurpose, subject: LinkSubject, at: string): Promise<void> {
+    await sameSubject(this.db.updateTable('one_time_link').set({ used_at: at }), purpose, subject).execute();
   }
 
   async peek(tokenHash: string, purpose: LinkPurpose, at: string): Promise<OneTimeLinkRecord | undefined> {

@@ -16,6 +16,8 @@ export interface SqlConnection {
    * and null after a lost connection was restored (notices may have been missed). PostgreSQL only.
    */
   listen?(channel: string, onNotice: (payload: string | null) => void): Promise<() => Promise<void>>;
+  /** SQLite: a number that changes whenever another connection commits (`PRAGMA data_version`). */
+  foreignWrites?(): number;
   /** Called after `rows` chunks were written, e.g. to refresh planner statistics after a bulk load. */
   afterChunksWritten?(rows: number): Promise<void>;
 }

@@ -46,7 +46,7 @@ export function createSqlStore(connection: SqlConnection, { blobs, search }: Dia
     participants: new SqlParticipantStore(db),
     outbox: new SqlOutboxStore(db, connection.listen),
     members: new SqlMemberStore(connection),
-    users: new SqlUserStore(db),
+    users: new SqlUserStore(connection),
     sessions: new SqlSessionStore(db),
     links: new SqlOneTimeLinkStore(db),
     webhooks: new SqlWebhookStore(db),

@@ -37,6 +37,7 @@ export function openSqliteStore(file: string, dataDirectory: string): Store {
       db,
       capabilities: SQLITE_CAPABILITIES,
       encodeVector: encodeStoredVector,
+      foreignWrites: () => Number(database.pragma('data_version', { simple: true })),
     },
     {
       blobs: new LocalBlobStore(path.join(dataDirectory, EMBEDDED_FOLDERS.blobs)),

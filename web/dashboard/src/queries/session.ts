@@ -38,7 +38,8 @@ export interface Invitation {
   email: string;
   workspaceName: string;
   role: Role;
-  hasPassword: boolean;
+  /** The signed-in person is the one invited: accepting needs no password. */
+  signedIn: boolean;
 }
 
 /** The signed-in person and their sessions: not tied to a workspace, so keyed apart from workspace data. */

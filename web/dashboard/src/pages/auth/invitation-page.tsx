@@ -33,7 +33,7 @@ export function InvitationPage() {
   }
   if (invitation.isPending) return <LoadingState fullPage />;
   if (invitation.isError) return <ErrorState error={invitation.error} retry={() => void invitation.refetch()} fullPage />;
-  const { email, workspaceName, role, hasPassword } = invitation.data;
+  const { email, workspaceName, role, signedIn } = invitation.data;
 
   /** Opens the workspace just joined, whatever workspace was used last. */
   const openWorkspace = async () => {
@@ -57,19 +57,23 @@ export function InvitationPage() {
         noValidate
         onSubmit={(event) => {
           const form = readForm(event);
-          const account = hasPassword ? {} : { name: form.text('name').trim(), password: form.text('password') };
+          const name = form.text('name').trim();
+          const account = signedIn ? {} : { ...(name === '' ? {} : { name }), password: form.text('password') };
           accept.mutate({ token, ...account }, { onSuccess: () => void openWorkspace() });
         }}
       >
-        <FormAlert error={accept.error} fields={hasPassword ? [] : ['name', 'password']} />
-        {hasPassword ? (
-          <p>You already have an account: accept to add this workspace to it.</p>
+        <FormAlert error={accept.error} fields={signedIn ? [] : ['name', 'password']} />
+        {signedIn ? (
+          <p>You are signed in with this address: accept to add this workspace to your account.</p>
         ) : (
           <>
-            <Field label="Your name" error={fieldError(accept.error, 'name')}>
-              {(control) => <input {...control} className="input" name="name" autoComplete="name" required />}
+            <p>
+              Already have a Parley account with this address? Enter its password. Otherwise choose one to create your account.
+            </p>
+            <Field label="Your name (for a new account)" error={fieldError(accept.error, 'name')}>
+              {(control) => <input {...control} className="input" name="name" autoComplete="name" />}
             </Field>
-            <PasswordField label="Choose a password" error={fieldError(accept.error, 'password')} />
+            <PasswordField label="Password" error={fieldError(accept.error, 'password')} />
           </>
         )}
         <button type="submit" className="button button-primary button-block" disabled={accept.isPending}>
