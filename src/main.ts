@@ -229,7 +229,9 @@ run(process.argv.slice(2)).catch((error: unknown) => {
     process.exit(2);
   }
   if (error instanceof ConfigError || error instanceof ModelSettingsError || error instanceof BackupError || ParleyError.isInstance(error)) {
-    console.error(`parley: ${error.message}`);
+    // The operator's own terminal: what a dependency said (the refused address) is theirs to read.
+    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    console.error(`parley: ${error.message}${cause}`);
     process.exit(1);
   }
   console.error(error);

@@ -88,7 +88,11 @@ export class EventStreamService {
     wanted: (event: OutboxEventRecord) => boolean,
     deliver: (events: EventEnvelope[]) => void,
   ): Promise<OpenedStream> {
-    await (this.#started ??= this.#hub.start());
+    // A start that failed (the store was away) is not kept: the next stream tries again.
+    await (this.#started ??= this.#hub.start().catch((error: unknown) => {
+      this.#started = undefined;
+      throw error;
+    }));
     const position = after === undefined ? undefined : await this.store.outbox.positionOf(workspaceId, after);
     const subscription = await this.#hub.subscribe(workspaceId, position, (events) => {
       const kept = events.filter(wanted);

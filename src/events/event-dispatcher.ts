@@ -3,6 +3,7 @@ import type { NewDelivery, OutboxEventRecord, Store } from '../store/store.js';
 import type { ConversationEventPayload } from './conversation-events.js';
 import { deliveryIdFor, deliveryJob } from './delivery-plan.js';
 import { onBehalfOf } from '../observability/request-context.js';
+import { pollDelayMs } from '../store/database-outage.js';
 import { envelopeOf, isNotifyingEvent } from './event-types.js';
 import type { Recipient } from './notification-email.js';
 import { notificationSettings } from './notification-settings.js';
@@ -83,16 +84,23 @@ export class EventDispatcher {
   }
 
   private async run(): Promise<void> {
+    /** Passes that failed in a row (the store is away): each makes the next wait longer. */
+    let failures = 0;
     while (!this.#stopping.signal.aborted) {
-      const handed = await this.drain().catch((error: unknown) => {
+      let handed = 0;
+      try {
+        handed = await this.drain();
+        failures = 0;
+      } catch (error) {
+        failures += 1;
         this.options.onError(error);
-        return 0;
-      });
+      }
       await this.prune().catch(this.options.onError);
       if (handed === this.options.batchSize) continue;
       if (this.#idle.signal.aborted) this.#idle = new AbortController();
       // A wake-up or a stop ends the wait early: the abort is the signal, not a failure.
-        await delay(this.options.pollMs, undefined, { signal: AbortSignal.any([this.#idle.signal, this.#stopping.signal]) }).catch(() => undefined);
+      const wait = pollDelayMs(this.options.pollMs, failures);
+      await delay(wait, undefined, { signal: AbortSignal.any([this.#idle.signal, this.#stopping.signal]) }).catch(() => undefined);
     }
   }
 

@@ -5,6 +5,7 @@ import type { JobRecord, JobStore } from '../store/store.js';
 import { retryDelayMs, type BackoffPolicy } from './backoff.js';
 import { PermanentJobError, SupersededError, isPermanent } from './job-errors.js';
 import { onBehalfOf } from '../observability/request-context.js';
+import { pollDelayMs } from '../store/database-outage.js';
 
 export interface JobContext {
   /** Aborted when the runner stops or the lease is lost to another worker. */
@@ -25,7 +26,7 @@ export interface JobRunnerOptions {
   /** How often an idle runner looks for due jobs (also woken at once by `wake`). */
   pollMs: number;
   backoff: BackoffPolicy;
-  /** Called with errors of the runner itself (store unreachable), which it survives. */
+  /** Called with errors of the runner itself (store unreachable), which it survives, polling less often while they last. */
   onError?: (error: unknown) => void;
   /**
    * Called with each failed attempt's error as thrown: the reason stored for users is its message, while
@@ -84,6 +85,8 @@ export class JobRunner {
 
   private async loop(): Promise<void> {
     const kinds = Object.keys(this.handlers);
+    /** Claims that failed in a row (the store is away): each makes the next wait longer. */
+    let failures = 0;
     while (!this.#stopping.signal.aborted) {
       let job: JobRecord | undefined;
       try {
@@ -94,13 +97,16 @@ export class JobRunner {
           new Date(now).toISOString(),
           new Date(now + this.options.leaseMs).toISOString(),
         );
+        failures = 0;
       } catch (error) {
+        failures += 1;
         this.options.onError?.(error);
       }
       if (job === undefined) {
         if (this.#idle.signal.aborted) this.#idle = new AbortController();
         // A wake-up or a stop ends the wait early: the abort is the signal, not a failure.
-        await delay(this.options.pollMs, undefined, { signal: AbortSignal.any([this.#idle.signal, this.#stopping.signal]) }).catch(() => undefined);
+        const wait = pollDelayMs(this.options.pollMs, failures);
+        await delay(wait, undefined, { signal: AbortSignal.any([this.#idle.signal, this.#stopping.signal]) }).catch(() => undefined);
         continue;
       }
       await this.execute(job).catch((error: unknown) => this.options.onError?.(error));

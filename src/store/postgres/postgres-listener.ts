@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
+import { asUnavailable } from '../database-outage.js';
 
 const RECONNECT_MS = { first: 250, max: 10_000 };
 
@@ -8,7 +9,7 @@ const RECONNECT_MS = { first: 250, max: 10_000 };
  * A lost connection is reopened with backoff; `onNotice(null)` then says notices may have been missed.
  */
 export async function listenOn(
-  connectionString: string,
+  connection: pg.ClientConfig,
   channel: string,
   onNotice: (payload: string | null) => void,
 ): Promise<() => Promise<void>> {
@@ -16,10 +17,11 @@ export async function listenOn(
   let client: pg.Client | undefined;
 
   const connect = async (): Promise<pg.Client> => {
-    const next = new pg.Client({ connectionString });
+    const next = new pg.Client(connection);
     next.on('notification', (notice) => {
       if (notice.channel === channel) onNotice(notice.payload ?? null);
     });
+    // A lost connection emits 'error' (unheard, it would end the process) and then 'end', which reconnects.
     next.on('error', () => undefined);
     try {
       await next.connect();
@@ -40,7 +42,10 @@ export async function listenOn(
       await delay(wait, undefined, { signal: stopping.signal }).catch(() => undefined);
       if (stopping.signal.aborted) return;
       try {
-        client = await connect();
+        const next = await connect();
+        // Stopped while connecting: nobody listens any more.
+        if (stopping.signal.aborted) return void (await next.end().catch(() => undefined));
+        client = next;
         onNotice(null);
         return;
       } catch {
@@ -49,7 +54,9 @@ export async function listenOn(
     }
   };
 
-  client = await connect();
+  client = await connect().catch((error: unknown) => {
+    throw asUnavailable(error);
+  });
   return async () => {
     stopping.abort();
     await client?.end().catch(() => undefined);

@@ -6,6 +6,7 @@ import { PostgresChunkSearch, ensureVectorIndex } from './postgres-chunk-search.
 import { listenOn } from './postgres-listener.js';
 import type { SqlConnection } from '../sql/sql-dialect.js';
 import { createSqlStore } from '../sql/sql-store.js';
+import { outageAware } from '../sql/outage-aware-dialect.js';
 import type { StoreCapabilities } from '../ports/store-capabilities.js';
 import type { Store } from '../store.js';
 
@@ -17,12 +18,23 @@ export const POSTGRES_CAPABILITIES: StoreCapabilities = Object.freeze({
   keywordIndex: 'tsvector',
 });
 
+/**
+ * How long opening a connection (the pool's or the listener's), or waiting for a free one of the pool, may
+ * take before it fails as UNAVAILABLE: a database that does not answer costs a request this long, not forever.
+ */
+const CONNECTION_TIMEOUT_MS = 5_000;
+
 /** Connects to PostgreSQL (scale-out mode); the pool is closed with the store. */
 export function openPostgresStore(url: string): Store {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle connection the server closed (restart, failover) must not crash the process; the pool replaces it.
+  const server: pg.ClientConfig = { connectionString: url, connectionTimeoutMillis: CONNECTION_TIMEOUT_MS };
+  const pool = new pg.Pool({ ...server, max: 10 });
+  // A connection the server closed or reset (restart, failover, pg_terminate_backend) emits 'error', which
+  // unheard ends the process. The pool hears its idle ones and drops them; a connection checked out has no
+  // listener of the pool's, so each gets one of ours: its query fails with the error (as UNAVAILABLE), and
+  // the pool drops it when it comes back.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const db = new Kysely<Database>({ dialect: outageAware(new PostgresDialect({ pool })) });
   const indexedDimensions = new Set<number>();
   let writtenSinceAnalyze = 0;
   const connection: SqlConnection = {
@@ -34,7 +46,7 @@ export function openPostgresStore(url: string): Store {
       await ensureVectorIndex(db, dimensions);
       indexedDimensions.add(dimensions);
     },
-    listen: (channel, onNotice) => listenOn(url, channel, onNotice),
+    listen: (channel, onNotice) => listenOn(server, channel, onNotice),
     // Right after a bulk load the planner has no statistics and scans instead of using the HNSW index.
     afterChunksWritten: async (rows) => {
       writtenSinceAnalyze += rows;

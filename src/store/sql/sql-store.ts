@@ -21,6 +21,9 @@ import { SqlOneTimeLinkStore, SqlSessionStore, SqlUserStore } from './people-sto
 import { SqlDeliveryStore } from './delivery-store.js';
 import { SqlAnalyticsStore } from './analytics-store.js';
 
+/** Kysely's record of the migrations applied; always there once the store is open. */
+const MIGRATION_TABLE = 'parley_migration';
+
 /** The dialect-specific parts: where files live and how chunks are searched. */
 export interface DialectParts {
   blobs: BlobStore;
@@ -56,7 +59,7 @@ export function createSqlStore(connection: SqlConnection, { blobs, search }: Dia
       const migrator = new Migrator({
         db,
         provider: new ParleyMigrationProvider(connection.capabilities),
-        migrationTableName: 'parley_migration',
+        migrationTableName: MIGRATION_TABLE,
         migrationLockTableName: 'parley_migration_lock',
       });
       const { error, results = [] } = await migrator.migrateToLatest();
@@ -64,7 +67,8 @@ export function createSqlStore(connection: SqlConnection, { blobs, search }: Dia
       return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
     },
     async ping() {
-      await sql`select 1`.execute(db);
+      // A read of a table rather than `select 1`, which SQLite answers without opening its file.
+      await sql`select 1 from ${sql.table(MIGRATION_TABLE)} limit 1`.execute(db);
     },
     async close() {
       await search.close?.();

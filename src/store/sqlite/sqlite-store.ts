@@ -7,6 +7,7 @@ import { LocalBlobStore } from '../files/local-blob-store.js';
 import { SqliteChunkSearch } from './sqlite-chunk-search.js';
 import { withStatementCache } from './statement-cache.js';
 import { createSqlStore } from '../sql/sql-store.js';
+import { outageAware } from '../sql/outage-aware-dialect.js';
 import type { StoreCapabilities } from '../ports/store-capabilities.js';
 import type { Store } from '../store.js';
 import { encodeStoredVector } from './stored-vector.js';
@@ -31,7 +32,7 @@ export function openSqliteStore(file: string, dataDirectory: string): Store {
   // Another process (a `parley worker`, the CLI) may hold the write lock for a moment.
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Database>({ dialect: outageAware(new SqliteDialect({ database: withStatementCache(database) })) });
   return createSqlStore(
     {
       db,
