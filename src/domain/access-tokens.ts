@@ -68,8 +68,10 @@ export class AccessTokens {
   }
 
   async #signedGrant(token: string): Promise<MemberGrant | undefined> {
+    // Read outside the try: a store that cannot be reached is a 503, not a token refused.
+    const key = await this.#key.get();
     try {
-      const { payload } = await jwtVerify(token, await this.#key.get(), { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE });
+      const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE });
       const { sub, ws, role, sid, gen } = payload;
       const known = ROLES.find((candidate) => candidate === role);
       if (typeof sub === 'string' && typeof ws === 'string' && typeof sid === 'string' && known !== undefined) {

@@ -30,7 +30,7 @@ export class TokenGenerations {
 
   /** The generation the person's tokens must carry now; lower ones are revoked. */
   async current(userId: string): Promise<number> {
-    await (this.#started ??= this.#start());
+    await this.#ready();
     const writes = this.#users.foreignWrites?.();
     if (writes !== undefined && writes !== this.#seenWrites) {
       this.#seenWrites = writes;
@@ -41,7 +41,7 @@ export class TokenGenerations {
 
   /** Revokes every token the person holds, in this process at once and in the others as the store announces it. */
   async revoke(userId: string): Promise<void> {
-    await (this.#started ??= this.#start());
+    await this.#ready();
     const generation = await this.#users.bumpAuthGeneration(userId);
     this.#raise(userId, generation);
     if (this.#stopWatching !== undefined) await this.#echo(userId, generation);
@@ -69,6 +69,16 @@ export class TokenGenerations {
     for (const waiter of this.#echoes) waiter.heard();
     await this.#stopWatching?.();
     this.#stopWatching = undefined;
+  }
+
+  /** Started once; a start that failed (the database was away) is tried again by the next call, not kept. */
+  #ready(): Promise<void> {
+    this.#started ??= this.#start().catch(async (error: unknown) => {
+      this.#started = undefined;
+      await this.stop();
+      throw error;
+    });
+    return this.#started;
   }
 
   async #start(): Promise<void> {
