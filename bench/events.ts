@@ -26,7 +26,7 @@ export interface EventsResult {
  */
 export async function runEventsBench(options: { store: StoreKind; events: number }): Promise<EventsResult> {
   const receiver = await WebhookReceiver.start();
-  const parley = await startInProcessParley({ store: options.store, embedderThreads: 1, env: { PARLEY_ALLOW_PRIVATE_URLS: '1' } });
+  const parley = await startInProcessParley({ store: options.store, embedderThreads: 1 });
   try {
     expectOk('POST /webhooks', await parley.call('POST', '/webhooks', { url: receiver.url, events: ['conversation-resolved'] }));
     const workspaceId = (await parley.core.services.workspaces.findOrCreate('bench')).workspace.id;

@@ -24,6 +24,8 @@ const PASSED_THROUGH = [
   'PARLEY_EMBEDDINGS_API_KEY',
   'PARLEY_EMBEDDINGS_THREADS',
   'PARLEY_WORKER_CONCURRENCY',
+  // The harness allows only loopback connections; a run against a remote embedder opens it for that host.
+  'PARLEY_OUTBOUND_ALLOW',
 ];
 
 /** A bad command line: printed with the usage, exit code 2. */

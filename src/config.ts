@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import ipaddr from 'ipaddr.js';
 
 /** Where Parley keeps its records: the embedded SQLite file or a PostgreSQL server. */
 export type StoreConfig =
@@ -23,6 +24,7 @@ export interface Config {
   readonly extraModelNames: readonly string[];
   readonly models: ModelsConfig;
   readonly ingestion: IngestionConfig;
+  readonly outbound: OutboundRules;
   readonly jobs: JobsConfig;
   readonly embeddings: EmbeddingsConfig;
   readonly events: EventsConfig;
@@ -119,10 +121,24 @@ export interface IngestionConfig {
   readonly maxUploadBytes: number;
   /** Characters of indexed text a workspace may store; null for no quota. */
   readonly quotaChars: number | null;
-  /** Let web pages (and later webhooks) reach private, loopback and link-local addresses. */
-  readonly allowPrivateUrls: boolean;
   readonly chunkTokens: number;
   readonly chunkOverlapTokens: number;
+}
+
+/**
+ * Where Parley may connect on its own (PARLEY_OUTBOUND_ALLOW): webhooks, web pages, model and embeddings
+ * providers, SMTP. A destination is allowed when its host is a listed name, or when it is (or resolves to)
+ * an address that is public (with `public`) or inside a listed range.
+ */
+export interface OutboundRules {
+  /** The setting as written, for messages: `public` when none was given. */
+  readonly setting: string;
+  /** Public unicast addresses are allowed. */
+  readonly public: boolean;
+  /** Address ranges allowed besides, as CIDRs (`127.0.0.0/8`, `::1/128` for `loopback`). */
+  readonly ranges: readonly string[];
+  /** Host names allowed whatever they resolve to, in lower case; `.example.com` stands for every name under it. */
+  readonly hosts: readonly string[];
 }
 
 export interface JobsConfig {
@@ -193,7 +209,10 @@ export const ENVIRONMENT = Type.Object({
   PARLEY_QUOTA_QUERIES: Type.Optional(Type.Integer({ minimum: 0, description: 'Agent answers per workspace per month' })),
   PARLEY_MAX_UPLOAD_MB: positive(50, 'Largest upload or fetched web page'),
   PARLEY_QUOTA_CHARS: Type.Optional(Type.Integer({ minimum: 0, description: 'Characters of indexed text per workspace' })),
-  PARLEY_ALLOW_PRIVATE_URLS: flag('Let web pages and webhooks reach private addresses'),
+  PARLEY_OUTBOUND_ALLOW: Type.Optional(
+    Type.String({ description: 'Where Parley may connect: public (default), any, loopback, or host names, .suffixes, IPs and CIDRs, comma-separated' }),
+  ),
+  PARLEY_ALLOW_PRIVATE_URLS: flag('Old spelling of PARLEY_OUTBOUND_ALLOW=any'),
   PARLEY_CHUNK_TOKENS: atLeast(32, 400, 'Chunk size in tokens'),
   PARLEY_CHUNK_OVERLAP_TOKENS: atLeast(0, 60, 'Chunk overlap in tokens (less than half the chunk)'),
   PARLEY_WORKER_CONCURRENCY: atLeast(1, 2, 'Jobs one process runs at a time'),
@@ -336,10 +355,10 @@ export function loadConfig(env: Env = process.env): Config {
     ingestion: Object.freeze({
       maxUploadBytes: megabytes(v.PARLEY_MAX_UPLOAD_MB),
       quotaChars: v.PARLEY_QUOTA_CHARS ?? null,
-      allowPrivateUrls: isOn(v.PARLEY_ALLOW_PRIVATE_URLS),
       chunkTokens: v.PARLEY_CHUNK_TOKENS,
       chunkOverlapTokens: v.PARLEY_CHUNK_OVERLAP_TOKENS,
     }),
+    outbound: readOutboundAllow(v.PARLEY_OUTBOUND_ALLOW, isOn(v.PARLEY_ALLOW_PRIVATE_URLS)),
     jobs: Object.freeze({
       concurrency: v.PARLEY_WORKER_CONCURRENCY,
       leaseMs: v.PARLEY_JOB_LEASE_SECONDS * 1000,
@@ -403,4 +422,58 @@ function readTrustProxy(raw: string | undefined): boolean | number | string {
     throw new ConfigError(`PARLEY_TRUST_PROXY must be true, false, a hop count or addresses/CIDRs, got "${raw}"`);
   }
   return addresses.join(',');
+}
+
+/** The words PARLEY_OUTBOUND_ALLOW knows, and the ranges each allows besides public addresses. */
+const OUTBOUND_WORDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['public', []],
+  ['any', ['0.0.0.0/0', '::/0']],
+  ['loopback', ['127.0.0.0/8', '::1/128']],
+]);
+
+/** `10.0.0.0/8`, `fd00::/8`, or one address as a range of one; IPv4 only in its plain dotted form. */
+function rangeOf(entry: string): string[] | undefined {
+  const [address = '', bits, ...more] = entry.split('/');
+  const family = ipaddr.IPv4.isValidFourPartDecimal(address) ? 4 : ipaddr.IPv6.isValid(address) ? 6 : undefined;
+  if (family === undefined || more.length > 0) return undefined;
+  const range = `${address}/${bits ?? (family === 4 ? 32 : 128)}`;
+  return ipaddr.isValidCIDR(range) ? [range] : undefined;
+}
+
+/** `hooks.example.com`, or `.example.com` for the names under it; a last label of digits would be an address. */
+function hostOf(entry: string): string | undefined {
+  const name = entry.replace(/\.$/, '');
+  const labels = (name.startsWith('.') ? name.slice(1) : name).split('.');
+  return labels.every((label) => /^[a-z0-9_-]+$/.test(label)) && !/^\d+$/.test(labels.at(-1)!) ? name : undefined;
+}
+
+/**
+ * PARLEY_OUTBOUND_ALLOW as rules: `public` (the default), `any`, `loopback`, host names, `.suffixes`, IP
+ * addresses and CIDRs, comma-separated. PARLEY_ALLOW_PRIVATE_URLS=1 is the older spelling of `any`.
+ */
+function readOutboundAllow(raw: string | undefined, allowPrivate: boolean): OutboundRules {
+  if (raw !== undefined && allowPrivate) {
+    throw new ConfigError('PARLEY_ALLOW_PRIVATE_URLS=1 is the older spelling of PARLEY_OUTBOUND_ALLOW=any: set only PARLEY_OUTBOUND_ALLOW');
+  }
+  const entries = (raw ?? (allowPrivate ? 'any' : 'public')).split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  if (entries.length === 0) throw new ConfigError(`PARLEY_OUTBOUND_ALLOW names nothing, got "${raw}"`);
+  const ranges: string[] = [];
+  const hosts: string[] = [];
+  for (const entry of entries) {
+    const range = OUTBOUND_WORDS.get(entry) ?? rangeOf(entry);
+    const host = hostOf(entry);
+    if (range !== undefined) ranges.push(...range);
+    else if (host !== undefined) hosts.push(host);
+    else {
+      throw new ConfigError(
+        `PARLEY_OUTBOUND_ALLOW must be public, any, loopback, or host names, .suffixes, IP addresses and CIDRs, comma-separated; "${entry}" is none of these`,
+      );
+    }
+  }
+  return Object.freeze({
+    setting: entries.join(','),
+    public: entries.includes('public') || entries.includes('any'),
+    ranges: Object.freeze(ranges),
+    hosts: Object.freeze(hosts),
+  });
 }

@@ -5,6 +5,7 @@ import { Mailer } from './events/mailer.js';
 import { DeliverWebhookHandler } from './jobs/handlers/deliver-webhook.js';
 import { SendNotificationEmailHandler } from './jobs/handlers/send-notification-email.js';
 import { JobRunner, type JobRunnerOptions } from './jobs/job-runner.js';
+import type { OutboundPolicy } from './net/address-policy.js';
 import type { Store } from './store/store.js';
 
 /** A week of dispatched events stays for inspection; deliveries keep their own copy of what was sent. */
@@ -22,15 +23,23 @@ export interface EventWorkers {
 export function startEventWorkers(
   config: Config,
   store: Store,
-  { backoff, onError, onAttemptEnded }: Pick<JobRunnerOptions, 'backoff' | 'onAttemptEnded'> & { onError: (error: unknown) => void },
+  {
+    backoff,
+    onError,
+    onAttemptEnded,
+    outbound,
+  }: Pick<JobRunnerOptions, 'backoff' | 'onAttemptEnded'> & { onError: (error: unknown) => void; outbound: OutboundPolicy },
 ): EventWorkers {
   const { events } = config;
-  const mailer = events.smtpUrl === null ? null : new Mailer({ smtpUrl: events.smtpUrl, from: events.mailFrom, timeoutMs: events.smtpTimeoutMs });
+  const mailer =
+    events.smtpUrl === null
+      ? null
+      : new Mailer({ smtpUrl: events.smtpUrl, from: events.mailFrom, timeoutMs: events.smtpTimeoutMs, policy: outbound });
   const runner = new JobRunner(
     store.jobs,
     {
       [DELIVER_WEBHOOK_JOB]: new DeliverWebhookHandler(store, {
-        allowPrivate: config.ingestion.allowPrivateUrls,
+        policy: outbound,
         timeoutMs: events.webhookTimeoutMs,
       }),
       [SEND_EMAIL_JOB]: new SendNotificationEmailHandler(store, mailer, events.publicUrl),

@@ -15,6 +15,8 @@ import { PARSE_LIMITS } from './rag/ingest/parse/parse-limits.js';
 import { openStore } from './store/open-store.js';
 import { renderInvitationEmail } from './events/invitation-email.js';
 import { Mailer } from './events/mailer.js';
+import { OutboundPolicy } from './net/address-policy.js';
+import { guardedFetch } from './net/guarded-fetch.js';
 import type { Store } from './store/store.js';
 import { readStoreWith, type StoreReadings } from './observability/instruments.js';
 
@@ -24,6 +26,8 @@ export interface Core {
   store: Store;
   /** Which model serves each model name. */
   models: ModelRegistry;
+  /** Where the process may connect on its own (PARLEY_OUTBOUND_ALLOW): every outbound request goes through it. */
+  outbound: OutboundPolicy;
   /** The address people reach Parley at; the one the server got, when none was configured. */
   publicUrl: string;
   services: Services;
@@ -42,19 +46,22 @@ const tempDirOf = (config: Config) => path.join(config.dataDir, 'tmp');
 
 export async function openCore(config: Config): Promise<Core> {
   const store = await openStore(config.store, config.dataDir);
-  const models = createModelRegistry(config.models);
+  const outbound = new OutboundPolicy(config.outbound);
+  const fetch = guardedFetch(outbound);
+  const models = createModelRegistry({ ...config.models, fetch });
   const { smtpUrl, mailFrom, smtpTimeoutMs } = config.events;
   // Invitations are sent from the API process itself: a person waits for them, and the link is shown anyway.
-  const mailer = smtpUrl === null ? undefined : new Mailer({ smtpUrl, from: mailFrom, timeoutMs: smtpTimeoutMs });
+  const mailer = smtpUrl === null ? undefined : new Mailer({ smtpUrl, from: mailFrom, timeoutMs: smtpTimeoutMs, policy: outbound });
   let embedder: Promise<Embedder> | undefined;
   const core: Core = {
     store,
     models,
+    outbound,
     publicUrl: config.events.publicUrl,
     services: createServices(store, {
       tempDir: tempDirOf(config),
       maxAttempts: config.jobs.maxAttempts,
-      allowPrivateUrls: config.ingestion.allowPrivateUrls,
+      outbound,
       onEnqueued: () => core.onEnqueued(),
       onEvent: () => core.onEvent(),
       onBackgroundError: (error) => console.error('parley events:', error),
@@ -73,7 +80,7 @@ export async function openCore(config: Config): Promise<Core> {
       invitationMailer: mailer && ((invitation) => mailer.send([invitation.to], renderInvitationEmail(invitation))),
     }),
     // Loaded on demand: CLI commands such as `keys` should start in a blink.
-    embedder: () => (embedder ??= import('./llm/embeddings/create-embedder.js').then((m) => m.createEmbedder(config.embeddings))),
+    embedder: () => (embedder ??= import('./llm/embeddings/create-embedder.js').then((m) => m.createEmbedder({ ...config.embeddings, fetch }))),
     onEnqueued: () => undefined,
     onEvent: () => undefined,
     onSuperseded: () => undefined,
@@ -195,7 +202,7 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
     parseLimits: PARSE_LIMITS,
     tempDir: tempDirOf(config),
     maxDownloadBytes: config.ingestion.maxUploadBytes,
-    allowPrivateUrls: config.ingestion.allowPrivateUrls,
+    outbound: core.outbound,
     quotaChars: config.ingestion.quotaChars,
     embedBatch: 64,
   });
@@ -213,7 +220,7 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
       if (ModelError.isInstance(error)) onError(error);
     },
   });
-  const eventWorkers = events.startEventWorkers(config, core.store, { backoff, onError, onAttemptEnded });
+  const eventWorkers = events.startEventWorkers(config, core.store, { backoff, onError, onAttemptEnded, outbound: core.outbound });
   await core.services.datasources.reembedIfModelChanged(embedder.modelId);
   await core.services.datasources.reembedIfLayoutChanged(embedder.maxInputTokens, config.ingestion.chunkTokens);
   runner.start();

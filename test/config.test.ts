@@ -93,6 +93,28 @@ describe('configuration', () => {
     expect(() => trust('the proxy')).toThrow(/PARLEY_TRUST_PROXY must be true, false, a hop count or addresses\/CIDRs, got "the proxy"/);
   });
 
+  it('connects to public addresses by default; PARLEY_OUTBOUND_ALLOW lists words, names, addresses and ranges', () => {
+    const outbound = (env: Record<string, string>) => loadConfig(env).outbound;
+    expect(outbound({})).toEqual({ setting: 'public', public: true, ranges: [], hosts: [] });
+    expect(outbound({ PARLEY_OUTBOUND_ALLOW: 'loopback' })).toEqual({ setting: 'loopback', public: false, ranges: ['127.0.0.0/8', '::1/128'], hosts: [] });
+    expect(outbound({ PARLEY_OUTBOUND_ALLOW: ' Public, 10.0.0.0/8 ,192.168.1.5,fd00::/8, Hooks.Example.com., .corp.example' })).toEqual({
+      setting: 'public,10.0.0.0/8,192.168.1.5,fd00::/8,hooks.example.com.,.corp.example',
+      public: true,
+      ranges: ['10.0.0.0/8', '192.168.1.5/32', 'fd00::/8'],
+      hosts: ['hooks.example.com', '.corp.example'],
+    });
+    // The older flag still works: it meant "private addresses too", which is every address.
+    expect(outbound({ PARLEY_ALLOW_PRIVATE_URLS: '1' })).toEqual({ setting: 'any', public: true, ranges: ['0.0.0.0/0', '::/0'], hosts: [] });
+    expect(outbound({ PARLEY_ALLOW_PRIVATE_URLS: '0', PARLEY_OUTBOUND_ALLOW: 'loopback' }).setting).toBe('loopback');
+    expect(() => outbound({ PARLEY_ALLOW_PRIVATE_URLS: '1', PARLEY_OUTBOUND_ALLOW: 'loopback' })).toThrow(/older spelling of PARLEY_OUTBOUND_ALLOW=any: set only PARLEY_OUTBOUND_ALLOW/);
+    for (const entry of ['10.0.0.0/33', '127.1', '0x7f.1', 'http://hooks.example.com', 'hooks example', '10.0.0.0/8/8']) {
+      expect(() => outbound({ PARLEY_OUTBOUND_ALLOW: `loopback,${entry}` }), entry).toThrow(new ConfigError(
+        `PARLEY_OUTBOUND_ALLOW must be public, any, loopback, or host names, .suffixes, IP addresses and CIDRs, comma-separated; "${entry}" is none of these`,
+      ));
+    }
+    expect(() => outbound({ PARLEY_OUTBOUND_ALLOW: ' , ' })).toThrow(/PARLEY_OUTBOUND_ALLOW names nothing/);
+  });
+
   it('takes a metrics token of 16 characters or more, and a metrics port', () => {
     expect(loadConfig({}).metrics).toEqual({ token: null, port: null, host: '127.0.0.1' });
     expect(loadConfig({ PARLEY_METRICS_TOKEN: 'a'.repeat(16), PARLEY_METRICS_PORT: '9100' }).metrics).toMatchObject({ token: 'a'.repeat(16), port: 9100 });

@@ -1,8 +1,7 @@
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { ingestJob } from '../jobs/ingest-job.js';
-import { isPublicAddress } from '../net/address-policy.js';
+import { BlockedUrlError, type OutboundPolicy } from '../net/address-policy.js';
 import type { DocumentKind } from '../rag/ingest/document.js';
 import { MIME_TYPES } from '../rag/ingest/mime-types.js';
 import { sniffDocumentKind } from '../rag/ingest/parse/sniff-kind.js';
@@ -29,7 +28,8 @@ export interface DatasourceServiceOptions {
   /** Where text bodies are written before they join the blob store. */
   tempDir: string;
   maxAttempts: number;
-  allowPrivateUrls: boolean;
+  /** Where web pages may be fetched from (PARLEY_OUTBOUND_ALLOW). */
+  outbound: OutboundPolicy;
   /** Tells in-process workers that a job is waiting (other processes poll). */
   onEnqueued: () => void;
   /**
@@ -225,12 +225,11 @@ export class DatasourceService {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw invalid('Only http and https pages can be added', [{ field: 'url', message: 'must be an http(s) URL' }]);
     }
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const literalPrivate = net.isIP(host) !== 0 && !isPublicAddress(host);
-    if (!this.options.allowPrivateUrls && (literalPrivate || host === 'localhost')) {
-      throw invalid(`${host} is a private or loopback address, which Parley does not fetch`, [
-        { field: 'url', message: 'must be a public address' },
-      ]);
+    try {
+      this.options.outbound.destinationOf(url);
+    } catch (error) {
+      if (!(error instanceof BlockedUrlError)) throw error;
+      throw invalid(`Parley does not fetch this page: ${error.message}`, [{ field: 'url', message: error.message }]);
     }
   }
 }

@@ -111,7 +111,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
       options.knowledgeGapScore,
     ),
     webhooks: new WebhookService(store, {
-      allowPrivateUrls: options.allowPrivateUrls,
+      outbound: options.outbound,
       maxAttempts: options.deliveryMaxAttempts,
       onEnqueued: options.onEnqueued,
     }),

@@ -1,7 +1,7 @@
 import { deliveryJob, replayDeliveryId } from '../events/delivery-plan.js';
 import { EVENT_TYPES } from '../events/event-types.js';
-import { BlockedUrlError } from '../net/address-policy.js';
-import { assertPublicDestination } from '../net/guarded-request.js';
+import { BlockedUrlError, type OutboundPolicy } from '../net/address-policy.js';
+import { assertAllowedDestination } from '../net/guarded-request.js';
 import type { DeliveryRecord, Store, WebhookChanges, WebhookEndpointRecord } from '../store/store.js';
 import { invalid, notFound } from '../errors.js';
 import { newId, now, randomToken } from './ids.js';
@@ -15,8 +15,8 @@ export interface WebhookInput {
 }
 
 export interface WebhookServiceOptions {
-  /** Let endpoints point at private, loopback and link-local addresses. */
-  allowPrivateUrls: boolean;
+  /** Where endpoints may point (PARLEY_OUTBOUND_ALLOW). */
+  outbound: OutboundPolicy;
   maxAttempts: number;
   /** Called after a job is queued, to wake in-process workers. */
   onEnqueued: () => void;
@@ -126,7 +126,7 @@ export class WebhookService {
       throw invalid(`${url} is not a URL`, [{ field: 'url', message: 'must be an absolute http(s) URL' }]);
     }
     try {
-      await assertPublicDestination(parsed, this.options.allowPrivateUrls);
+      await assertAllowedDestination(parsed, this.options.outbound);
     } catch (error) {
       if (!(error instanceof BlockedUrlError)) throw error;
       throw invalid(`Webhook URL refused: ${error.message}`, [{ field: 'url', message: error.message }]);

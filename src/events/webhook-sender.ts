@@ -1,11 +1,12 @@
-import { BlockedUrlError } from '../net/address-policy.js';
+import { BlockedUrlError, type OutboundPolicy } from '../net/address-policy.js';
 import { guardedRequest } from '../net/guarded-request.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from '../store/store.js';
 import { UndeliverableError, type AttemptResult } from './attempt-result.js';
 import { signatureHeader } from './webhook-signature.js';
 
 export interface WebhookSenderOptions {
-  allowPrivate: boolean;
+  /** Where deliveries may go (PARLEY_OUTBOUND_ALLOW). */
+  policy: OutboundPolicy;
   /** The whole exchange; a slow receiver gets this long and is then counted as failed. */
   timeoutMs: number;
 }
@@ -55,7 +56,7 @@ export async function sendWebhook(
       method: 'POST',
       headers,
       body: delivery.body,
-      allowPrivate: options.allowPrivate,
+      policy: options.policy,
       timeoutMs: options.timeoutMs,
       maxRedirects: 0,
       signal,

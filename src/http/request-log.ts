@@ -4,13 +4,15 @@ import { onBehalfOf } from '../observability/request-context.js';
 export const REDACTED = '[REDACTED]';
 
 /**
- * Query parameters that carry credentials (compared in lower case). Keys belong in the Authorization
- * header and are refused elsewhere, but a client that tries still sends its secret in the URL, and
- * the URL is what the request log line records.
+ * Words that name a credential, once a parameter's name is lower-cased and stripped of `_`, `-` and the
+ * like: `visitorToken`, `visitor_token` and `VISITOR-TOKEN` are all `visitortoken`. Keys belong in the
+ * Authorization header and are refused elsewhere, but a client that tries still sends its secret in the
+ * URL, and the URL is what the request log line records.
  */
-const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set(['api_key', 'apikey', 'key', 'token', 'access_token', 'visitor_token']);
+const CREDENTIAL_WORDS: ReadonlySet<string> = new Set(['key', 'auth', 'authorization', 'session', 'sessionid', 'signature', 'sig', 'credential', 'credentials', 'pass', 'pwd']);
+const CREDENTIAL_ENDINGS = /(token|secret|password|passwd|apikey|accesskey|privatekey)$/;
 
-/** How a query parameter's name reads once decoded; an undecodable name is taken as written. */
+/** How a parameter's name reads once decoded; an undecodable name is taken as written. */
 function decodedName(raw: string): string {
   try {
     return decodeURIComponent(raw.replaceAll('+', ' ')).toLowerCase();
@@ -20,28 +22,53 @@ function decodedName(raw: string): string {
 }
 
 /**
- * `url` with the value of every credential-carrying query parameter replaced by `[REDACTED]`; the rest
- * is kept as sent (not re-encoded), so the line still shows what the client asked for.
+ * Whether a parameter's name says it carries a credential, in any spelling: each part of `auth[api_key]`,
+ * `token[]` or `token[0]` is read, so brackets hide nothing.
  */
-export function redactUrl(url: string): string {
+function isCredentialName(raw: string): boolean {
+  return decodedName(raw)
+    .split(/[[\]]/)
+    .map((part) => part.replace(/[^a-z0-9]/g, ''))
+    .some((word) => CREDENTIAL_WORDS.has(word) || CREDENTIAL_ENDINGS.test(word));
+}
+
+/**
+ * The path with each segment that fills a credential-named parameter of its route (`/auth/invitations/:token`)
+ * replaced by `[REDACTED]`.
+ */
+function redactPath(path: string, route: string | undefined): string {
+  if (route === undefined || !route.includes(':')) return path;
+  const patterns = route.split('/');
+  const segments = path.split('/');
+  if (patterns.length !== segments.length) return path;
+  const secret = (pattern: string) => isCredentialName(/^:(\w+)/.exec(pattern)?.[1] ?? '');
+  return segments.map((segment, index) => (secret(patterns[index]!) ? REDACTED : segment)).join('/');
+}
+
+/**
+ * `url` with every credential-carrying path segment (by its route) and query parameter value replaced
+ * by `[REDACTED]`; the rest is kept as sent (not re-encoded), so the line still shows what the client asked for.
+ */
+export function redactUrl(url: string, route?: string): string {
   const queryStart = url.indexOf('?');
-  if (queryStart === -1) return url;
+  const path = redactPath(queryStart === -1 ? url : url.slice(0, queryStart), route);
+  if (queryStart === -1) return path;
   const fragmentStart = url.indexOf('#', queryStart);
   const queryEnd = fragmentStart === -1 ? url.length : fragmentStart;
   const pairs = url.slice(queryStart + 1, queryEnd).split('&');
   const redacted = pairs.map((pair) => {
     const equals = pair.indexOf('=');
     const name = equals === -1 ? pair : pair.slice(0, equals);
-    return SECRET_QUERY_PARAMETERS.has(decodedName(name)) ? `${name}=${REDACTED}` : pair;
+    return isCredentialName(name) ? `${name}=${REDACTED}` : pair;
   });
-  return `${url.slice(0, queryStart + 1)}${redacted.join('&')}${url.slice(queryEnd)}`;
+  return `${path}?${redacted.join('&')}${url.slice(queryEnd)}`;
 }
 
 /** Fastify's request fields, with the URL redacted; headers are never among them. */
 function serializeRequest(request: FastifyRequest) {
   return {
     method: request.method,
-    url: redactUrl(request.url),
+    url: redactUrl(request.url, request.routeOptions.url),
     remoteAddress: request.ip,
   };
 }

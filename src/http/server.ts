@@ -163,7 +163,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   logRequests(app);
   registerMetrics(app, { token: deps.metricsToken });
   registerErrorHandling(app);
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, { https: deps.tls !== undefined });
   await registerCors(app, publicRoutes, deps.services.publicAccess);
   await registerOpenApi(app);
   await app.register(healthRoutes, { store: deps.store });

@@ -2,17 +2,16 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import net from 'node:net';
-import { BlockedUrlError, isPublicAddress } from './address-policy.js';
+import { BlockedUrlError, isLocalhostName, type OutboundPolicy } from './address-policy.js';
 
 export interface GuardedRequestOptions {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
-  /** Let requests reach private, loopback and link-local addresses (tests, trusted intranets). */
-  allowPrivate: boolean;
-  /** Whole request, redirects included. */
-  timeoutMs: number;
+  /** Where requests may go (PARLEY_OUTBOUND_ALLOW). */
+  policy: OutboundPolicy;
+  /** Whole request, redirects and body included; none when the caller bounds it through `signal`. */
+  timeoutMs?: number;
   maxRedirects: number;
   signal?: AbortSignal;
 }
@@ -25,46 +24,53 @@ export interface GuardedResponse {
   body: http.IncomingMessage;
 }
 
-/** Resolves like the system resolver, then refuses any answer that is not a public address. */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, '', 0);
-    const list = addresses as dns.LookupAddress[];
-    const blocked = list.find((entry) => !isPublicAddress(entry.address));
-    if (blocked !== undefined || list.length === 0) {
-      return callback(new BlockedUrlError(`${hostname} resolves to a private or reserved address (${blocked?.address ?? 'none'})`), '', 0);
-    }
-    if (options.all) return callback(null, list);
-    const first = list[0]!;
-    callback(null, first.address, first.family);
-  });
-};
+/** Localhost's names are answered here, as RFC 6761 asks, so they never reach a DNS server. */
+const LOCALHOST: readonly dns.LookupAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
 
-function checkUrl(url: URL, allowPrivate: boolean): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new BlockedUrlError(`Only http and https URLs can be fetched, not ${url.protocol}`);
+/** What `name` resolves to (of `family`, when given), each address checked against `policy`: all must be allowed. */
+async function resolveAllowed(name: string, policy: OutboundPolicy, family = 0): Promise<dns.LookupAddress[]> {
+  const found = isLocalhostName(name) ? LOCALHOST : await dns.promises.lookup(name, { all: true, family });
+  const addresses = found.filter((entry) => family === 0 || entry.family === family);
+  if (addresses.length === 0) throw new Error(`${name} does not resolve to any address`);
+  for (const { address } of addresses) policy.checkResolved(name, address);
+  return addresses;
+}
+
+/** The resolver of every guarded connection: the check runs on the addresses connected to, so DNS rebinding cannot slip past it. */
+function guardedLookup(policy: OutboundPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+    resolveAllowed(hostname, policy, family).then(
+      (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0]!.address, addresses[0]!.family)),
+      (error: Error) => callback(error, '', 0),
+    );
+  };
+}
+
+const WEB_PROTOCOLS: readonly string[] = ['http:', 'https:'];
+
+/** The URL's destination, refused when its scheme is not one of `protocols` or the policy can never allow its host. */
+function checkUrl(url: URL, policy: OutboundPolicy, protocols: readonly string[]) {
+  if (!protocols.includes(url.protocol)) {
+    throw new BlockedUrlError(`Only ${protocols.map((each) => each.slice(0, -1)).join(' and ')} URLs can be used, not ${url.protocol}`);
   }
-  if (allowPrivate) return;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host) !== 0 && !isPublicAddress(host)) {
-    throw new BlockedUrlError(`${host} is a private, loopback or reserved address`);
-  }
-  if (host === 'localhost' || host.endsWith('.localhost')) throw new BlockedUrlError(`${host} is this machine`);
+  return policy.destinationOf(url);
 }
 
 /**
- * Refuses, before anything is sent, a URL whose host is or resolves to a non-public address; used to
- * reject a webhook endpoint when it is saved. Each request checks again on the address it connects to.
+ * Refuses, before anything is sent, a destination the policy does not allow: its host, or for a name,
+ * what it resolves to now. Used when a webhook endpoint is saved and before an SMTP conversation; each
+ * guarded request checks again on the addresses it connects to.
  */
-export async function assertPublicDestination(target: URL, allowPrivate: boolean): Promise<void> {
-  checkUrl(target, allowPrivate);
-  const host = target.hostname.replace(/^\[|\]$/g, '');
-  if (allowPrivate || net.isIP(host) !== 0) return;
-  const addresses = await dns.promises.lookup(host, { all: true }).catch(() => {
-    throw new BlockedUrlError(`${host} does not resolve to any address`);
+export async function assertAllowedDestination(target: URL, policy: OutboundPolicy, protocols = WEB_PROTOCOLS): Promise<void> {
+  const destination = checkUrl(target, policy, protocols);
+  if (destination.kind === 'address') return;
+  await resolveAllowed(destination.name, policy).catch((error: unknown) => {
+    throw error instanceof BlockedUrlError ? error : new BlockedUrlError(`${destination.name} does not resolve to any address`);
   });
-  const blocked = addresses.find((entry) => !isPublicAddress(entry.address));
-  if (blocked !== undefined) throw new BlockedUrlError(`${host} resolves to a private or reserved address (${blocked.address})`);
 }
 
 function requestOnce(url: URL, options: GuardedRequestOptions, signal: AbortSignal): Promise<http.IncomingMessage> {
@@ -74,8 +80,7 @@ function requestOnce(url: URL, options: GuardedRequestOptions, signal: AbortSign
       method: options.method ?? 'GET',
       headers: options.headers,
       signal,
-      // The check runs on the address actually connected to, so DNS rebinding cannot slip past it.
-      lookup: options.allowPrivate ? undefined : publicOnlyLookup,
+      lookup: guardedLookup(options.policy),
     });
     request.on('response', resolve);
     request.on('error', reject);
@@ -84,15 +89,15 @@ function requestOnce(url: URL, options: GuardedRequestOptions, signal: AbortSign
 }
 
 /**
- * An HTTP request to a URL that a user supplied: only http(s), only public addresses unless allowed,
- * a bounded number of redirects (each checked again), and one deadline for the whole exchange.
+ * An HTTP request wherever Parley connects on its own: only http(s), only where the outbound policy
+ * allows, a bounded number of redirects (each checked again), and one deadline for the whole exchange.
  */
 export async function guardedRequest(target: string, options: GuardedRequestOptions): Promise<GuardedResponse> {
-  const deadline = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+  const signals = [options.signal, options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs)];
+  const signal = AbortSignal.any(signals.filter((each) => each !== undefined));
   let url = new URL(target);
   for (let redirects = 0; ; redirects += 1) {
-    checkUrl(url, options.allowPrivate);
+    checkUrl(url, options.policy, WEB_PROTOCOLS);
     const response = await requestOnce(url, options, signal);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;

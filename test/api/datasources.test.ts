@@ -208,7 +208,7 @@ describe.each(STORE_KINDS)('datasource limits on %s', (kind) => {
   beforeAll(async () => {
     parley = await startTestParley(kind, {
       workers: true,
-      env: { PARLEY_QUOTA_CHARS: '200', PARLEY_ALLOW_PRIVATE_URLS: '0' },
+      env: { PARLEY_QUOTA_CHARS: '200', PARLEY_OUTBOUND_ALLOW: 'public' },
     });
     ws = await parley.newWorkspace();
     datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body.id;

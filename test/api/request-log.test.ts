@@ -8,7 +8,11 @@ import { INGEST_JOB } from '../../src/jobs/ingest-job.js';
 import { waitForDatasource } from '../support/datasources.js';
 
 /** Each credential-carrying query parameter, spelt as a client might, with a value to look for in the log. */
-const SECRET_PARAMETERS = ['api_key', 'API_KEY', 'apikey', 'key', 'Token', 'access_token', 'visitor_token', 'api%5Fkey'].map(
+const SECRET_PARAMETERS = [
+  ...['api_key', 'API_KEY', 'apikey', 'key', 'Token', 'access_token', 'visitor_token', 'api%5Fkey'],
+  // camelCase, kebab-case, PHP- and Rails-style arrays and maps, encoded brackets, other credentials.
+  ...['visitorToken', 'VisitorToken', 'visitor-token', 'apiKey', 'accessToken', 'token[]', 'token[0]', 'token%5B%5D', 'auth[api_key]', 'password', 'client_secret'],
+].map(
   (name, index) => [name, `leaked-secret-${index}-${Math.random().toString(36).slice(2)}`] as const,
 );
 
@@ -38,6 +42,28 @@ describe.each(STORE_KINDS)('request log on %s', (kind) => {
     expect(logged.join('\n')).not.toContain(secret);
     const completed = JSON.parse(logged.find((line) => line.includes('request completed'))!);
     expect(completed.req.url).toBe(`/agents?limit=5&${name}=[REDACTED]&q=visible`);
+  });
+
+  it('redacts every one of a repeated credential parameter', async () => {
+    const response = await parley.call<ErrorBody>('GET', '/agents?token=first-secret&token[]=second-secret&q=1&visitorToken=third-secret', { key: null });
+    const logged = (await linesOf(response.body.requestId)).join('\n');
+    for (const secret of ['first-secret', 'second-secret', 'third-secret']) expect(logged).not.toContain(secret);
+    expect(logged).toContain('"url":"/agents?token=[REDACTED]&token[]=[REDACTED]&q=1&visitorToken=[REDACTED]"');
+  });
+
+  it('redacts the token of an invitation link, in the API route’s path and in the dashboard pages’ query', async () => {
+    const token = `invitation-secret-${Math.random().toString(36).slice(2)}`;
+    const invitation = await parley.call<ErrorBody>('GET', `/auth/invitations/${token}`, { key: null });
+    expect(invitation.status).toBe(404);
+    const [line] = await linesOf(invitation.body.requestId);
+    expect(line).not.toContain(token);
+    expect(JSON.parse(line!)).toMatchObject({ req: { url: '/auth/invitations/[REDACTED]' }, route: '/auth/invitations/:token' });
+    for (const page of ['/dashboard/invitations', '/dashboard/reset-password', '/dashboard/setup']) {
+      const response = await parley.call('GET', `${page}?token=${token}`, { key: null });
+      const logged = await linesOf(response.headers.get('x-request-id')!);
+      expect(logged.join('\n')).not.toContain(token);
+      expect(JSON.parse(logged[0]!).req.url).toBe(`${page}?token=[REDACTED]`);
+    }
   });
 
   it('never logs the Authorization header or cookies', async () => {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
+import type http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,14 +21,14 @@ async function selfSignedCertificate(dir: string): Promise<{ certFile: string; k
 }
 
 /** GET over HTTPS trusting only `ca`: the certificate must really be the server's. */
-function httpsGet(url: string, ca: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function httpsGet(url: string, ca: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     https
       .get(url, { ca, headers, agent: false }, (response) => {
         let body = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
       })
       .on('error', reject);
   });
@@ -54,7 +55,21 @@ describe('HTTPS served directly (PARLEY_TLS_CERT / PARLEY_TLS_KEY)', () => {
     expect((await httpsGet(`${parley.url}/readyz`, cert)).status).toBe(200);
     const { key } = await parley.newWorkspace();
     const agents = await httpsGet(`${parley.url}/agents`, cert, { authorization: `Bearer ${key}` });
-    expect(agents).toEqual({ status: 200, body: '[]' });
+    expect(agents).toMatchObject({ status: 200, body: '[]' });
+  });
+
+  it('tells browsers to come back over HTTPS only (HSTS, no preload), on every answer', async () => {
+    const { key } = await parley.newWorkspace();
+    for (const [path, headers, status] of [
+      ['/readyz', {}, 200],
+      ['/agents', { authorization: `Bearer ${key}` }, 200],
+      ['/agents', {}, 401],
+      ['/no-such-route', {}, 404],
+    ] as const) {
+      const answer = await httpsGet(`${parley.url}${path}`, cert, headers);
+      expect(answer.status, path).toBe(status);
+      expect(answer.headers['strict-transport-security'], path).toBe('max-age=31536000; includeSubDomains');
+    }
   });
 
   it('does not speak plain HTTP on that port', async () => {
@@ -104,6 +119,17 @@ describe.each(STORE_KINDS)('client addresses behind a proxy on %s', (kind) => {
       expect((await ask('203.0.113.7')).status).toBe(200);
       expect((await ask('203.0.113.7')).status).toBe(429);
       expect((await ask('198.51.100.9')).status).toBe(200);
+    } finally {
+      await parley.close();
+    }
+  });
+
+  it('leaves HSTS to the proxy, even when it says the request came over HTTPS', async () => {
+    const { parley } = await start({ PARLEY_TRUST_PROXY: '127.0.0.1' });
+    try {
+      const answer = await parley.call('GET', '/readyz', { headers: { 'x-forwarded-proto': 'https' } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('strict-transport-security')).toBeNull();
     } finally {
       await parley.close();
     }

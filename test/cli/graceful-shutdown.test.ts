@@ -57,7 +57,7 @@ describe('parley start stopped with SIGTERM while it works', () => {
       await setup.close();
     }
     child = await startServeProcess(
-      { ...scratch.env, PARLEY_MODELS: models, PARLEY_ALLOW_PRIVATE_URLS: '1', PARLEY_SHUTDOWN_TIMEOUT_SECONDS: '20' },
+      { ...scratch.env, PARLEY_MODELS: models, PARLEY_SHUTDOWN_TIMEOUT_SECONDS: '20' },
       { withWorkers: true },
     );
   }, 180_000);

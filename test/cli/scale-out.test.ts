@@ -42,7 +42,6 @@ describe.runIf(STORE_KINDS.includes('postgres'))('2 × parley serve + 2 × parle
       ...scratch.env,
       PARLEY_EMBEDDINGS_URL: await embeddings.start(),
       PARLEY_EMBEDDINGS_MODEL: 'fake-embed',
-      PARLEY_ALLOW_PRIVATE_URLS: '1',
       PARLEY_WORKER_CONCURRENCY: '2',
     };
     receiver = await WebhookReceiver.start();

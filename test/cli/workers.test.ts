@@ -33,7 +33,7 @@ describe.skipIf(!STORE_KINDS.includes('postgres'))('two `parley worker` processe
       for (let worker = 0; worker < 2; worker += 1) {
         const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
           cwd: ROOT,
-          env: childEnv({ ...scratch.env, PARLEY_WORKER_CONCURRENCY: '2', PARLEY_EMBEDDINGS_THREADS: '1', PARLEY_ALLOW_PRIVATE_URLS: '1' }),
+          env: childEnv({ ...scratch.env, PARLEY_WORKER_CONCURRENCY: '2', PARLEY_EMBEDDINGS_THREADS: '1' }),
           detached: true,
         });
         children.push(child);

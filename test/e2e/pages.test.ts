@@ -122,7 +122,7 @@ describe('a workspace', () => {
     const key = workspace.key;
     receiver.replies.push({ status: 500, body: 'Internal error at the receiver' });
     webhookId = (await apiCall(parley, key, 'POST', '/webhooks', { url: receiver.url, events: ['datasource.synched', 'datasource.error'], description: 'CRM sync' })).id;
-    await apiCall(parley, key, 'POST', '/webhooks', { url: 'https://hooks.example.com/parley', events: ['conversation-resolved', 'human-requested'], enabled: false });
+    await apiCall(parley, key, 'POST', '/webhooks', { url: 'http://hooks.localhost/parley', events: ['conversation-resolved', 'human-requested'], enabled: false });
     const datastore = await apiCall(parley, key, 'POST', '/datastores', { name: 'Handbook', description: 'Policies, memos and the company history.' });
     datastoreId = datastore.id;
     await apiCall(parley, key, 'POST', '/datastores', { name: 'Product FAQ', description: 'Answers to what customers ask most.' });

@@ -110,7 +110,6 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
       workers: true,
       env: {
         PARLEY_MODELS: JSON.stringify({ remote: { provider: 'openai-compatible', model: 'fake-chat', baseURL } }),
-        PARLEY_ALLOW_PRIVATE_URLS: '1',
         // Every page of these tests comes from one address: the default 60 calls a minute would refuse the later ones.
         PARLEY_RATE_LIMIT_IP_PER_MINUTE: '100000',
       },

@@ -8,7 +8,7 @@ import { registerSecurityHeaders } from '../../src/http/plugins/security-headers
 
 async function serverWith(root: string): Promise<FastifyInstance> {
   const app = Fastify();
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, { https: false });
   await app.register(dashboardRoutes, { root });
   await app.ready();
   return app;

@@ -9,10 +9,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Child-process environment: the test's own, minus any Parley settings of the developer's shell. */
+/**
+ * Child-process environment: the test's own, minus any Parley settings of the developer's shell, and
+ * outbound connections to this machine only, as in-process Parleys have (test/support/parley.ts).
+ */
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PARLEY_')));
-  return { ...env, PARLEY_LOG_LEVEL: 'warn', ...extra };
+  return { ...env, PARLEY_LOG_LEVEL: 'warn', PARLEY_OUTBOUND_ALLOW: 'loopback', ...extra };
 }
 
 /** Runs `parley ARGS` from the TypeScript sources, as `npx parley` would from the build. */

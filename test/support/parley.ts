@@ -88,7 +88,8 @@ export async function startTestParley(kind: StoreKind, options: TestParleyOption
       ...scratch.env,
       PORT: '0',
       PARLEY_LOG_LEVEL: 'silent',
-      PARLEY_ALLOW_PRIVATE_URLS: '1',
+      // This machine only: no test may reach anything outside it (README, PARLEY_OUTBOUND_ALLOW).
+      PARLEY_OUTBOUND_ALLOW: 'loopback',
       ...options.env,
     });
     const core = await openCore(config);

@@ -74,20 +74,25 @@ const SECTIONS: ReadonlyArray<{ prefix: string; headers: SectionHeaders }> = [
 const within = (url: string, prefix: string): boolean =>
   prefix.endsWith('/') ? url.startsWith(prefix) : url === prefix || url.startsWith(`${prefix}/`);
 
+/** A year, this host and the names under it; no `preload`, which an operator asks browsers for on purpose. */
+const HSTS = { maxAge: 31_536_000, includeSubDomains: true, preload: false } as const;
+
 /**
  * Security headers on every answer, errors and 404s included: nosniff, a Content-Security-Policy that
  * forbids framing, `X-Frame-Options: DENY` for browsers without frame-ancestors, no X-Powered-By, and
  * `Referrer-Policy: no-referrer`: neither the API nor the docs link anywhere that needs to know where a
- * visitor came from, and URLs here carry ids and cursors. No HSTS: Parley speaks plain HTTP, and the
- * proxy that terminates TLS is the one to send it. Registered before any route, so the sections'
- * policies reach the routes as they are added.
+ * visitor came from, and URLs here carry ids and cursors. `Strict-Transport-Security` when Parley serves
+ * HTTPS itself (`https`: then it speaks nothing else on its port); behind a proxy that terminates TLS it is
+ * the proxy's to send, even when X-Forwarded-Proto says https: a second header from us would come first,
+ * and browsers heed only the first, so an operator could not lower or withdraw it at the proxy.
+ * Registered before any route, so the sections' policies reach the routes as they are added.
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, { https }: { https: boolean }): Promise<void> {
   const global = {
     contentSecurityPolicy: policy(API_CSP),
     xFrameOptions: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
-    strictTransportSecurity: false,
+    strictTransportSecurity: https ? HSTS : false,
   } as const;
   const apiHeaders = headersOf(global);
   const sectionHeaders = SECTIONS.map(({ prefix, headers }) => ({ prefix, headers: headersOf({ ...global, ...headers }) }));

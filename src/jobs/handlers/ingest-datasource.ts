@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { datasourceErrorEvent, datasourceSynchedEvent } from '../../events/datasource-events.js';
 import type { Embedder } from '../../llm/embeddings/embedder.js';
-import { BlockedUrlError } from '../../net/address-policy.js';
+import { BlockedUrlError, type OutboundPolicy } from '../../net/address-policy.js';
 import type { ChunkingOptions } from '../../rag/ingest/chunk-document.js';
 import { UnreadableDocumentError, type DocumentKind } from '../../rag/ingest/document.js';
 import { downloadWebPage } from '../../rag/ingest/download-web-page.js';
@@ -25,7 +25,8 @@ export interface IngestOptions {
   parseLimits: ParseLimits;
   tempDir: string;
   maxDownloadBytes: number;
-  allowPrivateUrls: boolean;
+  /** Where web pages may be fetched from (PARLEY_OUTBOUND_ALLOW). */
+  outbound: OutboundPolicy;
   quotaChars: number | null;
   /** Texts per embedding call; progress is reported between calls. */
   embedBatch: number;
@@ -170,7 +171,7 @@ export class IngestDatasourceHandler implements JobHandler {
     const file = path.join(this.options.tempDir, `page-${randomUUID()}`);
     try {
       const page = await downloadWebPage(url, file, {
-        allowPrivate: this.options.allowPrivateUrls,
+        policy: this.options.outbound,
         maxBytes: this.options.maxDownloadBytes,
         timeoutMs: 30_000,
         signal,

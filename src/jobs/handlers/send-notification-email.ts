@@ -4,6 +4,7 @@ import type { DeliveryJobPayload } from '../../events/delivery-plan.js';
 import { isNotifyingEvent, type EventEnvelope } from '../../events/event-types.js';
 import type { Mailer } from '../../events/mailer.js';
 import { renderNotificationEmail } from '../../events/notification-email.js';
+import { BlockedUrlError } from '../../net/address-policy.js';
 import type { DeliveryRecord, Store } from '../../store/store.js';
 import { DeliveryHandler } from './delivery-handler.js';
 
@@ -38,7 +39,7 @@ export class SendNotificationEmailHandler extends DeliveryHandler {
     } catch (error) {
       const code = (error as { responseCode?: unknown }).responseCode;
       const message = error instanceof Error ? error.message : String(error);
-      if (isPermanentSmtpFailure(code)) throw new UndeliverableError(message);
+      if (isPermanentSmtpFailure(code) || error instanceof BlockedUrlError) throw new UndeliverableError(message);
       return { ok: false, statusCode: typeof code === 'number' ? code : null, error: message, responseExcerpt: null };
     }
   }

@@ -20,6 +20,8 @@ export interface ModelRegistryOptions {
   openai?: { baseURL?: string | null; apiKey?: string | null } | null;
   /** Anthropic for the built-in names, when OpenAI is not configured. */
   anthropicApiKey?: string | null;
+  /** How providers reach their APIs (Parley's, through its outbound policy); the global fetch otherwise. */
+  fetch?: typeof fetch;
 }
 
 /** Maps a Parley `modelName` to a model the AI SDK drives. */
@@ -107,7 +109,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
 
   const models = new Map<string, { model: LanguageModelV3; limits: ModelLimits }>();
   for (const [name, entry] of settings) {
-    models.set(name, { model: buildModel(name, entry, { local, openai, anthropicApiKey }), limits: limitsOf(entry) });
+    models.set(name, { model: buildModel(name, entry, { local, openai, anthropicApiKey, fetch: options.fetch }), limits: limitsOf(entry) });
   }
   const names = [...models.keys()];
   const find = (modelName: string) => {
@@ -135,6 +137,7 @@ interface Defaults {
   local: LocalAnswerer;
   openai: ModelRegistryOptions['openai'];
   anthropicApiKey: string | null;
+  fetch: typeof fetch | undefined;
 }
 
 function buildModel(name: string, entry: ModelConfig, defaults: Defaults): LanguageModelV3 {
@@ -151,7 +154,7 @@ function buildModel(name: string, entry: ModelConfig, defaults: Defaults): Langu
       if (!apiKey && !baseURL) throw fail('an API key is required for api.openai.com');
       // Both explicit: left undefined, the SDK reads OPENAI_BASE_URL / OPENAI_API_KEY at call time. An empty
       // key sends a bare "Bearer", which servers without auth ignore.
-      return createOpenAI({ baseURL: baseURL || OPENAI_BASE_URL, apiKey: apiKey || '' }).chat(model);
+      return createOpenAI({ baseURL: baseURL || OPENAI_BASE_URL, apiKey: apiKey || '', fetch: defaults.fetch }).chat(model);
     }
     case 'openai-compatible': {
       if (!entry.model) throw fail('a model id is required');
@@ -162,6 +165,7 @@ function buildModel(name: string, entry: ModelConfig, defaults: Defaults): Langu
         baseURL: entry.baseURL,
         apiKey: entry.apiKey || undefined,
         includeUsage: true,
+        fetch: defaults.fetch,
       });
       return provider.chatModel(entry.model);
     }
@@ -170,7 +174,7 @@ function buildModel(name: string, entry: ModelConfig, defaults: Defaults): Langu
       if (!model) throw fail('a model id is required');
       const apiKey = entry.apiKey || defaults.anthropicApiKey;
       if (!apiKey) throw fail('an API key is required');
-      return createAnthropic({ apiKey, baseURL: entry.baseURL || ANTHROPIC_BASE_URL })(model);
+      return createAnthropic({ apiKey, baseURL: entry.baseURL || ANTHROPIC_BASE_URL, fetch: defaults.fetch })(model);
     }
     default:
       throw fail(`unknown provider; use one of openai, openai-compatible, anthropic, local`);

@@ -16,6 +16,8 @@ export interface EmbedderOptions {
   maxInputTokens?: number | null;
   /** Local only: worker threads (default one per core). */
   threads?: number | null;
+  /** Remote only: how the endpoint is reached; the global fetch otherwise. */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -31,6 +33,7 @@ export function createEmbedder(options: EmbedderOptions = {}): Embedder {
       apiKey: options.apiKey ?? undefined,
       dimensions: options.dimensions ?? undefined,
       maxInputTokens: options.maxInputTokens ?? undefined,
+      fetch: options.fetch,
     }));
   }
   const local = new LocalEmbedder({ threads: options.threads ?? undefined });

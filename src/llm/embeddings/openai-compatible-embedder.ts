@@ -28,6 +28,8 @@ export interface OpenAICompatibleEmbedderOptions {
   maxRetries?: number;
   /** Milliseconds one request may take, answer included, before it fails as unavailable. Default 60,000. */
   timeoutMs?: number;
+  /** How the endpoint is reached (Parley's, through its outbound policy); the global fetch otherwise. */
+  fetch?: typeof fetch;
 }
 
 const SUBJECT = 'The embeddings provider';
@@ -67,7 +69,7 @@ export class OpenAICompatibleEmbedder implements Embedder {
       name: 'openai-compatible',
       baseURL: options.baseURL,
       apiKey: this.#apiKey,
-      fetch: normalisingFetch(globalThis.fetch, options.timeoutMs ?? 60_000),
+      fetch: normalisingFetch(options.fetch ?? globalThis.fetch, options.timeoutMs ?? 60_000),
     });
     this.#model = wrapEmbeddingModel({
       model: provider.embeddingModel(options.model),

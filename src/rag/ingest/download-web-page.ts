@@ -2,11 +2,13 @@ import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { OutboundPolicy } from '../../net/address-policy.js';
 import { guardedRequest } from '../../net/guarded-request.js';
 import { UnreadableDocumentError } from './document.js';
 
 export interface DownloadOptions {
-  allowPrivate: boolean;
+  /** Where pages may be fetched from (PARLEY_OUTBOUND_ALLOW). */
+  policy: OutboundPolicy;
   maxBytes: number;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -29,10 +31,10 @@ function byteCap(maxBytes: number): Transform {
   });
 }
 
-/** Fetches `url` into `destination`; refuses private addresses, oversize bodies and HTTP errors. */
+/** Fetches `url` into `destination`; refuses destinations outside the policy, oversize bodies and HTTP errors. */
 export async function downloadWebPage(url: string, destination: string, options: DownloadOptions): Promise<DownloadedPage> {
   const response = await guardedRequest(url, {
-    allowPrivate: options.allowPrivate,
+    policy: options.policy,
     timeoutMs: options.timeoutMs,
     maxRedirects: 5,
     signal: options.signal,
