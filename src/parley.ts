@@ -13,6 +13,7 @@ import type { Embedder } from './llm/embeddings/embedder.js';
 import { ModelError } from './llm/model-error.js';
 import { PARSE_LIMITS } from './rag/ingest/parse/parse-limits.js';
 import { openStore } from './store/open-store.js';
+import { TempFolderSweeper } from './store/files/temp-folder-sweeper.js';
 import { renderInvitationEmail } from './events/invitation-email.js';
 import { Mailer } from './events/mailer.js';
 import { OutboundPolicy } from './net/address-policy.js';
@@ -44,8 +45,17 @@ export interface Core {
 
 const tempDirOf = (config: Config) => path.join(config.dataDir, 'tmp');
 
+/** Files in the temporary folder untouched this long are a crashed process's leftovers, swept this often. */
+const ORPHANED_TEMP_FILE_MS = 15 * 60_000;
+
 export async function openCore(config: Config): Promise<Core> {
   const store = await openStore(config.store, config.dataDir);
+  const tempFiles = new TempFolderSweeper(tempDirOf(config), {
+    orphanAfterMs: ORPHANED_TEMP_FILE_MS,
+    everyMs: ORPHANED_TEMP_FILE_MS,
+    onError: (error) => console.error('parley temporary files:', error),
+  });
+  await tempFiles.start();
   const outbound = new OutboundPolicy(config.outbound);
   const fetch = guardedFetch(outbound);
   const models = createModelRegistry({ ...config.models, fetch });
@@ -85,6 +95,7 @@ export async function openCore(config: Config): Promise<Core> {
     onEvent: () => undefined,
     onSuperseded: () => undefined,
     async close() {
+      tempFiles.stop();
       readStoreWith(undefined);
       await core.services.eventStreams.stop();
       await core.services.tokenGenerations.stop();

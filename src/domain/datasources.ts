@@ -72,11 +72,16 @@ export class DatasourceService {
     if (input.text.trim() === '') throw invalid('The text is empty', [{ field: 'text', message: 'must not be blank' }]);
     await fs.mkdir(this.options.tempDir, { recursive: true });
     const file = path.join(this.options.tempDir, `text-${newId()}`);
-    await fs.writeFile(file, input.text, 'utf8');
-    const kind = (await sniffDocumentKind(file, 'text.md')) ?? 'txt';
-    const name = datasourceName(input.name, firstWords(input.text));
-    const upload = { path: file, fileName: name, size: Buffer.byteLength(input.text) };
-    return this.create(workspaceId, 'text', name, input, { kind }, kind, upload);
+    try {
+      await fs.writeFile(file, input.text, 'utf8');
+      const kind = (await sniffDocumentKind(file, 'text.md')) ?? 'txt';
+      const name = datasourceName(input.name, firstWords(input.text));
+      const upload = { path: file, fileName: name, size: Buffer.byteLength(input.text) };
+      return await this.create(workspaceId, 'text', name, input, { kind }, kind, upload);
+    } finally {
+      // Moved into the blob store by now, unless storing it failed.
+      await fs.rm(file, { force: true });
+    }
   }
 
   async createFromWebPage(workspaceId: string, input: Common & { name?: string; url: string }): Promise<DatasourceRecord> {

@@ -14,20 +14,27 @@ export interface FileUploadOptions {
   tempDir: string;
 }
 
-/** The file a request uploaded, once its multipart body has been read. */
-export type UploadOf = (request: FastifyRequest) => UploadedFile | undefined;
+/**
+ * Runs `use` with the file the request uploaded (undefined without one, or once its client is gone) and
+ * removes the file when `use` is done, whatever `use` did with it.
+ */
+export type WithUpload = <T>(request: FastifyRequest, use: (upload: UploadedFile | undefined) => Promise<T>) => Promise<T>;
 
 /** Node's own I/O failures name the system call; the client's bytes never cause one. */
 const isSystemError = (error: unknown): boolean => typeof error === 'object' && error !== null && 'syscall' in error;
 
 /**
  * Multipart uploads of one file for the routes of `app`: fields become the body, the file is streamed to
- * disk (memory stays flat whatever its size) and removed once the response is sent. A body the parser
- * cannot read is the client's mistake and answers 400, never the parser's own words.
+ * disk (memory stays flat whatever its size) and removed when the request is over: by the route that used
+ * it, or when the response closes (refused, failed, or its client gone mid-body). A body the parser cannot
+ * read is the client's mistake and answers 400, never the parser's own words.
  */
-export async function registerFileUploads(app: FastifyInstance, options: FileUploadOptions): Promise<UploadOf> {
+export async function registerFileUploads(app: FastifyInstance, options: FileUploadOptions): Promise<WithUpload> {
   const { maxUploadBytes, tempDir } = options;
   const uploads = new WeakMap<FastifyRequest, UploadedFile>();
+  // A route using its file removes it when done: a client leaving meanwhile must not pull it from under the route.
+  const inUse = new WeakSet<FastifyRequest>();
+  const responseClosed = new WeakSet<FastifyRequest>();
   const limitMb = Math.round(maxUploadBytes / 1048576);
   const tooLarge = () => new ParleyError('PAYLOAD_TOO_LARGE', `Uploads are limited to ${limitMb} MB`);
 
@@ -61,10 +68,17 @@ export async function registerFileUploads(app: FastifyInstance, options: FileUpl
         continue;
       }
       const file = path.join(tempDir, `upload-${randomUUID()}`);
-      // Known before the first byte lands, so onResponse removes a half-written file too.
+      // Known before the first byte lands, so a response closing meanwhile removes a half-written file too.
       uploads.set(request, { path: file, fileName: part.filename, size: 0 });
-      await pipeline(part.file, createWriteStream(file));
+      // Removed again once the write stream is closed: a removal on close may have run before the stream created it.
+      try {
+        await pipeline(part.file, createWriteStream(file));
+      } catch (error) {
+        await fs.rm(file, { force: true });
+        throw error;
+      }
       uploads.set(request, { path: file, fileName: part.filename, size: part.file.bytesRead });
+      if (responseClosed.has(request)) await discard(request);
       // The header's file name is the client's file system talking, cleaned by the naming rule later; NUL
       // goes here, as the edge refuses it in every field a client writes (nul-characters.ts).
       body[part.fieldname] = part.filename.replaceAll('\0', '');
@@ -72,9 +86,20 @@ export async function registerFileUploads(app: FastifyInstance, options: FileUpl
     return body;
   }
 
-  app.addHook('onRequest', async (request) => {
+  /** Removes the request's file unless a route is using it. */
+  async function discard(request: FastifyRequest): Promise<void> {
+    const upload = uploads.get(request);
+    if (upload !== undefined && !inUse.has(request)) await fs.rm(upload.path, { force: true });
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
     // Refuse what is announced too large before reading any of it.
     if (Number(request.headers['content-length'] ?? 0) > maxUploadBytes + 1024 * 1024) throw tooLarge();
+    // 'close', unlike onResponse, also comes when the client leaves before the response is written.
+    reply.raw.once('close', () => {
+      responseClosed.add(request);
+      discard(request).catch((error: unknown) => request.log.error({ err: error }, 'removing an upload failed'));
+    });
   });
   app.addHook('preValidation', async (request) => {
     if (!request.isMultipart()) return;
@@ -84,10 +109,14 @@ export async function registerFileUploads(app: FastifyInstance, options: FileUpl
       throw clientError(error);
     }
   });
-  app.addHook('onResponse', async (request) => {
-    const upload = uploads.get(request);
-    if (upload !== undefined) await fs.rm(upload.path, { force: true });
-  });
 
-  return (request) => uploads.get(request);
+  return async (request, use) => {
+    inUse.add(request);
+    try {
+      return await use(responseClosed.has(request) ? undefined : uploads.get(request));
+    } finally {
+      inUse.delete(request);
+      await discard(request);
+    }
+  };
 }

@@ -111,7 +111,7 @@ export interface DatasourceRoutesOptions {
 
 export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions> = async (app, options) => {
   const { datasources, maxUploadBytes, tempDir } = options;
-  const uploadOf = await registerFileUploads(app, { maxUploadBytes, tempDir });
+  const withUpload = await registerFileUploads(app, { maxUploadBytes, tempDir });
   const tags = ['datasources'];
 
   app.addHook('preValidation', async (request) => {
@@ -145,15 +145,16 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
         const { datastoreId, name, config } = body;
         return toDatasource(await datasources.createFromWebPage(workspaceId, { datastoreId, name, url: config.source_url, customId }));
       }
-      const upload = uploadOf(request);
-      if (upload === undefined) {
-        throw invalid('A file datasource is uploaded as multipart/form-data with a `file` part', [
-          { field: 'body.file', message: 'must be an uploaded file' },
-        ]);
-      }
-      return toDatasource(
-        await datasources.createFromFile(workspaceId, { datastoreId: body.datastoreId, fileName: body.fileName, customId, upload }),
-      );
+      return withUpload(request, async (upload) => {
+        if (upload === undefined) {
+          throw invalid('A file datasource is uploaded as multipart/form-data with a `file` part', [
+            { field: 'body.file', message: 'must be an uploaded file' },
+          ]);
+        }
+        return toDatasource(
+          await datasources.createFromFile(workspaceId, { datastoreId: body.datastoreId, fileName: body.fileName, customId, upload }),
+        );
+      });
     },
   );
 
