@@ -76,6 +76,19 @@ export const modelTokens = new Counter({
   registers: [registry],
 });
 
+export const rateLimitStore = new Gauge({
+  name: 'parley_rate_limit_store',
+  help: 'Where rate-limit counters are kept now: 1 for redis (shared by every process) or memory (this process, Redis unreachable or not configured)',
+  labelNames: ['store'] as const,
+  registers: [registry],
+});
+
+export const rateLimitFallbacks = new Counter({
+  name: 'parley_rate_limit_fallbacks_total',
+  help: 'Times Redis stopped answering and rate limits fell back to counting in memory',
+  registers: [registry],
+});
+
 /** What the queue and the outbox hold at the moment of a scrape: read from the store then. */
 export interface StoreReadings {
   jobs: ReadonlyArray<{ kind: string; queued: number; running: number; oldestQueuedAgeSeconds: number }>;

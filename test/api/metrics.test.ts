@@ -7,24 +7,9 @@ import { STORE_KINDS } from '../support/stores.js';
 import { waitForDatasource } from '../support/datasources.js';
 import { until } from '../support/until.js';
 import type { DatasourceBody, ErrorBody } from '../support/bodies.js';
+import { valueOf } from '../support/metrics.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
-
-/**
- * The value of one series in Prometheus's text format: `name{labels}` with every given label equal (other
- * labels ignored); 0 when the series is not there yet. The registry is the process's, shared by every
- * Parley this test file starts, so tests compare before and after.
- */
-function valueOf(text: string, name: string, labels: Record<string, string> = {}): number {
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (match?.[1] !== name) continue;
-    const present = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map(([, key, value]) => [key, value]));
-    if (Object.entries(labels).every(([key, value]) => present[key] === value)) total += Number(match[3]);
-  }
-  return total;
-}
 
 describe.each(STORE_KINDS)('metrics on %s', (kind) => {
   let parley: TestParley;

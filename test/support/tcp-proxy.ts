@@ -1,11 +1,21 @@
 import net from 'node:net';
 
+/** One direction of a connection through the proxy. */
+interface Link {
+  from: net.Socket;
+  to: net.Socket;
+  piped: boolean;
+}
+
 /**
- * A loopback TCP proxy in front of a server (PostgreSQL), to break the way a network or a failover does:
- * reset every connection through it, refuse new ones, and take them again on the same port.
+ * A loopback TCP proxy in front of a server (PostgreSQL, Redis), to break the way a network or a failover does:
+ * reset every connection through it, refuse new ones, and take them again on the same port; or hold them all
+ * and forward nothing, as a server that hangs.
  */
 export class TcpProxy {
   readonly #sockets = new Set<net.Socket>();
+  readonly #links = new Set<Link>();
+  #silent = false;
   #server: net.Server | undefined;
   #port = 0;
 
@@ -54,6 +64,22 @@ export class TcpProxy {
     return open.length;
   }
 
+  /** Keeps every connection, and takes new ones, but forwards nothing in either direction until `resume`. */
+  silence(): void {
+    this.#silent = true;
+    for (const link of this.#links) {
+      link.from.unpipe(link.to);
+      link.from.pause();
+      link.piped = false;
+    }
+  }
+
+  /** Forwards again what was held since `silence`, and all that follows. */
+  resume(): void {
+    this.#silent = false;
+    for (const link of this.#links) this.pipe(link);
+  }
+
   /** Refuses new connections and resets the open ones, until `open`. */
   async close(): Promise<void> {
     const server = this.#server;
@@ -70,13 +96,22 @@ export class TcpProxy {
       [upstream, client],
     ] as const) {
       this.#sockets.add(from);
-      from.pipe(to);
+      const link = { from, to, piped: false };
+      this.#links.add(link);
+      if (!this.#silent) this.pipe(link);
       // Either side gone ends the other: the proxy holds nothing half-open.
       from.on('error', () => to.destroy());
       from.on('close', () => {
         this.#sockets.delete(from);
+        this.#links.delete(link);
         to.destroy();
       });
     }
+  }
+
+  private pipe(link: Link): void {
+    if (link.piped) return;
+    link.from.pipe(link.to);
+    link.piped = true;
   }
 }

@@ -1,9 +1,11 @@
-import rateLimit from '@fastify/rate-limit';
+import { once } from 'node:events';
+import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { ParleyError } from '../../errors.js';
 import type { PublicAccess } from '../../domain/public-access.js';
 import type { RateLimits, RateLimitSettings } from '../../domain/rate-limits.js';
+import { RateLimitCounters, type Count } from './rate-limit-counters.js';
 
 type Dimension = 'key' | 'ip' | 'visitor';
 
@@ -32,17 +34,51 @@ export interface RateLimitOptions {
   access: PublicAccess;
 }
 
-/** The counters' store: Redis when configured, so processes share them; in memory (per process) otherwise. */
+type Answer = (error: Error | null, result?: Count) => void;
+
+/** The longest Redis may take to connect or to answer before the counters move to memory. */
+const REDIS_TIMEOUT_MS = 250;
+
+/**
+ * The counters' store: Redis when configured, so processes share them, falling back to this process's
+ * memory while Redis is unreachable (see {@link RateLimitCounters}); in memory (per process) otherwise.
+ */
 export async function registerRateLimitStore(app: FastifyInstance, redisUrl: string | null): Promise<void> {
-  const redis = redisUrl === null ? undefined : new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
+  const redis =
+    redisUrl === null
+      ? undefined
+      : new Redis(redisUrl, {
+          connectTimeout: REDIS_TIMEOUT_MS,
+          commandTimeout: REDIS_TIMEOUT_MS,
+          // While disconnected a command fails at once rather than waiting in a queue for the connection.
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 0,
+          // Reconnects in the background, attempts 100 ms further apart each time, 2 s at most.
+          retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+        });
+  const counters = new RateLimitCounters(redis, { log: app.log, probeEveryMs: 1_000 });
   if (redis !== undefined) {
-    // Without Redis the limits are skipped (logged), rather than the API going down with it.
-    redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store unreachable'));
-    app.addHook('onClose', async () => {
-      redis.disconnect();
-    });
+    // Each failed reconnection is reported; the counters log the switch to memory and back once.
+    redis.on('error', (error: Error) => app.log.debug({ err: error }, 'rate-limit store connection failed'));
+    await once(redis, 'ready', { signal: AbortSignal.timeout(REDIS_TIMEOUT_MS) }).catch((error: unknown) => counters.fallBack(error));
   }
-  await app.register(rateLimit, { global: false, timeWindow: WINDOW_MS, redis, nameSpace: 'parley-rate-limit:', skipOnError: true });
+  app.addHook('onClose', async () => {
+    counters.stop();
+    redis?.disconnect();
+  });
+  // The plugin makes its store from a class; every limiter counts in the same counters (keys name the dimension).
+  class Store implements FastifyRateLimitStore {
+    incr(key: string, callback: Answer, timeWindow: number): void {
+      counters.count(key, timeWindow).then((count) => callback(null, count), callback);
+    }
+    read(key: string, callback: Answer): void {
+      counters.read(key).then((count) => callback(null, count), callback);
+    }
+    child(): FastifyRateLimitStore {
+      return this;
+    }
+  }
+  await app.register(rateLimit, { global: false, timeWindow: WINDOW_MS, store: Store });
 }
 
 /** Throws `429 RATE_LIMIT` (with Retry-After) when a limiter says the request is one too many. */
