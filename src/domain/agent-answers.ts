@@ -3,6 +3,7 @@ import { streamAnswer, type AnswerUsage } from '../llm/chat/stream-answer.js';
 import { assemblePrompt } from '../llm/prompt/assemble-prompt.js';
 import type { RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
 import type { Store } from '../store/store.js';
+import { AnswerCheckpoints } from './answer-checkpoints.js';
 import { isWorkspaceCaller, type Caller } from './callers.js';
 import type { AgentQuestion } from './agent-question.js';
 import type { ConversationService } from './conversations.js';
@@ -161,6 +162,10 @@ export class AgentAnswerService {
       passages: chunks.map((chunk) => ({ text: chunk.text, source: chunk.source, pageNumber: chunk.pageNumber })),
       budgets: BUDGETS,
     });
+    const sources = sourcesOf(prompt.passageIndexes.map((index) => chunks[index]!));
+    const stored = sources.map((source) => ({ ...source }));
+    const answer = new AnswerCheckpoints(this.conversations, agent.workspaceId, conversation.id, `${model.provider}:${model.modelId}`);
+    const { onDelta } = options;
     const finished = await callingModel(() =>
       streamAnswer(
         model,
@@ -173,22 +178,32 @@ export class AgentAnswerService {
           frequencyPenalty: question.frequencyPenalty,
           maxTokens: question.maxTokens,
         },
-        { signal: options.signal, onDelta: options.onDelta ?? (() => undefined), timeoutMs: limits.timeoutMs },
+        {
+          signal: options.signal,
+          // What a caller sees as it streams is stored as it streams.
+          onDelta: (delta) => {
+            if (onDelta === undefined) return;
+            answer.add(delta);
+            onDelta(delta);
+          },
+          timeoutMs: limits.timeoutMs,
+        },
       ),
-    );
-    const sources = sourcesOf(prompt.passageIndexes.map((index) => chunks[index]!));
+    ).catch(async (error: unknown) => {
+      await answer.keepWhatStreamed(stored);
+      throw error;
+    });
     // A caller gone before the first word leaves no empty agent message behind.
     if (finished.finish === 'aborted' && finished.text === '') return { ...ids, answer: '', sources, usage: finished.usage };
     const gap = findKnowledgeGap(chunks.map((chunk) => chunk.score), finished.text, this.knowledgeGapScore);
-    const answer = await this.conversations.addMessage(agent.workspaceId, conversation.id, {
-      from: 'agent',
+    const message = await answer.end({
       text: finished.text,
-      sources: sources.map((source) => ({ ...source })),
+      sources: stored,
       usage: finished.usage,
-      model: `${model.provider}:${model.modelId}`,
       knowledgeGap: gap && { ...gap, question: question.query },
+      interrupted: finished.finish === 'aborted',
     });
-    return { ...ids, messageId: answer.message.id, answer: finished.text, sources, usage: finished.usage };
+    return { ...ids, messageId: message.id, answer: finished.text, sources, usage: finished.usage };
   }
 
   /** The model's limits, refusing an unknown model and a `maxTokens` above what the model may write. */

@@ -11,6 +11,7 @@ import type {
   MessageRecord,
   MessageUsage,
   NewConversation,
+  NewKnowledgeGap,
   NewMessage,
   Store,
 } from '../store/store.js';
@@ -88,6 +89,82 @@ export interface NewMessageInput {
   read?: boolean;
   /** An agent answer that found nothing to answer from: the question, recorded as a knowledge gap with it. */
   knowledgeGap?: KnowledgeGapFinding & { question: string };
+  /** An agent answer that stopped before its end: the text is what had been written. */
+  interrupted?: boolean;
+}
+
+/** What the end of an answer started with {@link ConversationService.startAnswer} sets. */
+export type AnswerEnding = Pick<NewMessageInput, 'text' | 'sources' | 'usage' | 'knowledgeGap' | 'interrupted'>;
+
+/** The message `input` makes in a conversation, written now. */
+function newMessage(workspaceId: string, conversationId: string, input: NewMessageInput): NewMessage {
+  return {
+    id: newId(),
+    workspaceId,
+    conversationId,
+    from: input.from,
+    text: input.text,
+    sources: input.sources ?? [],
+    // What visitors write is unread until a member opens it; the rest needs no attention.
+    read: input.read ?? (input.from !== 'human' || (input.memberId ?? null) !== null),
+    attachments: input.attachments ?? [],
+    usage: input.usage ?? null,
+    model: input.model ?? null,
+    visitorId: input.visitorId ?? null,
+    memberId: input.memberId ?? null,
+    createdAt: now(),
+    interrupted: input.interrupted ?? false,
+  };
+}
+
+/** The knowledge gap an agent answer records, when it found nothing to answer from. */
+function knowledgeGapOf(message: NewMessage, agentId: string | null, gap: NewMessageInput['knowledgeGap']): NewKnowledgeGap | undefined {
+  return (
+    gap && {
+      id: newId(),
+      workspaceId: message.workspaceId,
+      agentId,
+      conversationId: message.conversationId,
+      messageId: message.id,
+      question: gap.question,
+      questionKey: questionKey(gap.question),
+      reason: gap.reason,
+      bestScore: gap.bestScore,
+      createdAt: message.createdAt,
+    }
+  );
+}
+
+/**
+ * An agent answer in its conversation while the model still writes it (see
+ * {@link ConversationService.startAnswer}): marked interrupted, and announced only at its end.
+ */
+export class AnswerInProgress {
+  constructor(
+    private readonly store: Store,
+    private readonly started: NewMessage,
+    private readonly agentId: string | null,
+    private readonly onEvent: (workspaceId: string) => void,
+  ) {}
+
+  /** Saves the words written so far. */
+  async save(text: string): Promise<void> {
+    await this.store.conversations.rewriteAnswer({ ...this.started, text });
+  }
+
+  /** The answer as it ended (`interrupted` when it stopped early), announced (`message.created`) with its knowledge gap. */
+  async end(input: AnswerEnding): Promise<MessageRecord> {
+    const { text, sources = [], usage = null, interrupted = false } = input;
+    const message: NewMessage = { ...this.started, text, sources, usage, interrupted };
+    const ended = await this.store.conversations.rewriteAnswer(message, {
+      event: messageCreatedEvent(message, this.agentId),
+      gap: knowledgeGapOf(message, this.agentId, input.knowledgeGap),
+      at: now(),
+    });
+    if (ended === undefined) throw notFound('Conversation', message.conversationId);
+    this.onEvent(message.workspaceId);
+    return ended;
+  }
 }
 
 /** A member's reply to a visitor. */
@@ -170,6 +247,7 @@ export class ConversationService {
       visitorId: null,
       memberId: null,
       createdAt: at,
+      interrupted: false,
     };
     const willSwitchOff = conversation.isAiEnabled && patch.isAiEnabled === false;
     const event =
@@ -334,47 +412,30 @@ export class ConversationService {
    */
   async addMessage(workspaceId: string, conversationId: string, input: NewMessageInput): Promise<AppendedMessage> {
     const conversation = await this.find(workspaceId, conversationId);
-    const message: NewMessage = {
-      id: newId(),
-      workspaceId,
-      conversationId,
-      from: input.from,
-      text: input.text,
-      sources: input.sources ?? [],
-      // What visitors write is unread until a member opens it; the rest needs no attention.
-      read: input.read ?? (input.from !== 'human' || (input.memberId ?? null) !== null),
-      attachments: input.attachments ?? [],
-      usage: input.usage ?? null,
-      model: input.model ?? null,
-      visitorId: input.visitorId ?? null,
-      memberId: input.memberId ?? null,
-      createdAt: now(),
-    };
+    const message = newMessage(workspaceId, conversationId, input);
     // A visitor's first words name the conversation; a member's reply does not.
     const title = input.from === 'human' && message.memberId === null ? titleFrom(input.text) : undefined;
-    const event = messageCreatedEvent(message, conversation.agentId);
-    const gap = input.knowledgeGap;
     const appended = await this.store.conversations.appendMessage(
       message,
       title || undefined,
-      event,
-      gap && {
-        id: newId(),
-        workspaceId,
-        agentId: conversation.agentId,
-        conversationId,
-        messageId: message.id,
-        question: gap.question,
-        questionKey: questionKey(gap.question),
-        reason: gap.reason,
-        bestScore: gap.bestScore,
-        createdAt: message.createdAt,
-      },
+      messageCreatedEvent(message, conversation.agentId),
+      knowledgeGapOf(message, conversation.agentId, input.knowledgeGap),
     );
     // Only a conversation deleted in between is missing here.
     if (appended === undefined) throw notFound('Conversation', conversationId);
     this.onEvent(workspaceId);
     return appended;
+  }
+
+  /**
+   * Adds an agent answer while the model still writes it, with its first words, so what the visitor saw
+   * outlives the server: marked interrupted until {@link AnswerInProgress.end}, which announces it.
+   */
+  async startAnswer(workspaceId: string, conversationId: string, input: NewMessageInput): Promise<AnswerInProgress> {
+    const conversation = await this.find(workspaceId, conversationId);
+    const message = newMessage(workspaceId, conversationId, { ...input, interrupted: true });
+    if ((await this.store.conversations.appendMessage(message)) === undefined) throw notFound('Conversation', conversationId);
+    return new AnswerInProgress(this.store, message, conversation.agentId, this.onEvent);
   }
 
   /** Who the conversation's visitor says they are (a lead form): its contact, created or merged by e-mail. */

@@ -207,6 +207,8 @@ export interface MessageTable {
   /** The member who wrote it (a person answering for the workspace); null for visitors, the agent, the system. */
   member_id: string | null;
   created_at: string;
+  /** 1: an agent answer that stopped before its end, or is still being written. */
+  interrupted: number;
 }
 
 export interface EventOutboxTable {

@@ -112,6 +112,12 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     const widget = await streamWithWidgetClient(url, ws.key, { query: QUESTION });
     expect(widget.answer).toBe(whole.answer);
     expect(widget.final!.answer).toBe(whole.answer);
+
+    // Stored as it streamed, then completed: one agent message, whole, not marked interrupted.
+    const { messages } = (await parley.call<ConversationBody>('GET', `/conversations/${parsed.final!.conversationId}`, { key: ws.key })).body;
+    expect(messages.map((message) => message.from)).toEqual(['human', 'agent']);
+    expect(messages[1]).toMatchObject({ id: parsed.final!.messageId, text: whole.answer });
+    expect(messages[1]).not.toHaveProperty('interrupted');
   });
 
   it('passes every sampling setting to a remote model and streams its deltas in order', async () => {
@@ -231,6 +237,17 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     expect(messages[1]!.from).toBe('agent');
     expect(messages[1]!.text.startsWith('Partial')).toBe(true);
     expect(messages[1]!.text.length).toBeLessThan('Partial answer'.length + 200 * 5);
+    expect(messages[1]).toMatchObject({ interrupted: true });
+  });
+
+  it('keeps the words streamed before the model failed, marked interrupted', async () => {
+    upstream.replies.push({ kind: 'answer', deltas: ['The first', ' half'], cut: { error: { message: 'overloaded', type: 'server_error' } } });
+    const conversationId = `failed-${Date.now()}`;
+    const parsed = await streamAnswer(`${parley.url}/agents/${agentId}/query`, ws.key, { query: 'Tell me', modelName: 'remote', conversationId });
+    expect(parsed.answer).toBe('The first half');
+    expect(parsed.events.at(-1)!.data).toMatch(/^\[ERROR\]/);
+    const { messages } = (await parley.call<ConversationBody>('GET', `/conversations/${conversationId}`, { key: ws.key })).body;
+    expect(messages.slice(1)).toEqual([expect.objectContaining({ from: 'agent', text: 'The first half', interrupted: true })]);
   });
 
   it.each([

@@ -104,6 +104,7 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
             visitorId: null,
             memberId: null,
             createdAt: at,
+            interrupted: false,
           },
           onStatusChanged: { id: existing!.id, workspaceId: ws.id, type: 'human-requested', payload: {} },
         },

@@ -93,6 +93,7 @@ async function pastConversation(
     model: null,
     visitorId: null,
     memberId: null,
+    interrupted: false,
     ...fields,
   });
   const question = gap ?? 'How long do refunds take?';

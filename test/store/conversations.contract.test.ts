@@ -157,6 +157,40 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
     });
   });
 
+  describe('rewriting an answer appended while it streams', () => {
+    it('saves its words as it goes, and at its end its details with its event', async () => {
+      const [a] = await twoWorkspaces(store());
+      const conversation = await createConversation(store(), a.id);
+      const started = messageRecord(a.id, conversation.id, { from: 'agent', text: 'The shop', model: 'remote', interrupted: true, createdAt: at(50) });
+      await store().conversations.appendMessage(started);
+      expect(await store().conversations.rewriteAnswer({ ...started, text: 'The shop opens' })).toEqual({ ...started, text: 'The shop opens', eval: null });
+      expect(await eventsOf(a.id)).toEqual([]);
+
+      const ended = {
+        ...started,
+        text: 'The shop opens at nine.',
+        sources: [{ chunkId: 'c1' }],
+        usage: { promptTokens: 3, completionTokens: 5, totalTokens: 8 },
+        interrupted: false,
+      };
+      const event = outboxEvent(a.id, { type: 'message.created' });
+      expect(await store().conversations.rewriteAnswer(ended, { event, at: at(60) })).toEqual({ ...ended, eval: null });
+      expect(await store().messages.find(a.id, started.id)).toEqual({ ...ended, eval: null });
+      expect(await eventsOf(a.id)).toEqual([event.id]);
+    });
+
+    it('rewrites nothing of another workspace’s message', async () => {
+      const [a, b] = await twoWorkspaces(store());
+      const conversation = await createConversation(store(), a.id);
+      const started = messageRecord(a.id, conversation.id, { from: 'agent', interrupted: true });
+      await store().conversations.appendMessage(started);
+      const hijack = { ...started, workspaceId: b.id, text: 'Hijacked', interrupted: false };
+      expect(await store().conversations.rewriteAnswer(hijack, { event: outboxEvent(b.id), at: at(60) })).toBeUndefined();
+      expect(await store().messages.find(a.id, started.id)).toEqual({ ...started, eval: null });
+      expect(await eventsOf(b.id)).toEqual([]);
+    });
+  });
+
   describe('updating', () => {
     it('applies the changes, merges metadata key by key, and stamps the change', async () => {
       const [a] = await twoWorkspaces(store());

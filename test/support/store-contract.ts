@@ -236,6 +236,7 @@ export const messageRecord = (
   visitorId: null,
   memberId: null,
   createdAt: at(60),
+  interrupted: false,
   ...overrides,
 });
 

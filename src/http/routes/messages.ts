@@ -28,6 +28,13 @@ export const Message = Type.Object({
   attachments: Type.Array(Type.Object({}, { additionalProperties: true })),
   sources: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'What an agent answer drew from' }),
   sender: Sender,
+  interrupted: Type.Optional(
+    Type.Literal(true, {
+      description:
+        'An agent answer that stopped before its end (the caller left, the model failed, the server stopped) or is ' +
+        'still being written: the text is what had been written; absent otherwise',
+    }),
+  ),
 });
 
 export const toMessage = (message: MessageRecord, sender: MessageSender | null): Static<typeof Message> => ({
@@ -40,6 +47,7 @@ export const toMessage = (message: MessageRecord, sender: MessageSender | null):
   attachments: message.attachments,
   sources: message.sources,
   sender,
+  ...(message.interrupted ? { interrupted: true } : {}),
 });
 
 const RatedMessage = Type.Composite([Message, Type.Object({ conversationId: Type.String() })]);

@@ -12,6 +12,7 @@ import * as widget from './008-widget.js';
 import * as requestIds from './009-request-ids.js';
 import * as vectorWindows from './010-vector-windows.js';
 import * as accessControl from './011-access-control.js';
+import * as interruptedAnswers from './012-interrupted-answers.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -30,6 +31,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '009-request-ids': requestIds,
   '010-vector-windows': vectorWindows,
   '011-access-control': accessControl,
+  '012-interrupted-answers': interruptedAnswers,
 };
 
 /** Every migration this build knows, oldest first: a store migrated past the last one was made by a newer Parley. */

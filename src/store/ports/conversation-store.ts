@@ -85,6 +85,16 @@ export interface ConversationUpdate {
   after: ConversationRecord;
 }
 
+/** What an agent answer appended while it streams may change until its end. */
+export type AnswerRewrite = Pick<MessageRecord, 'workspaceId' | 'id' | 'text' | 'sources' | 'usage' | 'model' | 'interrupted'>;
+
+/** What an answer's end writes with it, as {@link ConversationStore.appendMessage} would have. */
+export interface AnswerEnd {
+  event: NewOutboxEvent;
+  gap?: NewKnowledgeGap;
+  at: string;
+}
+
 /** The conversation a message was appended to, as it is afterwards. */
 export interface AppendedMessage {
   message: MessageRecord;
@@ -112,6 +122,12 @@ export interface ConversationStore extends ScopedReads<ConversationRecord> {
    * found nothing to answer from) recorded, in the same transaction.
    */
   appendMessage(message: NewMessage, title?: string, event?: NewOutboxEvent, gap?: NewKnowledgeGap): Promise<AppendedMessage | undefined>;
+  /**
+   * Rewrites an agent answer appended while it streamed: as it stands so far, or, with `end`, at its end,
+   * writing its event and knowledge gap in the same transaction. Undefined when the message is not in the
+   * workspace (its conversation was deleted meanwhile).
+   */
+  rewriteAnswer(answer: AnswerRewrite, end?: AnswerEnd): Promise<MessageRecord | undefined>;
   /** Applies `changes` and their `effects` in one transaction; undefined when not in the workspace. */
   update(
     workspaceId: string,

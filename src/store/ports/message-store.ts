@@ -28,6 +28,11 @@ export interface MessageRecord {
   /** The member who wrote it, answering for the workspace; null for visitors, the agent and the system. */
   memberId: string | null;
   createdAt: string;
+  /**
+   * An agent answer that stopped before its end (the caller left, the model failed, the server stopped):
+   * the text is what had been written. Also true while an answer is being written.
+   */
+  interrupted: boolean;
 }
 
 export type NewMessage = Omit<MessageRecord, 'eval'>;

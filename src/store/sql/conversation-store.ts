@@ -1,6 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { ConversationTable, Database } from '../schema.js';
 import type {
+  AnswerEnd,
+  AnswerRewrite,
   AppendedMessage,
   ConversationChanges,
   ConversationEffects,
@@ -15,11 +17,11 @@ import type {
   NewConversation,
 } from '../ports/conversation-store.js';
 import type { NewKnowledgeGap } from '../ports/analytics-store.js';
-import type { NewMessage } from '../ports/message-store.js';
+import type { MessageRecord, NewMessage } from '../ports/message-store.js';
 import type { NewOutboxEvent } from '../ports/outbox-store.js';
 import { insertKnowledgeGap } from './analytics-store.js';
 import { countWhen } from './count-when.js';
-import { insertMessage, isUnread } from './message-store.js';
+import { insertMessage, isUnread, toMessageRecord } from './message-store.js';
 import { insertOutboxEvent } from './outbox-store.js';
 import type { SqlConnection } from './sql-dialect.js';
 import { OwnedRows } from './owned-rows.js';
@@ -200,6 +202,29 @@ export class SqlConversationStore implements ConversationStore {
       // Events last: on PostgreSQL the outbox takes the workspace's event lock, held until commit.
       if (event !== undefined) await insertOutboxEvent(trx, event, message.createdAt);
       return appended;
+    });
+  }
+
+  async rewriteAnswer(answer: AnswerRewrite, end?: AnswerEnd): Promise<MessageRecord | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('message')
+        .set({
+          text: answer.text,
+          sources: JSON.stringify(answer.sources),
+          usage: answer.usage === null ? null : JSON.stringify(answer.usage),
+          model: answer.model,
+          interrupted: answer.interrupted ? 1 : 0,
+        })
+        .where('workspace_id', '=', answer.workspaceId)
+        .where('id', '=', answer.id)
+        .returningAll()
+        .executeTakeFirst();
+      if (row === undefined || end === undefined) return row && toMessageRecord(row);
+      if (end.gap !== undefined) await insertKnowledgeGap(trx, end.gap);
+      // Events last: on PostgreSQL the outbox takes the workspace's event lock, held until commit.
+      await insertOutboxEvent(trx, end.event, end.at);
+      return toMessageRecord(row);
     });
   }
 

@@ -24,6 +24,7 @@ export const toMessageRecord = (row: Selectable<MessageTable>): MessageRecord =>
   visitorId: row.visitor_id,
   memberId: row.member_id,
   createdAt: row.created_at,
+  interrupted: row.interrupted === 1,
 });
 
 /** A visitor's message no member has read: what the inbox counts as unread. */
@@ -49,6 +50,7 @@ export async function insertMessage(db: Kysely<Database>, message: NewMessage): 
       visitor_id: message.visitorId,
       member_id: message.memberId,
       created_at: message.createdAt,
+      interrupted: message.interrupted ? 1 : 0,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
