@@ -10,7 +10,7 @@ export interface Count {
 }
 
 /** Where the counting happens: Redis, shared by every process, or this process's memory. */
-export type CounterStore = 'redis' | 'memory';
+type CounterStore = 'redis' | 'memory';
 
 // One round trip: the window starts with its first request and ends with its key.
 const COUNT_IN_REDIS = `
@@ -73,10 +73,6 @@ export class RateLimitCounters {
     this.#show();
   }
 
-  get store(): CounterStore {
-    return this.#store;
-  }
-
   /** Counts one more request of `key` in its window of `windowMs`. */
   count(key: string, windowMs: number): Promise<Count> {
     return this.#inRedisOr(() => this.#memory.count(key, windowMs), COUNT_IN_REDIS, key, windowMs);
@@ -105,6 +101,8 @@ export class RateLimitCounters {
     this.#show();
     rateLimitFallbacks.inc();
     this.options.log.warn({ err: error }, 'rate-limit store unreachable: counting in this process’s memory until Redis answers');
+    // A connected Redis that stopped answering would keep every ping sent to it: a new connection is ready only once it answers.
+    if (this.redis?.status === 'ready') this.redis.disconnect(true);
     this.#probe = setInterval(() => void this.#tryRedis(), this.options.probeEveryMs);
     this.#probe.unref();
   }
