@@ -41,7 +41,8 @@ export function redactUrl(url: string): string {
 function serializeRequest(request: FastifyRequest) {
   return {
     method: request.method,
-    url: redactUrl(request.url),
+    // As the client sent it, /api prefix included (the router reads it without: api-prefix.ts).
+    url: redactUrl(request.originalUrl),
     remoteAddress: request.ip,
   };
 }
