@@ -40,6 +40,13 @@ describe.each(STORE_KINDS)('request log on %s', (kind) => {
     expect(completed.req.url).toBe(`/agents?limit=5&${name}=[REDACTED]&q=visible`);
   });
 
+  it('logs a path under /api as the client sent it, with the route as registered', async () => {
+    const response = await parley.call('GET', '/api/agents?limit=1', { key: ws.key });
+    expect(response.status).toBe(200);
+    const completed = JSON.parse((await linesOf(response.headers.get('x-request-id')!)).find((line) => line.includes('request completed'))!);
+    expect(completed).toMatchObject({ req: { url: '/api/agents?limit=1' }, route: '/agents', status: 200 });
+  });
+
   it('never logs the Authorization header or cookies', async () => {
     const response = await parley.call('GET', '/agents?api_key', {
       key: ws.key,
