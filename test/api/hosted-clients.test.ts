@@ -343,6 +343,9 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
         const listed = await parley.call<ListedConversationBody[]>('GET', `/api/user-conversations?channel=${channel}&agentId=${agentId}`, { key: ws.key });
         expect(listed.body.map((conversation) => [conversation.id, conversation.channel]), channel).toEqual([[asked[channel], spec]]);
       }
+      // The next page's link keeps the prefix the client called with.
+      const paged = await parley.call('GET', `/api/user-conversations?agentId=${agentId}&limit=1`, { key: ws.key });
+      expect(paged.headers.get('link')).toMatch(/^<\/api\/user-conversations\?agentId=[^>]+&limit=1&cursor=[^>]+>; rel="next"$/);
       const updated = await parley.call<{ count: number }>('POST', `/api/conversations/update-status?channel=telegram&agentId=${agentId}`, { key: ws.key, body: { status: 'RESOLVED' } });
       expect(updated.body.count).toBe(1);
       const analytics = await parley.call<{ channels: string[] }>('GET', '/api/analytics?channel=zapier', { key: ws.key });
