@@ -5,6 +5,8 @@ import { usableAgent } from './public-access.js';
 import { invalid } from '../errors.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
+import { UnknownModelError, type ModelRegistry } from '../llm/chat/model-registry.js';
+import { fromModelFailure } from './model-errors.js';
 
 /** A datastore the agent retrieves from; the only tool kind so far. */
 export interface DatastoreTool {
@@ -42,7 +44,11 @@ export const AGENT_DEFAULTS = {
 } as const satisfies Partial<AgentRecord>;
 
 export class AgentService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Which names `modelName` may be (a name nobody configured is UNKNOWN_MODEL, as on a question). */
+    private readonly models: Pick<ModelRegistry, 'modelNames'>,
+  ) {}
 
   async create(workspaceId: string, input: AgentInput): Promise<AgentRecord> {
     const at = now();
@@ -97,6 +103,10 @@ export class AgentService {
 
   private async toChanges(workspaceId: string, input: AgentInput, storedWidget: WidgetSettingsPatch): Promise<Changes<AgentRecord>> {
     const { tools, promptTemplate, allowedOrigins, widget, ...fields } = input;
+    const modelNames = this.models.modelNames();
+    if (fields.modelName !== undefined && !modelNames.includes(fields.modelName)) {
+      throw fromModelFailure(new UnknownModelError(fields.modelName, modelNames));
+    }
     const changes: Changes<AgentRecord> = { ...fields };
     if (widget !== undefined) changes.widget = { ...mergeWidgetSettings(storedWidget, widget) };
     if (allowedOrigins !== undefined) changes.allowedOrigins = [...new Set(allowedOrigins.map(toOrigin))];

@@ -3,6 +3,7 @@ import type { Store } from '../store/store.js';
 import { fusionWeightsOf } from './fusion-weights.js';
 import { callingModel } from './model-errors.js';
 import { findUsable } from './scoped.js';
+import { documentUrl } from './document-urls.js';
 
 export interface DatastoreQuery {
   query: string;
@@ -17,15 +18,17 @@ export class DatastoreSearchService {
   constructor(
     private readonly store: Store,
     private readonly retriever: Retriever,
+    /** The address people reach Parley at, for the URL of a document that has none of its own. */
+    private readonly publicUrl: () => string,
   ) {}
 
   /**
    * `workspaceId` is the caller's, or null for a caller without a key, who may search public
-   * datastores only.
+   * datastores only. Each hit's `source` is the stable URL of its document (document-urls.ts).
    */
   async query(workspaceId: string | null, datastoreId: string, input: DatastoreQuery): Promise<RetrievedChunk[]> {
     const datastore = await findUsable(this.store.datastores, 'Datastore', workspaceId, datastoreId);
-    return callingModel(() =>
+    const chunks = await callingModel(() =>
       this.retriever.retrieve({
         scope: {
           workspaceId: datastore.workspaceId,
@@ -39,5 +42,6 @@ export class DatastoreSearchService {
         weights: fusionWeightsOf([datastore]),
       }),
     );
+    return chunks.map((chunk) => ({ ...chunk, source: documentUrl(this.publicUrl(), chunk) }));
   }
 }

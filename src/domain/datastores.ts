@@ -2,12 +2,18 @@ import { DEFAULT_FUSION_WEIGHTS } from '../rag/retrieve/retriever.js';
 import type { DatastoreRecord, DatastoreType, Store, Visibility } from '../store/store.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
+import { DATASTORE_TYPE_ALIASES, unalias } from './vendor-aliases.js';
+
+/** A datastore type as clients may send it: the spec's, or the hosted service's name for it. */
+export type DatastoreTypeInput = DatastoreType | keyof typeof DATASTORE_TYPE_ALIASES;
+
+export const DATASTORE_TYPE_INPUTS: readonly DatastoreTypeInput[] = ['vector_a', ...(Object.keys(DATASTORE_TYPE_ALIASES) as DatastoreTypeInput[])];
 
 /** What a client may send to create or change a datastore; every field is optional. */
 export interface DatastoreInput {
   name?: string;
   description?: string;
-  type?: DatastoreType;
+  type?: DatastoreTypeInput;
   visibility?: Visibility;
   vectorWeight?: number;
   keywordWeight?: number;
@@ -35,7 +41,7 @@ export class DatastoreService {
     const at = now();
     const datastore: DatastoreRecord = {
       ...DATASTORE_DEFAULTS,
-      ...input,
+      ...specValues(input),
       embeddingModel: null,
       embeddingDimensions: null,
       id: newId(),
@@ -57,7 +63,7 @@ export class DatastoreService {
 
   async update(workspaceId: string, id: string, input: DatastoreInput): Promise<DatastoreRecord> {
     const before = await this.get(workspaceId, id);
-    const updated = (await this.store.datastores.update(workspaceId, id, input, now())) ?? (await this.get(workspaceId, id));
+    const updated = (await this.store.datastores.update(workspaceId, id, specValues(input), now())) ?? (await this.get(workspaceId, id));
     // After the setting is stored: a job that read the old one is superseded by the new generation.
     if (updated.vectorWindows !== before.vectorWindows) await this.reembed(workspaceId, id);
     return updated;
@@ -68,4 +74,9 @@ export class DatastoreService {
     await this.get(workspaceId, id);
     return (await this.store.datastores.delete(workspaceId, id)) ?? this.get(workspaceId, id);
   }
+}
+
+/** `input` with its type as the spec names it. */
+function specValues({ type, ...input }: DatastoreInput): Omit<DatastoreInput, 'type'> & { type?: DatastoreType } {
+  return type === undefined ? input : { ...input, type: unalias<typeof DATASTORE_TYPE_ALIASES, DatastoreType>(DATASTORE_TYPE_ALIASES, type) };
 }

@@ -95,10 +95,10 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   return {
     keys,
     workspaces: new WorkspaceService(store, keys),
-    agents: new AgentService(store),
+    agents: new AgentService(store, options.models),
     datastores: new DatastoreService(store, (workspaceId, datastoreId) => datasources.reembedDatastore(workspaceId, datastoreId)),
     datasources,
-    search: new DatastoreSearchService(store, retriever),
+    search: new DatastoreSearchService(store, retriever, options.publicUrl),
     conversations,
     answers: new AgentAnswerService(
       store,

@@ -40,9 +40,11 @@ function redactPath(path: string, route: string | undefined): string {
   if (route === undefined || !route.includes(':')) return path;
   const patterns = route.split('/');
   const segments = path.split('/');
-  if (patterns.length !== segments.length) return path;
-  const secret = (pattern: string) => isCredentialName(/^:(\w+)/.exec(pattern)?.[1] ?? '');
-  return segments.map((segment, index) => (secret(patterns[index]!) ? REDACTED : segment)).join('/');
+  // The route is matched at the path's end: a prefix the router stripped (`/api`) comes before it.
+  const offset = segments.length - patterns.length;
+  if (offset < 0) return path;
+  const secret = (pattern: string | undefined) => pattern !== undefined && isCredentialName(/^:(\w+)/.exec(pattern)?.[1] ?? '');
+  return segments.map((segment, index) => (secret(patterns[index - offset]) ? REDACTED : segment)).join('/');
 }
 
 /**
@@ -68,7 +70,8 @@ export function redactUrl(url: string, route?: string): string {
 function serializeRequest(request: FastifyRequest) {
   return {
     method: request.method,
-    url: redactUrl(request.url, request.routeOptions.url),
+    // As the client sent it, /api prefix included (the router reads it without: api-prefix.ts).
+    url: redactUrl(request.originalUrl, request.routeOptions.url),
     remoteAddress: request.ip,
   };
 }

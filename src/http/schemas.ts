@@ -35,16 +35,32 @@ export const Id = ref(IdSchema);
 
 export const IdParams = Type.Object({ id: Id });
 
+/**
+ * A `modelName`: checked against the configured models by the domain, so a name nobody configured answers
+ * UNKNOWN_MODEL rather than a schema error.
+ */
+export const ModelName = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 200, description: `${description}; one of the names GET /models lists` });
+
 const SearchFiltersSchema = Type.Object(
   {
     datasource_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000, description: 'Only these datasources (any of them)' })),
     custom_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 1000, description: 'Only datasources with one of these custom ids' })),
+    // The hosted service's clients also send one of each, singular.
+    datasource_id: Type.Optional(Type.String({ description: 'One more datasource, as in datasource_ids' })),
+    custom_id: Type.Optional(Type.String({ description: 'One more custom id, as in custom_ids' })),
   },
   { $id: 'SearchFilters', description: 'Which chunks a search may return; with both lists, a chunk must pass both' },
 );
 
 /** The `filters` of a datastore search and of a question to an agent. */
 export const SearchFilters = ref(SearchFiltersSchema);
+
+/** The datasources and custom ids `filters` keep, the singular keys joining the lists; absent lists stay absent. */
+export function filterLists(filters: Static<typeof SearchFilters> | undefined): { datasourceIds?: string[]; customIds?: string[] } {
+  const join = (list: string[] | undefined, one: string | undefined) => (one === undefined ? list : [...(list ?? []), one]);
+  return { datasourceIds: join(filters?.datasource_ids, filters?.datasource_id), customIds: join(filters?.custom_ids, filters?.custom_id) };
+}
 
 const ErrorBody = Type.Object(
   {

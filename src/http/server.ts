@@ -37,6 +37,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { workspaceRoutes } from './routes/workspace.js';
 import { refuseNulCharacters } from './nul-characters.js';
 import { REQUEST_LOG_OPTIONS, logRequests } from './request-log.js';
+import { withoutApiPrefix } from './api-prefix.js';
 import { SHARED_SCHEMAS } from './schemas.js';
 
 export interface ServerDeps {
@@ -114,7 +115,6 @@ function createValidators() {
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
-  const modelNames = deps.models.map((model) => model.name);
   const app = Fastify({
     logger: { level: deps.logLevel, stream: deps.logStream, ...REQUEST_LOG_OPTIONS },
     logController: new LogController({ disableRequestLogging: true }),
@@ -128,6 +128,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => sendError(request, reply, error),
     // An id is up to 200 characters (the Id schema checks it): percent-encoded, a client-made one is several times longer.
     routerOptions: { maxParamLength: 2_000 },
+    // Every route also answers under /api (api-prefix.ts): one registration, routed without the prefix.
+    rewriteUrl: (request) => withoutApiPrefix(request.url ?? '/'),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const routes: RegisteredRoute[] = [];
@@ -175,6 +177,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, {
     accounts: deps.services.accounts,
     accessTokens: deps.services.accessTokens,
+    keys: deps.services.keys,
+    workspaces: deps.services.workspaces,
     publicOrigin: new URL(deps.publicUrl).origin,
   });
 
@@ -184,12 +188,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     registerBearerAuth(api, deps.services);
     limitCallers(api, { settings: deps.services.rateLimits, access: deps.services.publicAccess });
     await api.register(keyRoutes, { keys: deps.services.keys });
-    await api.register(agentRoutes, { agents: deps.services.agents, modelNames });
+    await api.register(agentRoutes, { agents: deps.services.agents });
     await api.register(modelRoutes, { catalogue: deps.models });
     await api.register(agentQueryRoutes, {
       answers: deps.services.answers,
       visitorTokens: deps.services.visitorTokens,
-      modelNames,
     });
     await api.register(datastoreRoutes, { datastores: deps.services.datastores, search: deps.services.search });
     await api.register(datasourceRoutes, {

@@ -100,7 +100,6 @@ describe.each(STORE_KINDS)('agents API on %s', (kind) => {
     ['temperature above 1', { temperature: 1.5 }, 'body.temperature'],
     ['temperature below 0', { temperature: -0.1 }, 'body.temperature'],
     ['temperature as text', { temperature: '0.5' }, 'body.temperature'],
-    ['unknown model', { modelName: 'gpt-unknown' }, 'body.modelName'],
     ['unknown visibility', { visibility: 'secret' }, 'body.visibility'],
     ['empty name', { name: '' }, 'body.name'],
     ['tools not an array', { tools: 'ds' }, 'body.tools'],
@@ -120,8 +119,22 @@ describe.each(STORE_KINDS)('agents API on %s', (kind) => {
     }
   });
 
+  it('refuses a model name nobody configured with 400 UNKNOWN_MODEL, on create and change', async () => {
+    const agent = (await call<AgentBody>('POST', '/agents', {})).body;
+    for (const [method, path] of [
+      ['POST', '/agents'],
+      ['PATCH', `/agents/${agent.id}`],
+    ] as const) {
+      const response = await call<ErrorBody>(method, path, { modelName: 'gpt-unknown' });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toBe('UNKNOWN_MODEL');
+      expect(response.body.message).toContain('gpt-unknown');
+    }
+    expect((await call<AgentBody>('GET', `/agents/${agent.id}`)).body.modelName).toBe(agent.modelName);
+  });
+
   it('lists every bad field at once', async () => {
-    const { body } = await call<ErrorBody>('POST', '/agents', { temperature: 2, visibility: 'nobody', modelName: 'x' });
+    const { body } = await call<ErrorBody>('POST', '/agents', { temperature: 2, visibility: 'nobody', modelName: '' });
     expect(detailFields(body).sort()).toEqual([
       'body.modelName',
       'body.temperature',

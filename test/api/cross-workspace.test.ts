@@ -12,7 +12,7 @@ import {
   type ErrorBody,
 } from '../support/bodies.js';
 import { EventStreamClient } from '../support/event-stream.js';
-import { ROUTE_TABLE, authenticatedRoutes, seedWorkspace, type Seed } from './route-table.js';
+import { ROUTE_TABLE, authenticatedRoutes, bodyOptions, seedWorkspace, type Seed } from './route-table.js';
 
 describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
   let parley: TestParley;
@@ -46,8 +46,9 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
 
   it.each(credentials)('%s: another workspace’s %s cannot reach workspace A', async (route, credential, routeCase) => {
     const method = route.split(' ')[0]!;
-    const { path, body } = routeCase.request(seed);
-    const options = { key: credential === 'key' ? b.key : memberToken, body };
+    const request = routeCase.request(seed);
+    const path = request.path;
+    const options = { key: credential === 'key' ? b.key : memberToken, ...bodyOptions(request) };
     if (routeCase.stream === true) {
       const stream = await EventStreamClient.open(parley.url, { key: options.key, since: new URL(path, parley.url).searchParams.get('since') ?? undefined });
       stream.close();

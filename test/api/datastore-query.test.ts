@@ -58,7 +58,8 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
       const scores = body.map((hit) => hit.score);
       expect([...scores].sort((a, b) => b - a)).toEqual(scores);
       expect(body[0]).toHaveProperty('chunk_id');
-      expect(body[0]).toHaveProperty('source', CORPUS.find((doc) => doc.custom_id === customId)!.name);
+      // A text has no address of its own: the source is Parley's URL of its datasource.
+      expect(body[0]).toHaveProperty('source', `${fx.parley.core.publicUrl}/datasources/${fx.ids[customId]}`);
     }
   });
 

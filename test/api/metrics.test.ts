@@ -51,10 +51,12 @@ describe.each(STORE_KINDS)('metrics on %s', (kind) => {
   it('times requests by route pattern and status, never by URL', async () => {
     const before = await scrape();
     const labels = { method: 'GET', route: '/agents/:id', status_code: '404' };
-    for (const id of ['a1', 'a2', 'a3']) expect((await parley.call('GET', `/agents/${id}`, { key: ws.key })).status).toBe(404);
+    // Under /api too: one route, one pattern.
+    for (const path of ['/agents/a1', '/agents/a2', '/api/agents/a3']) expect((await parley.call('GET', path, { key: ws.key })).status).toBe(404);
     const after = await scrape();
     expect(valueOf(after, 'parley_http_request_duration_seconds_count', labels) - valueOf(before, 'parley_http_request_duration_seconds_count', labels)).toBe(3);
     expect(after).not.toContain('/agents/a1');
+    expect(after).not.toContain('/api/');
     // The scrape itself is under way while it renders.
     expect(valueOf(after, 'parley_http_requests_in_flight')).toBeGreaterThanOrEqual(1);
   });

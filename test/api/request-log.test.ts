@@ -58,12 +58,23 @@ describe.each(STORE_KINDS)('request log on %s', (kind) => {
     const [line] = await linesOf(invitation.body.requestId);
     expect(line).not.toContain(token);
     expect(JSON.parse(line!)).toMatchObject({ req: { url: '/auth/invitations/[REDACTED]' }, route: '/auth/invitations/:token' });
+    const prefixed = await parley.call<ErrorBody>('GET', `/api/auth/invitations/${token}`, { key: null });
+    const [prefixedLine] = await linesOf(prefixed.body.requestId);
+    expect(prefixedLine).not.toContain(token);
+    expect(JSON.parse(prefixedLine!)).toMatchObject({ req: { url: '/api/auth/invitations/[REDACTED]' } });
     for (const page of ['/dashboard/invitations', '/dashboard/reset-password', '/dashboard/setup']) {
       const response = await parley.call('GET', `${page}?token=${token}`, { key: null });
       const logged = await linesOf(response.headers.get('x-request-id')!);
       expect(logged.join('\n')).not.toContain(token);
       expect(JSON.parse(logged[0]!).req.url).toBe(`${page}?token=[REDACTED]`);
     }
+  });
+
+  it('logs a path under /api as the client sent it, with the route as registered', async () => {
+    const response = await parley.call('GET', '/api/agents?limit=1', { key: ws.key });
+    expect(response.status).toBe(200);
+    const completed = JSON.parse((await linesOf(response.headers.get('x-request-id')!)).find((line) => line.includes('request completed'))!);
+    expect(completed).toMatchObject({ req: { url: '/api/agents?limit=1' }, route: '/agents', status: 200 });
   });
 
   it('never logs the Authorization header or cookies', async () => {

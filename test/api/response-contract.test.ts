@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseChecker, responseSchemaOf, type OpenApiDocument } from '../support/openapi.js';
 import { startTestParley, type TestParley } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
-import { ROUTE_TABLE, seedWorkspace, type Seed } from './route-table.js';
+import { ROUTE_TABLE, bodyOptions, seedWorkspace, type Seed } from './route-table.js';
 
 /**
  * The string fields of the older public OpenAPI document (spec/chaindesk-openapi.yaml), which clients of
@@ -55,8 +55,8 @@ describe.each(STORE_KINDS)('responses against the OpenAPI document on %s', (kind
     const checked: string[] = [];
     for (const [key, route] of walked) {
       const [method, url] = key.split(' ') as [string, string];
-      const { path, body } = route.request(seed);
-      const response = await parley.call(method, path, { key: seed.a.key, body });
+      const request = route.request(seed);
+      const response = await parley.call(method, request.path, { key: seed.a.key, ...bodyOptions(request) });
       expect(response.status, `${key}: ${JSON.stringify(response.body)}`).toBeLessThan(300);
       if (!response.headers.get('content-type')?.startsWith('application/json')) continue;
       const complaints = checkResponse(method, url.replace(/:(\w+)/g, '{$1}'), response.status, response.body);

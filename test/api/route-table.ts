@@ -27,6 +27,20 @@ export interface Seed {
 export interface TableRequest {
   path: string;
   body?: unknown;
+  /** A body sent as written (a multipart upload), with its Content-Type. */
+  raw?: { body: string; contentType: string };
+}
+
+/** How `callParley` sends a table request's body. */
+export const bodyOptions = ({ body, raw }: TableRequest): { body?: unknown; raw?: string; headers?: Record<string, string> } =>
+  raw === undefined ? { body } : { raw: raw.body, headers: { 'content-type': raw.contentType } };
+
+/** A multipart/form-data body of one text file and plain fields, as form libraries write it. */
+export function multipartBody(file: { name: string; text: string }, fields: Record<string, string> = {}): NonNullable<TableRequest['raw']> {
+  const boundary = '----parley-test-boundary';
+  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/plain\r\n\r\n${file.text}\r\n`);
+  return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 /**
@@ -92,7 +106,15 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     request: (s) => ({ path: `/datastores/${s.datastoreId}/query`, body: { query: 'notes' } }),
     foreign: 'forbidden',
   },
+  'POST /datastores/:id/query/langchain': {
+    request: (s) => ({ path: `/datastores/${s.datastoreId}/query/langchain`, body: { query: 'notes' } }),
+    foreign: 'forbidden',
+  },
 
+  'POST /external/datastores/file-upload/:id': {
+    request: (s) => ({ path: `/external/datastores/file-upload/${s.datastoreId}`, raw: multipartBody({ name: 'planted.txt', text: 'planted' }) }),
+    foreign: 'forbidden',
+  },
   'POST /datasources': {
     request: (s) => ({ path: '/datasources', body: { type: 'text', datastoreId: s.datastoreId, text: 'planted' } }),
     foreign: 'forbidden',
@@ -113,6 +135,7 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     foreign: 'forbidden',
   },
   'GET /user-conversations': { request: () => ({ path: '/user-conversations?fullConversation=true' }), foreign: mustNotMention },
+  'GET /conversations': { request: () => ({ path: '/conversations?fullConversation=true' }), foreign: mustNotMention },
   'GET /user-conversations/export/:id': {
     request: (s) => ({ path: `/user-conversations/export/${s.conversationId}?format=json` }),
     foreign: 'forbidden',

@@ -123,7 +123,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: F
  * JSON bodies: an empty body is no body (clients send `Content-Type: application/json` with nothing on
  * GET and DELETE), and malformed or too deeply nested JSON is a clear 400.
  */
-function parseJsonBody(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) {
+export function parseJsonBody(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) {
   if (body.trim() === '') return done(null, undefined);
   if (isNestedTooDeep(body)) {
     return done(invalid(`The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`, [
@@ -145,7 +145,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     sendError(
       request,
       reply,
-      new ParleyError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`),
+      new ParleyError('NOT_FOUND', `No route ${request.method} ${request.originalUrl.split('?')[0]}`),
     ),
   );
 }

@@ -8,37 +8,36 @@ import { ParleyError } from '../../errors.js';
 import type { VisitorTokens } from '../../domain/visitor-tokens.js';
 import { withBodyToken } from '../plugins/auth.js';
 import { logFailure } from '../plugins/errors.js';
-import { ClientId, IdParams, Nullable, SearchFilters, StringEnum, errorResponses } from '../schemas.js';
+import { ClientId, IdParams, ModelName, Nullable, SearchFilters, StringEnum, errorResponses, filterLists } from '../schemas.js';
 
 const penalty = (description: string) => Type.Optional(Type.Number({ minimum: -2, maximum: 2, description }));
 
-const questionBody = (modelNames: readonly string[]) =>
-  Type.Object({
-    query: Type.String({ minLength: 1, maxLength: 20_000, pattern: '\\S', description: 'The question put to the agent' }),
-    conversationId: Type.Optional(
-      ClientId(
-        'Absent: a new conversation. With an API key an unknown id creates it (ids are unique per workspace); ' +
-          'without a key only the visitor token’s own conversation can be continued',
-      ),
+const QuestionBody = Type.Object({
+  query: Type.String({ minLength: 1, maxLength: 20_000, pattern: '\\S', description: 'The question put to the agent' }),
+  conversationId: Type.Optional(
+    ClientId(
+      'Absent: a new conversation. With an API key an unknown id creates it (ids are unique per workspace); ' +
+        'without a key only the visitor token’s own conversation can be continued',
     ),
-    visitorId: Type.Optional(ClientId('Who asks; absent: a new visitor (without a key: the visitor token’s own)')),
-    visitorToken: Type.Optional(
-      Type.String({ maxLength: 4096, description: 'The token of an earlier answer, if the client cannot send it as the Bearer credential' }),
-    ),
-    channel: Type.Optional(StringEnum(CHANNEL_INPUTS, { description: 'Defaults to api (website without a key)' })),
-    streaming: Type.Optional(Type.Boolean({ description: 'Answer as server-sent events' })),
-    modelName: Type.Optional(StringEnum(modelNames, { description: 'Replaces the agent’s model for this query' })),
-    temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-    topP: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Nucleus sampling mass; change this or temperature, not both' })),
-    maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 200_000, description: 'Most tokens the answer may have' })),
-    presencePenalty: penalty('Positive values favour new topics'),
-    frequencyPenalty: penalty('Positive values lower repetition'),
-    systemPrompt: Type.Optional(Type.String({ maxLength: 100_000 })),
-    userPrompt: Type.Optional(Type.String({ maxLength: 100_000, description: 'Template; every {query} and {context} is replaced' })),
-    promptTemplate: Type.Optional(Type.String({ maxLength: 100_000, description: 'Deprecated: use userPrompt' })),
-    promptType: Type.Optional(Type.String({ maxLength: 100, description: 'Deprecated and ignored' })),
-    filters: Type.Optional(SearchFilters),
-  });
+  ),
+  visitorId: Type.Optional(ClientId('Who asks; absent: a new visitor (without a key: the visitor token’s own)')),
+  visitorToken: Type.Optional(
+    Type.String({ maxLength: 4096, description: 'The token of an earlier answer, if the client cannot send it as the Bearer credential' }),
+  ),
+  channel: Type.Optional(StringEnum(CHANNEL_INPUTS, { description: 'Defaults to api (website without a key)' })),
+  streaming: Type.Optional(Type.Boolean({ description: 'Answer as server-sent events' })),
+  modelName: Type.Optional(ModelName('Replaces the agent’s model for this query')),
+  temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  topP: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Nucleus sampling mass; change this or temperature, not both' })),
+  maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 200_000, description: 'Most tokens the answer may have' })),
+  presencePenalty: penalty('Positive values favour new topics'),
+  frequencyPenalty: penalty('Positive values lower repetition'),
+  systemPrompt: Type.Optional(Type.String({ maxLength: 100_000 })),
+  userPrompt: Type.Optional(Type.String({ maxLength: 100_000, description: 'Template; every {query} and {context} is replaced' })),
+  promptTemplate: Type.Optional(Type.String({ maxLength: 100_000, description: 'Deprecated: use userPrompt' })),
+  promptType: Type.Optional(Type.String({ maxLength: 100, description: 'Deprecated and ignored' })),
+  filters: Type.Optional(SearchFilters),
+});
 
 const Source = Type.Object({
   chunk_id: Type.String(),
@@ -103,10 +102,9 @@ class AnswerStream {
 export interface AgentQueryRoutesOptions {
   answers: AgentAnswerService;
   visitorTokens: VisitorTokens;
-  modelNames: readonly string[];
 }
 
-export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions> = async (app, { answers, visitorTokens, modelNames }) => {
+export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions> = async (app, { answers, visitorTokens }) => {
   // A token in the body names the visitor before the rate limits count them (they run before the handler).
   app.addHook('preValidation', async (request) => {
     const token: unknown = (request.body as { visitorToken?: unknown } | undefined)?.visitorToken;
@@ -129,7 +127,7 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
           '(URI-encoded deltas), then `event: endpoint_response` (the JSON below), then `data: [DONE]`; an error after ' +
           'the first frame is sent as `data: [ERROR]<message>`.',
         params: IdParams,
-        body: questionBody(modelNames),
+        body: QuestionBody,
         response: { 200: Answer, ...errorResponses(402, 413, 415, 429, 502, 503) },
       },
     },
@@ -145,7 +143,7 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) abort.abort();
       });
-      const input = { ...question, datasourceIds: filters?.datasource_ids, customIds: filters?.custom_ids };
+      const input = { ...question, ...filterLists(filters) };
       const origin = request.headers.origin;
       if (!streaming) return answers.ask(caller, request.params.id, input, { signal: abort.signal, origin });
 

@@ -5,7 +5,7 @@ import type { AgentRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { widgetSettingsOf } from '../../domain/widget-settings.js';
 import { WidgetSettings, WidgetSettingsPatch } from './widget-schemas.js';
-import { IdParams, Visibility, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+import { IdParams, ModelName, Visibility, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
 
 const DatastoreTool = Type.Object({
@@ -13,13 +13,12 @@ const DatastoreTool = Type.Object({
   datastoreId: Type.String({ minLength: 1, description: 'A datastore of the same workspace' }),
 });
 
-/** The writable fields; `modelName` accepts the built-in names plus any configured ones. */
-const agentInput = (modelNames: readonly string[]) =>
-  Type.Object(
+/** The writable fields. */
+const AgentInput = Type.Object(
     {
       name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
       description: Type.Optional(Type.String({ maxLength: 4000 })),
-      modelName: Type.Optional(StringEnum(modelNames)),
+      modelName: Type.Optional(ModelName('The model that answers')),
       temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
       visibility: Type.Optional(Visibility),
       systemPrompt: Type.Optional(Nullable(Type.String({ maxLength: 100_000 }))),
@@ -74,11 +73,9 @@ const toAgent = ({ widget, ...agent }: AgentRecord): AgentBody => ({
 
 export interface AgentRoutesOptions {
   agents: AgentService;
-  modelNames: readonly string[];
 }
 
-export const agentRoutes: FastifyPluginAsyncTypebox<AgentRoutesOptions> = async (app, { agents, modelNames }) => {
-  const AgentInput = agentInput(modelNames);
+export const agentRoutes: FastifyPluginAsyncTypebox<AgentRoutesOptions> = async (app, { agents }) => {
   const tags = ['agents'];
 
   app.post(

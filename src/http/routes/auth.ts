@@ -3,6 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../../domain/access-tokens.js';
 import type { AccountService, Me, SignedIn } from '../../domain/accounts.js';
+import type { KeyService } from '../../domain/keys.js';
+import { looksLikeToken } from '../../domain/visitor-tokens.js';
+import type { WorkspaceService } from '../../domain/workspaces.js';
 import { MIN_PASSWORD_LENGTH } from '../../domain/passwords.js';
 import { ParleyError, unauthorized } from '../../errors.js';
 import type { SessionRecord, UserRecord } from '../../store/store.js';
@@ -43,6 +46,17 @@ const MeAnswer = Type.Object({
   ),
 });
 
+/** The hosted service's `/me` answered an API key with its organization; Zapier names the connection by `name`. */
+const KeyWorkspace = Type.Object(
+  {
+    id: Type.String({ description: 'The workspace' }),
+    name: Type.String({ description: 'The workspace’s name' }),
+    createdAt: Timestamp('When the workspace was created'),
+    role: Role,
+  },
+  { description: 'With an API key: its workspace' },
+);
+
 const Session = Type.Object({
   id: Type.String(),
   createdAt: Timestamp('When the person signed in'),
@@ -64,6 +78,7 @@ const Invitation = Type.Object({
 
 export type UserAnswerBody = Static<typeof UserAnswer>;
 export type MeAnswerBody = Static<typeof MeAnswer>;
+export type KeyWorkspaceBody = Static<typeof KeyWorkspace>;
 export type SessionBody = Static<typeof Session>;
 export type SetupStatusBody = Static<typeof SetupStatus>;
 export type AccessTokenBody = Static<typeof AccessToken>;
@@ -92,6 +107,9 @@ const sessionView = (session: SessionRecord, currentId: string | undefined) => (
 export interface AuthRoutesOptions {
   accounts: AccountService;
   accessTokens: AccessTokens;
+  /** For `GET /me` with an API key, as integrations test a key (Zapier). */
+  keys: KeyService;
+  workspaces: WorkspaceService;
   /** The origin people reach Parley at (PARLEY_PUBLIC_URL), besides the request's own. */
   publicOrigin: string;
 }
@@ -101,7 +119,7 @@ export interface AuthRoutesOptions {
  * in an HttpOnly SameSite=Strict cookie, access tokens for the public API, invitations, password resets
  * and the person's account. State-changing calls refuse another site's `Origin` (CSRF).
  */
-export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, { accounts, accessTokens, publicOrigin }) => {
+export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, { accounts, accessTokens, keys, workspaces, publicOrigin }) => {
   const tags = ['auth'];
   const perAddress = app.createRateLimit({ keyGenerator: (request) => `auth-address:${request.ip}`, max: ATTEMPTS_PER_ADDRESS, timeWindow: 60_000 });
   const accountOf = (request: FastifyRequest) => {
@@ -252,8 +270,22 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
 
   app.get(
     '/me',
-    { schema: { tags, summary: 'The signed-in person and their workspaces (session cookie or access token)', response: { 200: MeAnswer, ...errorResponses() } } },
-    async (request) => meView(await accounts.me((await personOf(request)).userId)),
+    {
+      schema: {
+        tags,
+        summary: 'The signed-in person and their workspaces (session cookie or access token), or an API key’s workspace',
+        response: { 200: Type.Union([MeAnswer, KeyWorkspace]), ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const bearer = bearerCredential(request.headers.authorization);
+      if (bearer !== undefined && !looksLikeToken(bearer)) {
+        const { key, role } = await keys.authenticate(bearer);
+        const { id, name, createdAt } = await workspaces.get(key.workspaceId);
+        return { id, name, createdAt, role };
+      }
+      return meView(await accounts.me((await personOf(request)).userId));
+    },
   );
 
   app.patch(

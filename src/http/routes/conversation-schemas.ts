@@ -12,7 +12,9 @@ export const Status = StringEnum(CONVERSATION_STATUSES, {
   description: 'UNRESOLVED (open), RESOLVED, or HUMAN_REQUESTED (waiting for a person)',
 });
 
-export const Channel = StringEnum(CHANNEL_INPUTS, { description: 'Where the conversation takes place; `email` is read as `mail`' });
+export const Channel = StringEnum(CHANNEL_INPUTS, {
+  description: 'Where the conversation takes place; the hosted service’s names are read as the spec’s (whatsapp as messenger_a, email as mail, …)',
+});
 
 export const JsonObject = (description: string) => Type.Object({}, { additionalProperties: true, description });
 

@@ -137,34 +137,40 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
     },
   );
 
-  app.get(
-    '/user-conversations',
-    {
-      schema: {
-        tags,
-        summary: 'List the workspace’s conversations, most recently active first',
-        description:
-          'Paged: when more follow, the X-Next-Cursor header holds the cursor of the next page and a ' +
-          'Link header (rel="next") its URL.',
-        querystring: ListQuery,
-        response: {
-          200: ConversationList,
-          ...errorResponses(),
+  // Activepieces tests a key with GET /conversations: the same list under the name REST would give it.
+  for (const [url, summary] of [
+    ['/user-conversations', 'List the workspace’s conversations, most recently active first'],
+    ['/conversations', 'The same list as GET /user-conversations'],
+  ] as const) {
+    app.get(
+      url,
+      {
+        schema: {
+          tags,
+          summary,
+          description:
+            'Paged: when more follow, the X-Next-Cursor header holds the cursor of the next page and a ' +
+            'Link header (rel="next") its URL.',
+          querystring: ListQuery,
+          response: {
+            200: ConversationList,
+            ...errorResponses(),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const { fullConversation, simplified, ...query } = request.query;
-      const page = await conversations.list(workspaceOf(request), {
-        ...query,
-        messages: simplified ? 'none' : fullConversation ? 'all' : 'latest',
-      });
-      if (page.nextCursor !== null) {
-        reply.header('x-next-cursor', page.nextCursor).header('link', nextPageLink(request.url, page.nextCursor));
-      }
-      return page.items.map(simplified ? toSimplified : toListed);
-    },
-  );
+      async (request, reply) => {
+        const { fullConversation, simplified, ...query } = request.query;
+        const page = await conversations.list(workspaceOf(request), {
+          ...query,
+          messages: simplified ? 'none' : fullConversation ? 'all' : 'latest',
+        });
+        if (page.nextCursor !== null) {
+          reply.header('x-next-cursor', page.nextCursor).header('link', nextPageLink(request.originalUrl, page.nextCursor));
+        }
+        return page.items.map(simplified ? toSimplified : toListed);
+      },
+    );
+  }
 
   app.get(
     '/user-conversations/export/:id',

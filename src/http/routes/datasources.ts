@@ -1,9 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import type { DatasourceService } from '../../domain/datasources.js';
 import { invalid } from '../../errors.js';
 import type { DatasourceRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
+import { parseJsonBody } from '../plugins/errors.js';
 import { registerFileUploads } from '../plugins/file-upload.js';
 import { Id, IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
@@ -14,6 +16,13 @@ const FileBody = Type.Object({
   datastoreId: Id,
   file: Type.String({ description: 'The document (binary); PDF, DOCX, PPTX, XLSX, CSV, TXT, Markdown, HTML or JSON' }),
   fileName: Type.Optional(Type.String({ maxLength: 500, description: 'Defaults to the uploaded file’s name' })),
+  custom_id: CustomId,
+});
+
+/** What the hosted service's Zapier app posts: the file and its name, to the datastore of the path. */
+const ExternalUploadBody = Type.Object({
+  file: FileBody.properties.file,
+  fileName: Type.Optional(Type.String({ maxLength: 500, description: 'Defaults to the uploaded file’s name (also when empty)' })),
   custom_id: CustomId,
 });
 
@@ -113,6 +122,19 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
   const { datasources, maxUploadBytes, tempDir } = options;
   const withUpload = await registerFileUploads(app, { maxUploadBytes, tempDir });
   const tags = ['datasources'];
+  // The API docs' web-page example misspells its Content-Type header, so its JSON body arrives as text/plain.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, parseJsonBody);
+
+  const createFromUpload = (request: FastifyRequest, datastoreId: string, fileName: string | undefined, customId: string | undefined) =>
+    withUpload(request, async (upload) => {
+      if (upload === undefined) {
+        throw invalid('A file datasource is uploaded as multipart/form-data with a `file` part', [
+          { field: 'body.file', message: 'must be an uploaded file' },
+        ]);
+      }
+      return toDatasource(await datasources.createFromFile(workspaceOf(request), { datastoreId, fileName, customId, upload }));
+    });
 
   app.addHook('preValidation', async (request) => {
     // Older clients leave `type` out of multipart uploads: a file is what they mean.
@@ -145,17 +167,24 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
         const { datastoreId, name, config } = body;
         return toDatasource(await datasources.createFromWebPage(workspaceId, { datastoreId, name, url: config.source_url, customId }));
       }
-      return withUpload(request, async (upload) => {
-        if (upload === undefined) {
-          throw invalid('A file datasource is uploaded as multipart/form-data with a `file` part', [
-            { field: 'body.file', message: 'must be an uploaded file' },
-          ]);
-        }
-        return toDatasource(
-          await datasources.createFromFile(workspaceId, { datastoreId: body.datastoreId, fileName: body.fileName, customId, upload }),
-        );
-      });
+      return createFromUpload(request, body.datastoreId, body.fileName, customId);
     },
+  );
+
+  app.post(
+    '/external/datastores/file-upload/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Upload a file to the datastore of the path (the hosted service’s Zapier app); as POST /datasources with type file',
+        consumes: ['multipart/form-data'],
+        params: IdParams,
+        body: ExternalUploadBody,
+        response: { 200: Datasource, ...errorResponses(413, 415) },
+      },
+    },
+    // Zapier sends `fileName` empty when the user left it out.
+    async (request) => createFromUpload(request, request.params.id, request.body.fileName || undefined, request.body.custom_id),
   );
 
   app.get(

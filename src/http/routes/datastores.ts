@@ -1,11 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DatastoreSearchService } from '../../domain/datastore-search.js';
-import { DATASTORE_DEFAULTS, type DatastoreService } from '../../domain/datastores.js';
+import { DATASTORE_DEFAULTS, DATASTORE_TYPE_INPUTS, type DatastoreService } from '../../domain/datastores.js';
 import { workspaceOf } from '../plugins/auth.js';
-import { IdParams, Nullable, SearchFilters, Visibility, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+import { IdParams, Nullable, SearchFilters, Visibility, StringEnum, Timestamp, errorResponses, filterLists } from '../schemas.js';
 
 const DatastoreType = StringEnum(['vector_a']);
+const DatastoreTypeInput = StringEnum(DATASTORE_TYPE_INPUTS, { description: 'vector_a; the hosted service’s qdrant and pinecone are read as vector_a' });
 
 const Weight = Type.Number({
   minimum: 0,
@@ -27,7 +28,7 @@ const DatastoreInput = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     description: Type.Optional(Type.String({ maxLength: 4000 })),
-    type: Type.Optional(DatastoreType),
+    type: Type.Optional(DatastoreTypeInput),
     visibility: Type.Optional(Visibility),
     vectorWeight: Type.Optional(Weight),
     keywordWeight: Type.Optional(Weight),
@@ -69,7 +70,7 @@ const SearchHit = Type.Object({
       'closely the passage and its best sentence echo the query’s words (1 = best on every signal); ' +
       'vector: cosine similarity (-1..1); keyword: relevance scaled so the best hit is 1',
   }),
-  source: Type.String({ description: 'Where the text comes from: the URL of a web page, else the file or text name' }),
+  source: Type.String({ description: 'The document’s URL: a web page’s address, else Parley’s URL of the datasource (PARLEY_PUBLIC_URL/datasources/{id})' }),
   datasource_id: Type.String(),
   datasource_name: Type.String(),
   custom_id: Nullable(Type.String()),
@@ -110,39 +111,54 @@ export const datastoreRoutes: FastifyPluginAsyncTypebox<{ datastores: DatastoreS
     async (request) => datastores.update(workspaceOf(request), request.params.id, request.body),
   );
 
+  const searchHits = async (workspaceId: string | null, datastoreId: string, body: Static<typeof QueryBody>): Promise<SearchHitBody[]> => {
+    const { query, topK, mode = 'hybrid', filters } = body;
+    const hits = await search.query(workspaceId, datastoreId, { query, topK, mode, ...filterLists(filters) });
+    return hits.map((hit) => ({
+      text: hit.text,
+      score: hit.score,
+      source: hit.source,
+      datasource_id: hit.datasourceId,
+      datasource_name: hit.datasourceName,
+      custom_id: hit.customId,
+      chunk_id: hit.chunkId,
+      page_number: hit.pageNumber,
+    }));
+  };
+  const searchRoute = { config: { auth: 'optional', publicResource: 'datastore' }, params: IdParams, body: QueryBody } as const;
+  const searchErrors = errorResponses(413, 415, 429, 502, 503);
+
   app.post(
     '/datastores/:id/query',
     {
-      config: { auth: 'optional', publicResource: 'datastore' },
+      config: searchRoute.config,
       schema: {
         tags,
         summary: 'Search the datastore: the chunks that best match the query, best first',
         description: 'Public datastores can be searched without a key; private ones need a key of their workspace.',
-        params: IdParams,
-        body: QueryBody,
-        response: { 200: Type.Array(SearchHit), ...errorResponses(413, 415, 429, 502, 503) },
+        params: searchRoute.params,
+        body: searchRoute.body,
+        response: { 200: Type.Array(SearchHit), ...searchErrors },
       },
     },
-    async (request) => {
-      const { query, topK, mode = 'hybrid', filters } = request.body;
-      const hits = await search.query(request.workspaceId, request.params.id, {
-        query,
-        topK,
-        mode,
-        datasourceIds: filters?.datasource_ids,
-        customIds: filters?.custom_ids,
-      });
-      return hits.map((hit) => ({
-        text: hit.text,
-        score: hit.score,
-        source: hit.source,
-        datasource_id: hit.datasourceId,
-        datasource_name: hit.datasourceName,
-        custom_id: hit.customId,
-        chunk_id: hit.chunkId,
-        page_number: hit.pageNumber,
-      }));
+    async (request) => searchHits(request.workspaceId, request.params.id, request.body),
+  );
+
+  // LangChain's ChaindeskRetriever (Python; JS before the rename, as DataberryRetriever) POSTs to a URL its user
+  // sets and reads `{results}`, the hosted service's older answer; the path above answers the spec's array.
+  app.post(
+    '/datastores/:id/query/langchain',
+    {
+      config: searchRoute.config,
+      schema: {
+        tags,
+        summary: 'The same search answered as {results: [...]}: the URL to give LangChain’s ChaindeskRetriever',
+        params: searchRoute.params,
+        body: searchRoute.body,
+        response: { 200: Type.Object({ results: Type.Array(SearchHit) }), ...searchErrors },
+      },
     },
+    async (request) => ({ results: await searchHits(request.workspaceId, request.params.id, request.body) }),
   );
 
   app.delete(

@@ -4,6 +4,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelConfig } from '../../config.js';
 import { LocalAnswerer } from './local-answerer.js';
+import { BUILT_IN_MODEL_NAMES, HOSTED_MODELS, type BuiltInModelName } from './model-names.js';
 
 export type ModelProviderKind = ModelConfig['provider'];
 
@@ -30,14 +31,12 @@ export interface ModelRegistry {
   resolveModel(modelName: string): LanguageModelV3;
   /** The configured limits of `modelName`; throws {@link UnknownModelError} like {@link resolveModel}. */
   limitsOf(modelName: string): ModelLimits;
-  /** Every name that resolves: the built-in ones first, then configured ones in their order. */
+  /** Every name that resolves: the built-in ones first, then the hosted service's, then configured ones in their order. */
   modelNames(): string[];
   /** The same names, each with the kind of provider that serves it. */
   catalogue(): { name: string; provider: ModelProviderKind }[];
 }
 
-export const BUILT_IN_MODEL_NAMES = ['llm_a', 'llm_b', 'llm_b_mini', 'llm_c'] as const;
-export type BuiltInModelName = (typeof BUILT_IN_MODEL_NAMES)[number];
 
 /** Defaults with OpenAI configured: a general model, a strong one, its small sibling, a reasoning model. */
 export const OPENAI_DEFAULT_MODELS: Readonly<Record<BuiltInModelName, string>> = Object.freeze({
@@ -104,13 +103,26 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   const anthropicApiKey = options.anthropicApiKey || null;
   const defaultProvider: ModelProviderKind = openai ? 'openai' : anthropicApiKey ? 'anthropic' : 'local';
 
-  const settings = new Map<string, ModelConfig>(BUILT_IN_MODEL_NAMES.map((name) => [name, { provider: defaultProvider }]));
-  for (const [name, entry] of Object.entries(options.models ?? {})) settings.set(name, entry);
-
-  const models = new Map<string, { model: LanguageModelV3; limits: ModelLimits }>();
-  for (const [name, entry] of settings) {
-    models.set(name, { model: buildModel(name, entry, { local, openai, anthropicApiKey, fetch: options.fetch }), limits: limitsOf(entry) });
+  const configured = options.models ?? {};
+  const defaults: Defaults = { local, openai, anthropicApiKey, fetch: options.fetch };
+  const models = new Map<string, ServedModel>();
+  const serve = (name: string, entry: ModelConfig) =>
+    models.set(name, { model: buildModel(name, entry, defaults), limits: limitsOf(entry), provider: entry.provider });
+  for (const name of BUILT_IN_MODEL_NAMES) serve(name, configured[name] ?? { provider: defaultProvider });
+  // After the tiers, with the operator's settings: a hosted name nobody configured and whose vendor is not
+  // configured is served as its tier is.
+  for (const [name, hosted] of Object.entries(HOSTED_MODELS)) {
+    const vendor: ModelConfig | null =
+      openai && hosted.openai
+        ? { provider: 'openai', model: hosted.openai }
+        : anthropicApiKey && hosted.anthropic
+          ? { provider: 'anthropic', model: hosted.anthropic }
+          : null;
+    const entry = configured[name] ?? vendor;
+    if (entry) serve(name, entry);
+    else models.set(name, models.get(hosted.tier)!);
   }
+  for (const [name, entry] of Object.entries(configured)) if (!models.has(name)) serve(name, entry);
   const names = [...models.keys()];
   const find = (modelName: string) => {
     const found = models.get(modelName);
@@ -122,7 +134,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
     resolveModel: (modelName) => find(modelName).model,
     limitsOf: (modelName) => find(modelName).limits,
     modelNames: () => [...names],
-    catalogue: () => [...settings].map(([name, entry]) => ({ name, provider: entry.provider })),
+    catalogue: () => names.map((name) => ({ name, provider: models.get(name)!.provider })),
   };
 }
 
@@ -131,6 +143,12 @@ function limitsOf(entry: ModelConfig): ModelLimits {
     maxOutputTokens: entry.maxOutputTokens || DEFAULT_MAX_OUTPUT_TOKENS[entry.provider],
     timeoutMs: (entry.timeoutSeconds || DEFAULT_TIMEOUT_SECONDS) * 1000,
   };
+}
+
+interface ServedModel {
+  model: LanguageModelV3;
+  limits: ModelLimits;
+  provider: ModelProviderKind;
 }
 
 interface Defaults {

@@ -1,9 +1,9 @@
 import { generateText, streamText } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalAnswerer } from '../../../src/llm/chat/local-answerer.js';
+import { BUILT_IN_MODEL_NAMES, HOSTED_MODELS } from '../../../src/llm/chat/model-names.js';
 import {
   ANTHROPIC_DEFAULT_MODELS,
-  BUILT_IN_MODEL_NAMES,
   DEFAULT_MAX_OUTPUT_TOKENS,
   ModelSettingsError,
   OPENAI_DEFAULT_MODELS,
@@ -13,11 +13,13 @@ import {
 import { assemblePrompt } from '../../../src/llm/prompt/assemble-prompt.js';
 import { FakeOpenAIChatServer } from '../../support/fake-openai-chat-server.js';
 
+const HOSTED_NAMES = Object.keys(HOSTED_MODELS);
+
 describe('createModelRegistry: defaults', () => {
-  it('with nothing configured, every built-in name is the local answerer', () => {
+  it('with nothing configured, every built-in and hosted name is the local answerer', () => {
     for (const registry of [createModelRegistry(), createModelRegistry({ models: {}, openai: {}, anthropicApiKey: '' })]) {
-      expect(registry.modelNames()).toEqual(['llm_a', 'llm_b', 'llm_b_mini', 'llm_c']);
-      for (const name of BUILT_IN_MODEL_NAMES) {
+      expect(registry.modelNames()).toEqual(['llm_a', 'llm_b', 'llm_b_mini', 'llm_c', ...HOSTED_NAMES]);
+      for (const name of [...BUILT_IN_MODEL_NAMES, ...HOSTED_NAMES]) {
         const model = registry.resolveModel(name);
         expect(model).toBeInstanceOf(LocalAnswerer);
         expect([model.specificationVersion, model.provider, model.modelId]).toEqual(['v3', 'parley', 'local-extractive']);
@@ -73,7 +75,7 @@ describe('createModelRegistry: configured models (PARLEY_MODELS)', () => {
       },
     });
 
-    expect(registry.modelNames()).toEqual(['llm_a', 'llm_b', 'llm_b_mini', 'llm_c', 'house_claude']);
+    expect(registry.modelNames()).toEqual(['llm_a', 'llm_b', 'llm_b_mini', 'llm_c', ...HOSTED_NAMES, 'house_claude']);
     const described = (name: string) => {
       const model = registry.resolveModel(name);
       return `${model.provider} ${model.modelId}`;
@@ -114,16 +116,53 @@ describe('createModelRegistry: unknown names', () => {
     const registry = createModelRegistry({ models: { mine: { provider: 'local' } } });
     let error: unknown;
     try {
-      registry.resolveModel('gpt_4');
+      registry.resolveModel('gpt_99');
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(UnknownModelError);
-    expect(error).toMatchObject({ modelName: 'gpt_4' });
-    expect((error as Error).message).toBe('Unknown model "gpt_4"; available models: llm_a, llm_b, llm_b_mini, llm_c, mine');
+    expect(error).toMatchObject({ modelName: 'gpt_99' });
+    expect((error as Error).message).toBe(`Unknown model "gpt_99"; available models: ${['llm_a', 'llm_b', 'llm_b_mini', 'llm_c', ...HOSTED_NAMES, 'mine'].join(', ')}`);
     expect(() => registry.resolveModel('__proto__')).toThrow(UnknownModelError);
     expect(() => registry.resolveModel('')).toThrow(UnknownModelError);
-    expect(() => registry.limitsOf('gpt_4')).toThrow(UnknownModelError);
+    expect(() => registry.limitsOf('gpt_99')).toThrow(UnknownModelError);
+  });
+});
+
+describe('createModelRegistry: the hosted service’s model names', () => {
+  const served = (registry: ReturnType<typeof createModelRegistry>, name: string) =>
+    `${registry.resolveModel(name).provider} ${registry.resolveModel(name).modelId}`;
+
+  it('are served by their vendor’s model when that vendor is configured, else as their tier', () => {
+    const openai = createModelRegistry({ openai: { apiKey: 'sk-test' } });
+    expect(served(openai, 'gpt_4')).toBe('openai.chat gpt-4');
+    expect(served(openai, 'gpt_4o_mini')).toBe('openai.chat gpt-4o-mini');
+    expect(served(openai, 'gpt_4_32k')).toBe('openai.chat gpt-4-turbo');
+    expect(openai.resolveModel('claude_3_haiku')).toBe(openai.resolveModel('llm_b_mini'));
+    expect(openai.resolveModel('mixtral_8x22b')).toBe(openai.resolveModel('llm_a'));
+
+    const anthropic = createModelRegistry({ anthropicApiKey: 'sk-ant-test' });
+    expect(served(anthropic, 'claude_3_5_sonnet')).toBe('anthropic.messages claude-sonnet-4-5');
+    expect(served(anthropic, 'claude_3_haiku')).toBe('anthropic.messages claude-haiku-4-5');
+    expect(anthropic.resolveModel('gpt_4o')).toBe(anthropic.resolveModel('llm_a'));
+
+    const both = createModelRegistry({ openai: { apiKey: 'sk-test' }, anthropicApiKey: 'sk-ant-test' });
+    expect(served(both, 'gpt_3_5_turbo')).toBe('openai.chat gpt-3.5-turbo');
+    expect(served(both, 'claude_3_opus')).toBe('anthropic.messages claude-opus-4-5');
+    expect(both.catalogue().find((model) => model.name === 'claude_3_opus')).toEqual({ name: 'claude_3_opus', provider: 'anthropic' });
+  });
+
+  it('follow the operator: a hosted name in PARLEY_MODELS is served as configured, the others with their tier’s settings', () => {
+    const registry = createModelRegistry({
+      openai: { apiKey: 'sk-test' },
+      models: {
+        gpt_4: { provider: 'openai-compatible', baseURL: 'http://127.0.0.1:9/v1', model: 'llama-3.1-70b' },
+        llm_b_mini: { provider: 'local' },
+      },
+    });
+    expect(served(registry, 'gpt_4')).toBe('openai-compatible.chat llama-3.1-70b');
+    expect(registry.resolveModel('mixtral_8x7b')).toBeInstanceOf(LocalAnswerer);
+    expect(registry.modelNames().indexOf('gpt_4')).toBe(BUILT_IN_MODEL_NAMES.length + HOSTED_NAMES.indexOf('gpt_4'));
   });
 });
 
