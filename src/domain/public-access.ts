@@ -5,7 +5,7 @@ import { callerWorkspace, isWorkspaceCaller, type Caller } from './callers.js';
 import { findUsable } from './scoped.js';
 
 /** The resources a caller without a key may reach, by the id in their route. */
-export type PublicResource = 'agent' | 'datastore';
+export type PublicResource = 'agent' | 'datastore' | 'conversation';
 
 interface Audience {
   workspaceId: string;
@@ -40,10 +40,11 @@ export class PublicAccess {
     const key = `${resource}:${id}`;
     const cached = this.#cache.get(key);
     if (cached !== undefined) return cached;
-    const reads = resource === 'agent' ? this.store.agents : this.store.datastores;
-    const workspaceId = await reads.ownerOf(id);
+    const workspaceId = await this.store[`${resource}s`].ownerOf(id);
     if (workspaceId === undefined) return undefined;
-    const agent = resource === 'agent' ? await this.store.agents.find(workspaceId, id) : undefined;
+    // An agent's pages, and those of the agent a conversation is with; a datastore answers any.
+    const agentId = resource === 'conversation' ? (await this.store.conversations.find(workspaceId, id))?.agentId : resource === 'agent' ? id : null;
+    const agent = agentId === null || agentId === undefined ? undefined : await this.store.agents.find(workspaceId, agentId);
     const audience = { workspaceId, allowedOrigins: agent?.allowedOrigins ?? [] };
     this.#cache.set(key, audience);
     return audience;
