@@ -38,14 +38,12 @@ describe.each(STORE_KINDS)('the hosted chat widget against a public agent, on %s
   const upstream = new FakeOpenAIChatServer();
   let parley: TestParley;
   let ws: Workspace;
+  /** The public agent the widget is embedded for, and a private one of the same workspace. */
   let agentId: string;
   let privateAgentId: string;
 
   it.beforeAll(async ({ startParley }) => {
-    const baseURL = await upstream.start();
-    parley = await startParley(kind, {
-      env: { PARLEY_MODELS: JSON.stringify({ remote: { provider: 'openai-compatible', model: 'fake-chat', baseURL } }) },
-    });
+    parley = await startParley(kind, { env: await upstream.startAsRemoteModel() });
     ws = await parley.newWorkspace();
     const create = async (body: object) => (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { modelName: 'remote', ...body } })).body.id;
     agentId = await create({
