@@ -175,6 +175,33 @@ describe.each(STORE_KINDS)('the hosted chat widget against a public agent, on %s
     expect([...times].sort((x, y) => y - x)).toEqual(times);
   });
 
+  it('answers only the agent’s web origins on the history and rating routes, checked by the conversation’s agent', async () => {
+    const origin = 'https://shop.example.com';
+    const shop = (
+      await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { modelName: 'remote', visibility: 'public', allowedOrigins: [origin] } })
+    ).body.id;
+    const asked = await parley.call<AnswerBody>('POST', `/agents/${shop}/query`, { key: null, headers: { origin }, body: widgetBody('Hi', cuid(), null) });
+    expect(asked.status).toBe(200);
+    const { conversationId, visitorId, messageId } = asked.body;
+    const path = `/conversations/${conversationId}?visitorId=${visitorId}`;
+    const fromShop = await parley.call('GET', path, { key: null, headers: { origin } });
+    expect(fromShop.status).toBe(200);
+    expect(fromShop.headers.get('access-control-allow-origin')).toBe(origin);
+    const fromEvil = await parley.call('GET', path, { key: null, headers: { origin: 'https://evil.example' } });
+    expect(fromEvil.status).toBe(403);
+    expect(fromEvil.headers.get('access-control-allow-origin')).toBeNull();
+    // The rating route names its message in the body: any page may send it, the agent's origins decide.
+    const preflight = await fetch(`${parley.url}/conversations/eval-answer`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://evil.example');
+    const evilRating = await parley.call('POST', '/conversations/eval-answer', { key: null, headers: { origin: 'https://evil.example' }, body: { eval: 'bad', messageId, visitorId } });
+    expect(evilRating.status).toBe(403);
+    const shopRating = await parley.call('POST', '/conversations/eval-answer', { key: null, headers: { origin }, body: { eval: 'good', messageId, visitorId } });
+    expect(shopRating.status).toBe(200);
+  });
+
   it('reaches only conversations the caller started: another visitor’s, a staff and an API conversation all answer 404 on every path', async () => {
     const victim = await firstVisit('My order 7741 is for Jane Doe, 12 Elm Street');
     const stranger = await firstVisit('Hi');

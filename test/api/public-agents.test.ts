@@ -133,6 +133,8 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     const atSales = (await askPublic({ query: 'Prices?' }, {}, otherPublic)).body;
     const response = await askPublic<ErrorBody>({ query: 'hello', conversationId: atSales.conversationId }, withToken(atSales.visitorToken));
     expectLikeUnknown(response, atSales.conversationId);
+    // So is the visitor id it was started with (the hosted widget's proof).
+    expectLikeUnknown(await askPublic<ErrorBody>({ query: 'hello', conversationId: atSales.conversationId, visitorId: atSales.visitorId }), atSales.conversationId);
   });
 
   it('refuses forged, altered and unsigned visitor tokens with 401', async () => {
