@@ -62,7 +62,7 @@ export async function keylessExchange(
 }
 
 /**
- * A conversation read or rated by a caller without a key who started it, with its public agent (a page of an
+ * A conversation read or rated by a caller without a key who started it, with a public agent (a page of an
  * origin the agent does not allow gets 403); 404 for anyone else, as for an unknown id.
  */
 export async function keylessConversation(
@@ -71,11 +71,12 @@ export async function keylessConversation(
   id: string,
   visitorId: string | undefined,
   origin: string | undefined,
-): Promise<{ conversation: ConversationRecord; agent: AgentRecord }> {
+): Promise<ConversationRecord> {
   const workspaceId = caller.kind === 'visitor' && caller.grant.conversationId === id ? caller.grant.workspaceId : await store.conversations.ownerOf(id);
   const conversation = workspaceId === undefined ? undefined : await store.conversations.find(workspaceId, id);
   if (conversation === undefined || !startedBy(conversation, caller, visitorId)) throw notFound('Conversation', id);
   const agent = conversation.agentId === null ? undefined : await store.agents.find(conversation.workspaceId, conversation.agentId);
   if (agent?.visibility !== 'public') throw notFound('Conversation', id);
-  return { conversation, agent: await usableAgent(store.agents, caller, agent.id, origin) };
+  await usableAgent(store.agents, caller, agent.id, origin);
+  return conversation;
 }

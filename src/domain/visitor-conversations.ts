@@ -74,7 +74,7 @@ export class VisitorConversationService {
    * by its token or the visitor id it was started with, messages newest first (see {@link newestFirst}).
    */
   async history(caller: Caller, conversationId: string, visitorId: string | undefined, cursor: string | undefined, origin?: string): Promise<VisitorTranscript> {
-    const { conversation } = await keylessConversation(this.store, caller, conversationId, visitorId, origin);
+    const conversation = await keylessConversation(this.store, caller, conversationId, visitorId, origin);
     const view = await this.conversations.get(conversation.workspaceId, conversation.id);
     return this.transcriptOf(view, newestFirst(view.messages, cursor));
   }
