@@ -164,15 +164,25 @@ describe.each(STORE_KINDS)('the hosted chat widget against a public agent, on %s
     expect(foreign.body.error).toBe('INVALID_REQUEST');
   });
 
-  it('lets Pipedream’s polling read messages[0] as the newest', async () => {
-    const first = (await parley.call<AnswerBody>('POST', `/agents/${agentId}/query`, { key: ws.key, body: { query: 'First' } })).body;
-    const second = (
-      await parley.call<AnswerBody>('POST', `/agents/${agentId}/query`, { key: ws.key, body: { query: 'Second', conversationId: first.conversationId } })
-    ).body;
-    const { messages } = await keyed(first.conversationId);
-    expect(messages[0]!.id).toBe(second.messageId);
-    const times = messages.map((m) => Date.parse(m.createdAt));
-    expect([...times].sort((x, y) => y - x)).toEqual(times);
+  it('feeds Pipedream’s polling source each agent answer once, in order: it reads messages[0] as the newest', async () => {
+    // components/chaindesk/sources/new-response-generated: GET /conversations/{id}, the agent's messages newer than
+    // the last poll, at most `maxResults` of them, the time of messages[0] kept for the next poll, emitted reversed.
+    let lastDatetime = 0;
+    const poll = async (conversationId: string, maxResults?: number) => {
+      let { messages } = await keyed(conversationId);
+      messages = messages.filter(({ from }) => from === 'agent').filter(({ createdAt }) => Date.parse(createdAt) > lastDatetime);
+      if (maxResults && messages.length > maxResults) messages.length = maxResults;
+      if (messages.length) lastDatetime = Date.parse(messages[0]!.createdAt);
+      return messages.reverse().map(({ id }) => id);
+    };
+    const askKeyed = async (query: string, conversationId?: string) =>
+      (await parley.call<AnswerBody>('POST', `/agents/${agentId}/query`, { key: ws.key, body: { query, conversationId } })).body;
+    const first = await askKeyed('First');
+    const second = await askKeyed('Second', first.conversationId);
+    expect(await poll(first.conversationId, 25)).toEqual([first.messageId, second.messageId]);
+    const third = await askKeyed('Third', first.conversationId);
+    expect(await poll(first.conversationId)).toEqual([third.messageId]);
+    expect(await poll(first.conversationId)).toEqual([]);
   });
 
   it('answers only the agent’s web origins on the history and rating routes, checked by the conversation’s agent', async () => {
