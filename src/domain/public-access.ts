@@ -7,6 +7,9 @@ import { findUsable } from './scoped.js';
 /** The resources a caller without a key may reach, by the id in their route. */
 export type PublicResource = 'agent' | 'datastore' | 'conversation';
 
+/** Where each kind of public resource is stored. */
+const STORED_IN = { agent: 'agents', datastore: 'datastores', conversation: 'conversations' } as const satisfies Record<PublicResource, keyof Store>;
+
 interface Audience {
   workspaceId: string;
   /** Web origins allowed to call; empty: any. */
@@ -40,7 +43,7 @@ export class PublicAccess {
     const key = `${resource}:${id}`;
     const cached = this.#cache.get(key);
     if (cached !== undefined) return cached;
-    const workspaceId = await this.store[`${resource}s`].ownerOf(id);
+    const workspaceId = await this.store[STORED_IN[resource]].ownerOf(id);
     if (workspaceId === undefined) return undefined;
     // An agent's pages, and those of the agent a conversation is with; a datastore answers any.
     const agentId = resource === 'conversation' ? (await this.store.conversations.find(workspaceId, id))?.agentId : resource === 'agent' ? id : null;
