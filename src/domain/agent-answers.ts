@@ -2,17 +2,18 @@ import type { ModelLimits, ModelRegistry } from '../llm/chat/model-registry.js';
 import { streamAnswer, type AnswerUsage } from '../llm/chat/stream-answer.js';
 import { assemblePrompt } from '../llm/prompt/assemble-prompt.js';
 import type { RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
-import type { Store } from '../store/store.js';
+import type { AgentRecord, Store } from '../store/store.js';
 import { AnswerCheckpoints } from './answer-checkpoints.js';
 import { isWorkspaceCaller, type Caller } from './callers.js';
 import type { AgentQuestion } from './agent-question.js';
 import type { ConversationService } from './conversations.js';
-import { ParleyError, invalid } from '../errors.js';
+import { ParleyError, invalid, notFound } from '../errors.js';
 import { fusionWeightsOf } from './fusion-weights.js';
 import { callingModel, fromModelFailure } from './model-errors.js';
 import { usableAgent } from './public-access.js';
 import { publicQuestion, type PublicQuestionLimits } from './public-questions.js';
 import { findKnowledgeGap } from './knowledge-gaps.js';
+import { keylessExchange } from './visitor-access.js';
 import type { VisitorTokens } from './visitor-tokens.js';
 
 /** Passages retrieved per question, before the context budget trims them. */
@@ -110,17 +111,21 @@ export class AgentAnswerService {
    */
   async ask(caller: Caller, agentId: string, asked: AgentQuestion, options: AnswerOptions): Promise<AgentAnswer | ExchangeIds> {
     const agent = await usableAgent(this.store.agents, caller, agentId, options.origin);
-    const question = isWorkspaceCaller(caller) ? asked : publicQuestion(agent, caller, asked, this.publicLimits);
+    const question = isWorkspaceCaller(caller) ? asked : await this.keylessQuestion(agent, caller, asked);
     const modelName = question.modelName ?? agent.modelName;
     const limits = this.limitsOf(modelName, question.maxTokens);
     const model = this.models.resolveModel(modelName);
-    const { conversation, visitorId } = await this.conversations.ensureConversation(agent.workspaceId, {
+    const { conversation, visitorId, created } = await this.conversations.ensureConversation(agent.workspaceId, {
       conversationId: question.conversationId,
       visitorId: question.visitorId,
       agentId: agent.id,
       // Without a key the question comes from a web page (the widget): channel `website`.
       channel: question.channel ?? (isWorkspaceCaller(caller) ? 'api' : 'website'),
     });
+    // Two first questions under one made-up id at once: the one that did not create it has no business in it.
+    if (!isWorkspaceCaller(caller) && !created && (conversation.agentId !== agent.id || conversation.visitorId !== visitorId)) {
+      throw notFound('Conversation', conversation.id);
+    }
     const human = await this.conversations.addMessage(agent.workspaceId, conversation.id, {
       from: 'human',
       text: question.query,
@@ -204,6 +209,12 @@ export class AgentAnswerService {
       interrupted: finished.finish === 'aborted',
     });
     return { ...ids, messageId: message.id, answer: finished.text, sources, usage: finished.usage };
+  }
+
+  /** A question without a key: no overrides, and only in a conversation of the caller's own (see {@link keylessExchange}). */
+  private async keylessQuestion(agent: AgentRecord, caller: Caller, asked: AgentQuestion): Promise<AgentQuestion> {
+    const question = publicQuestion(agent, asked, this.publicLimits);
+    return { ...question, ...(await keylessExchange(this.store, agent, caller, question.conversationId, question.visitorId)) };
   }
 
   /** The model's limits, refusing an unknown model and a `maxTokens` above what the model may write. */

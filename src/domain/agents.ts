@@ -2,7 +2,7 @@ import type { AgentRecord, Changes, Store, Visibility } from '../store/store.js'
 import { mergeWidgetSettings, widgetSettingsOf, type WidgetSettings, type WidgetSettingsPatch } from './widget-settings.js';
 import type { Caller } from './callers.js';
 import { usableAgent } from './public-access.js';
-import { invalid } from '../errors.js';
+import { invalid, notFound } from '../errors.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 import { UnknownModelError, type ModelRegistry } from '../llm/chat/model-registry.js';
@@ -94,6 +94,17 @@ export class AgentService {
   async widget(caller: Caller, id: string, origin?: string): Promise<{ agent: AgentRecord; settings: WidgetSettings }> {
     const agent = await usableAgent(this.store.agents, caller, id, origin);
     return { agent, settings: widgetSettingsOf(agent.widget) };
+  }
+
+  /**
+   * A public agent as a caller without a key may see it (the hosted widget reads its look with `GET /agents/{id}`);
+   * a private one answers like an unknown one.
+   */
+  async publicProfile(caller: Caller, id: string, origin?: string): Promise<{ agent: AgentRecord; settings: WidgetSettings }> {
+    const owner = await this.store.agents.ownerOf(id);
+    const agent = owner === undefined ? undefined : await this.store.agents.find(owner, id);
+    if (agent?.visibility !== 'public') throw notFound('Agent', id);
+    return this.widget(caller, id, origin);
   }
 
   async delete(workspaceId: string, id: string): Promise<AgentRecord> {

@@ -5,7 +5,7 @@ export interface ConversationView {
   conversation: ConversationRecord;
   agent: AgentRecord | null;
   contact: ContactRecord | null;
-  /** Oldest first: all of them, the latest only or none, as asked. */
+  /** Oldest first (newest first from ConversationService.history): all of them, the latest only or none, as asked. */
   messages: MessageRecord[];
   /** The workspace's members: who wrote and who is assigned are named from them. */
   members: MemberRecord[];

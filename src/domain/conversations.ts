@@ -17,6 +17,7 @@ import type {
 } from '../store/store.js';
 import { normalizeChannel, type ChannelInput } from './channels.js';
 import { decodeCursor, encodeCursor } from './conversation-cursor.js';
+import { newestFirst } from './conversation-history.js';
 import { conversationFilter, LIST_LIMIT, type ConversationListPage, type ConversationListQuery } from './conversation-list.js';
 import { senderOf, type ConversationDetails, type ConversationView, type ListedMessages, type MessageSender } from './conversation-view.js';
 import {
@@ -217,6 +218,12 @@ export class ConversationService {
         contact: contacts.find((contact) => contact.id === visitor.contactId) ?? null,
       })),
     };
+  }
+
+  /** The whole conversation with its messages newest first: all, or the page before `cursor` (see {@link newestFirst}). */
+  async history(workspaceId: string, id: string, cursor?: string): Promise<ConversationDetails> {
+    const details = await this.get(workspaceId, id);
+    return { ...details, messages: newestFirst(details.messages, cursor) };
   }
 
   /** A conversation's messages, oldest first (the history an answer is composed from). */

@@ -5,7 +5,10 @@ import { callerWorkspace, isWorkspaceCaller, type Caller } from './callers.js';
 import { findUsable } from './scoped.js';
 
 /** The resources a caller without a key may reach, by the id in their route. */
-export type PublicResource = 'agent' | 'datastore';
+export type PublicResource = 'agent' | 'datastore' | 'conversation';
+
+/** Where each kind of public resource is stored. */
+const STORED_IN = { agent: 'agents', datastore: 'datastores', conversation: 'conversations' } as const satisfies Record<PublicResource, keyof Store>;
 
 interface Audience {
   workspaceId: string;
@@ -40,10 +43,11 @@ export class PublicAccess {
     const key = `${resource}:${id}`;
     const cached = this.#cache.get(key);
     if (cached !== undefined) return cached;
-    const reads = resource === 'agent' ? this.store.agents : this.store.datastores;
-    const workspaceId = await reads.ownerOf(id);
+    const workspaceId = await this.store[STORED_IN[resource]].ownerOf(id);
     if (workspaceId === undefined) return undefined;
-    const agent = resource === 'agent' ? await this.store.agents.find(workspaceId, id) : undefined;
+    // An agent's pages, and those of the agent a conversation is with; a datastore answers any.
+    const agentId = resource === 'conversation' ? (await this.store.conversations.find(workspaceId, id))?.agentId : resource === 'agent' ? id : null;
+    const agent = agentId === null || agentId === undefined ? undefined : await this.store.agents.find(workspaceId, agentId);
     const audience = { workspaceId, allowedOrigins: agent?.allowedOrigins ?? [] };
     this.#cache.set(key, audience);
     return audience;

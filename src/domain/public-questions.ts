@@ -1,7 +1,6 @@
 import type { AgentRecord } from '../store/store.js';
 import type { AgentQuestion } from './agent-question.js';
-import type { Caller } from './callers.js';
-import { invalid, notFound, type FieldProblem } from '../errors.js';
+import { invalid, type FieldProblem } from '../errors.js';
 
 /** Question fields that would change what the agent is: a caller without a key gets the agent as configured. */
 const OVERRIDES = [
@@ -35,6 +34,9 @@ function isAgentsOwnValue(agent: AgentRecord, field: (typeof OVERRIDES)[number],
     case 'userPrompt':
     case 'promptTemplate':
       return value === agent.userPrompt;
+    case 'channel':
+      // The channel of every question without a key; the hosted widget names it.
+      return value === 'website';
     default:
       return false;
   }
@@ -47,11 +49,10 @@ export interface PublicQuestionLimits {
 
 /**
  * A question from a caller without a key, reduced to what such a caller may decide: the words of the
- * question and which of *its own* conversations it continues. Overrides are refused (400, naming them);
- * a conversation or visitor id is honoured only with the visitor token that grants it, and answers
- * exactly like an unknown one otherwise, so nothing tells whether someone else's id exists.
+ * question and which conversation it asks in (whether that one is theirs is {@link keylessExchange}'s to
+ * say). Overrides are refused (400, naming them).
  */
-export function publicQuestion(agent: AgentRecord, caller: Caller, question: AgentQuestion, limits: PublicQuestionLimits): AgentQuestion {
+export function publicQuestion(agent: AgentRecord, question: AgentQuestion, limits: PublicQuestionLimits): AgentQuestion {
   const refused: FieldProblem[] = OVERRIDES.filter(
     (field) => question[field] !== undefined && !isAgentsOwnValue(agent, field, question[field]),
   ).map((field) => ({ field, message: 'can only be set with an API key' }));
@@ -63,18 +64,5 @@ export function publicQuestion(agent: AgentRecord, caller: Caller, question: Age
       { field: 'query', message: `must have at most ${limits.maxQueryChars} characters` },
     ]);
   }
-
-  const grant = caller.kind === 'visitor' && caller.grant.workspaceId === agent.workspaceId ? caller.grant : undefined;
-  const { conversationId, visitorId } = question;
-  if (conversationId !== undefined && (grant?.agentId !== agent.id || grant.conversationId !== conversationId)) {
-    throw notFound('Conversation', conversationId);
-  }
-  if (visitorId !== undefined && grant?.visitorId !== visitorId) throw notFound('Visitor', visitorId);
-  return {
-    query: question.query,
-    conversationId,
-    // A token's visitor starts their next conversation as themselves.
-    visitorId: grant?.visitorId,
-    channel: 'website',
-  };
+  return { query: question.query, conversationId: question.conversationId, visitorId: question.visitorId, channel: 'website' };
 }

@@ -5,6 +5,8 @@ import type { ConversationService } from './conversations.js';
 import { senderOf, type ConversationView } from './conversation-view.js';
 import type { EventStreamService, OpenedStream } from './event-streams.js';
 import { usableAgent } from './public-access.js';
+import { newestFirst } from './conversation-history.js';
+import { keylessConversation } from './visitor-access.js';
 import type { EventEnvelope } from '../events/event-types.js';
 
 /** What the visitor's own view of a message shows: no internal ids, the sender by kind and name. */
@@ -55,12 +57,41 @@ export class VisitorConversationService {
   async transcript(caller: Caller, agentId: string, origin?: string): Promise<VisitorTranscript> {
     const grant = await this.grantFor(caller, agentId, origin);
     const view = await this.conversations.get(grant.workspaceId, grant.conversationId);
+    return this.transcriptOf(view, view.messages);
+  }
+
+  private transcriptOf(view: ConversationView, messages: ConversationView['messages']): VisitorTranscript {
     return {
       conversationId: view.conversation.id,
       status: view.conversation.status,
       isAiEnabled: view.conversation.isAiEnabled,
-      messages: view.messages.map((message) => this.visitorMessage(message, view)),
+      messages: messages.map((message) => this.visitorMessage(message, view)),
     };
+  }
+
+  /**
+   * The hosted widget's history read (`GET /conversations/{id}` without a key): the caller's own conversation,
+   * by its token or the visitor id it was started with, messages newest first (see {@link newestFirst}).
+   */
+  async history(caller: Caller, conversationId: string, visitorId: string | undefined, cursor: string | undefined, origin?: string): Promise<VisitorTranscript> {
+    const conversation = await keylessConversation(this.store, caller, conversationId, visitorId, origin);
+    const view = await this.conversations.get(conversation.workspaceId, conversation.id);
+    return this.transcriptOf(view, newestFirst(view.messages, cursor));
+  }
+
+  /** The hosted widget's rating (`POST /conversations/eval-answer` without a key): an agent answer of the caller's own conversation. */
+  async rateAnswer(caller: Caller, messageId: string, visitorId: string | undefined, value: MessageEval | null, origin?: string): Promise<void> {
+    const workspaceId = await this.store.messages.ownerOf(messageId);
+    const message = workspaceId === undefined ? undefined : await this.store.messages.find(workspaceId, messageId);
+    if (message === undefined || message.from !== 'agent') throw notFound('Message', messageId);
+    try {
+      await keylessConversation(this.store, caller, message.conversationId, visitorId, origin);
+    } catch (error) {
+      // Someone else's answer reads like an unknown one, conversation and all.
+      if (ParleyError.isInstance(error) && error.code === 'NOT_FOUND') throw notFound('Message', messageId);
+      throw error;
+    }
+    await this.conversations.rateMessage(message.workspaceId, messageId, value);
   }
 
   /** "Talk to a person" (HUMAN_REQUESTED) or "this solved it" (RESOLVED); events and e-mail follow as for the API. */

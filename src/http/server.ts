@@ -200,7 +200,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       maxUploadBytes: deps.maxUploadBytes,
       tempDir: deps.tempDir,
     });
-    await api.register(conversationRoutes, { conversations: deps.services.conversations });
+    await api.register(conversationRoutes, { conversations: deps.services.conversations, visitors: deps.services.visitorConversations });
     await api.register(eventRoutes, { eventStreams: deps.services.eventStreams });
     await api.register(visitorConversationRoutes, { visitors: deps.services.visitorConversations });
     await api.register(messageRoutes, { conversations: deps.services.conversations });

@@ -1,7 +1,11 @@
 import type { FastifyReply } from 'fastify';
 
+/**
+ * The content type exactly, without a charset parameter (an event stream is UTF-8 by definition): the older
+ * hosted widget compares the header with `===` and, on any other value, retries the question every second.
+ */
 const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
+  'content-type': 'text/event-stream',
   'cache-control': 'no-cache, no-transform',
   'x-accel-buffering': 'no',
 };

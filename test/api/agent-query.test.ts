@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, uploadFile, waitForDatasource } from '../support/datasources.js';
 import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
+import { askLikeHostedWidget } from '../support/hosted-widget.js';
 import { streamAnswer } from '../support/streamed-answer.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
@@ -17,31 +17,6 @@ import {
 } from '../support/bodies.js';
 
 const QUESTION = 'How many bottles of water were delivered?';
-
-/** Reads an SSE answer with @microsoft/fetch-event-source, the client the older widget used. */
-async function streamWithWidgetClient(url: string, key: string, body: unknown): Promise<{ answer: string; final: AnswerBody | undefined }> {
-  // The library is written for browsers: it reads timers from `window` and page visibility from `document`.
-  const browser = globalThis as { window?: unknown; document?: unknown };
-  browser.window ??= globalThis;
-  browser.document ??= { hidden: false, addEventListener: () => undefined, removeEventListener: () => undefined };
-  let answer = '';
-  let final: AnswerBody | undefined;
-  await fetchEventSource(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ ...(body as object), streaming: true }),
-    openWhenHidden: true,
-    fetch: globalThis.fetch,
-    onmessage(event) {
-      if (event.event === 'answer') answer += decodeURIComponent(event.data);
-      if (event.event === 'endpoint_response') final = JSON.parse(event.data);
-    },
-    onerror(error) {
-      throw error;
-    },
-  });
-  return { answer, final };
-}
 
 describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
   const upstream = new FakeOpenAIChatServer();
@@ -89,8 +64,8 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     const conversation = (await parley.call<ConversationBody>('GET', `/conversations/${body.conversationId}`, { key: ws.key })).body;
     expect(conversation.channel).toBe('api');
     expect(conversation.agent).toMatchObject({ id: agentId, name: 'Logistics' });
-    expect(conversation.messages.map((m) => m.from)).toEqual(['human', 'agent']);
-    expect(conversation.messages[1]).toMatchObject({ id: body.messageId, text: body.answer });
+    expect(conversation.messages.map((m) => m.from)).toEqual(['agent', 'human']);
+    expect(conversation.messages[0]).toMatchObject({ id: body.messageId, text: body.answer });
   });
 
   it('says plainly when the knowledge base has nothing relevant', async () => {
@@ -109,15 +84,20 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     expect(parsed.final).toMatchObject({ answer: whole.answer, sources: whole.sources });
     expect(parsed.events.at(-1)!.data).toBe('[DONE]');
 
-    const widget = await streamWithWidgetClient(url, ws.key, { query: QUESTION });
-    expect(widget.answer).toBe(whole.answer);
-    expect(widget.final!.answer).toBe(whole.answer);
+    await parley.call('PATCH', `/agents/${agentId}`, { key: ws.key, body: { visibility: 'public' } });
+    try {
+      const widget = await askLikeHostedWidget(url, { query: QUESTION });
+      expect(widget).toMatchObject({ answer: whole.answer, attempts: 1 });
+      expect(widget.response!.answer).toBe(whole.answer);
+    } finally {
+      await parley.call('PATCH', `/agents/${agentId}`, { key: ws.key, body: { visibility: 'private' } });
+    }
 
-    // Stored as it streamed, then completed: one agent message, whole, not marked interrupted.
+    // Stored as it streamed, then completed: one agent message, whole, not marked interrupted (newest first).
     const { messages } = (await parley.call<ConversationBody>('GET', `/conversations/${parsed.final!.conversationId}`, { key: ws.key })).body;
-    expect(messages.map((message) => message.from)).toEqual(['human', 'agent']);
-    expect(messages[1]).toMatchObject({ id: parsed.final!.messageId, text: whole.answer });
-    expect(messages[1]).not.toHaveProperty('interrupted');
+    expect(messages.map((message) => message.from)).toEqual(['agent', 'human']);
+    expect(messages[0]).toMatchObject({ id: parsed.final!.messageId, text: whole.answer });
+    expect(messages[0]).not.toHaveProperty('interrupted');
   });
 
   it('passes every sampling setting to a remote model and streams its deltas in order', async () => {
@@ -188,7 +168,7 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     expect(streamed.final).toMatchObject({ conversationId: first.conversationId });
     expect(upstream.requests.length).toBe(before);
     const messages = (await parley.call<ConversationBody>('GET', `/conversations/${first.conversationId}`, { key: ws.key })).body.messages;
-    expect(messages.at(-1)).toMatchObject({ from: 'human', text: 'Still there?' });
+    expect(messages[0]).toMatchObject({ from: 'human', text: 'Still there?' });
   });
 
   it('creates a conversation under an id the client made up; another workspace’s same id is its own conversation', async () => {
@@ -207,7 +187,7 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     expect(ours.messages.map((m) => m.text)).not.toContain('Where is my order?');
     const strangers = (await parley.call<ConversationBody>('GET', `/conversations/${madeUp}`, { key: stranger.key })).body;
     expect(strangers.agent?.id).toBe(strangerAgent);
-    expect(strangers.messages.map((m) => m.text)).toEqual(['Where is my order?', expect.any(String)]);
+    expect(strangers.messages.map((m) => m.text)).toEqual([expect.any(String), 'Where is my order?']);
     expect(JSON.stringify(strangers)).not.toContain(QUESTION);
   });
 
@@ -234,10 +214,10 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
       messages = (await parley.call<ConversationBody>('GET', `/conversations/${conversationId}`, { key: ws.key })).body.messages;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(messages[1]!.from).toBe('agent');
-    expect(messages[1]!.text.startsWith('Partial')).toBe(true);
-    expect(messages[1]!.text.length).toBeLessThan('Partial answer'.length + 200 * 5);
-    expect(messages[1]).toMatchObject({ interrupted: true });
+    expect(messages[0]!.from).toBe('agent');
+    expect(messages[0]!.text.startsWith('Partial')).toBe(true);
+    expect(messages[0]!.text.length).toBeLessThan('Partial answer'.length + 200 * 5);
+    expect(messages[0]).toMatchObject({ interrupted: true });
   });
 
   it('keeps the words streamed before the model failed, marked interrupted', async () => {
@@ -247,7 +227,7 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     expect(parsed.answer).toBe('The first half');
     expect(parsed.events.at(-1)!.data).toMatch(/^\[ERROR\]/);
     const { messages } = (await parley.call<ConversationBody>('GET', `/conversations/${conversationId}`, { key: ws.key })).body;
-    expect(messages.slice(1)).toEqual([expect.objectContaining({ from: 'agent', text: 'The first half', interrupted: true })]);
+    expect(messages.filter((message) => message.from === 'agent')).toEqual([expect.objectContaining({ text: 'The first half', interrupted: true })]);
   });
 
   it.each([

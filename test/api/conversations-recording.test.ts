@@ -131,7 +131,8 @@ describe.each(STORE_KINDS)('recording exchanges through the conversation service
     const history = await conversations.messages(ws.id, conversation.id);
     expect(history.map((message) => message.id)).toEqual([question.message.id, answer.message.id, later.message.id]);
     const detail = (await parley.call<ConversationBody>('GET', `/conversations/${conversation.id}`, { key: ws.key })).body;
-    expect(detail.messages.map((m) => m.id)).toEqual(history.map((message) => message.id));
+    // The record answers them newest first.
+    expect(detail.messages.map((m) => m.id)).toEqual(history.map((message) => message.id).reverse());
     expect(detail.messages[1]?.sources).toEqual(sources);
   });
 

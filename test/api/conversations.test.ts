@@ -41,7 +41,7 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
     });
 
   describe('GET /conversations/:id', () => {
-    it('answers the whole record: all messages oldest first, the agent and the participants', async () => {
+    it('answers the whole record: all messages newest first, the agent and the participants', async () => {
       const seeded = await seedChat();
       const { status, body } = await call<ConversationBody>('GET', `/conversations/${seeded.id}`);
       expect(status).toBe(200);
@@ -56,12 +56,13 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       });
       expect(Date.parse(body.createdAt)).not.toBeNaN();
       expect(Date.parse(body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(body.createdAt));
+      // Newest first, as the hosted service answered: its integrations read messages[0] as the latest.
       expect(body.messages.map((m) => [m.from, m.text])).toEqual([
-        ['human', 'How do I reset my password?'],
-        ['agent', 'Use the reset link on the sign-in page.'],
         ['human', 'Thanks!'],
+        ['agent', 'Use the reset link on the sign-in page.'],
+        ['human', 'How do I reset my password?'],
       ]);
-      expect(body.messages.map((m) => m.id)).toEqual(seeded.messageIds);
+      expect(body.messages.map((m) => m.id)).toEqual([...seeded.messageIds].reverse());
       for (const message of body.messages) {
         expect(Object.keys(message).sort()).toEqual(['attachments', 'createdAt', 'eval', 'from', 'id', 'read', 'sender', 'sources', 'text']);
         expect(message.eval).toBeNull();
@@ -73,7 +74,7 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       ]);
       expect(body).toMatchObject({ assignee: null, unreadCount: 2 });
       const times = body.messages.map((m) => Date.parse(m.createdAt));
-      expect([...times].sort((x, y) => x - y)).toEqual(times);
+      expect([...times].sort((x, y) => y - x)).toEqual(times);
 
       const contactId = body.participantsContacts[0]?.id;
       expect(body.participantsContacts).toEqual([
@@ -140,7 +141,7 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       const on = await call<PatchedConversationBody>('PATCH', `/conversations/${seeded.id}`, { isAiEnabled: true });
       expect(on.body.isAiEnabled).toBe(true);
       expect(on.body.messages).toHaveLength(4);
-      expect((await call<ConversationBody>('GET', `/conversations/${seeded.id}`)).body.messages.at(-1)?.text).toBe(AI_SWITCHED_OFF_NOTICE);
+      expect((await call<ConversationBody>('GET', `/conversations/${seeded.id}`)).body.messages[0]?.text).toBe(AI_SWITCHED_OFF_NOTICE);
     });
 
     it('merges metadata into what is stored, isFormSubmitted false unless set', async () => {

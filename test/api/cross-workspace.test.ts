@@ -79,14 +79,15 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
     expect(listed.body).toHaveLength(1);
   });
 
-  it.each(cases)('%s: 401 without a key, with a wrong key and with another workspace’s visitor token', async (route, routeCase) => {
+  it.each(cases)('%s: 401 without a key, with a wrong key and with another workspace’s visitor token (404 where open to callers without one)', async (route, routeCase) => {
     const method = route.split(' ')[0]!;
     const { path, body } = routeCase.request(seed);
     expect(visitorToken).toMatch(/^eyJ/);
     for (const key of [null, 'pk_live_not-a-real-key-000000000000000', visitorToken]) {
       const response = await parley.call<ErrorBody>(method, path, { key, body });
-      expect(response.status).toBe(401);
-      expect(response.body.error).toBe('UNAUTHORIZED');
+      const [status, error] = routeCase.keyless === 'not found' && key?.startsWith('pk_') !== true ? [404, 'NOT_FOUND'] : [401, 'UNAUTHORIZED'];
+      expect(response.status).toBe(status);
+      expect(response.body.error).toBe(error);
     }
   });
 });

@@ -40,7 +40,11 @@ describe.each(STORE_KINDS)('the inbox API on %s', (kind) => {
   const as = (who: SignedInMember | Workspace) => ('accessToken' in who ? who.accessToken : who.key);
   const call = <T>(who: SignedInMember | Workspace, method: string, path: string, body?: unknown) =>
     parley.call<T>(method, path, { key: as(who), body });
-  const conversation = async (id: string) => (await call<ConversationBody>(ws, 'GET', `/conversations/${id}`)).body;
+  /** The conversation with its messages in the order they were written (the API answers newest first). */
+  const conversation = async (id: string) => {
+    const { body } = await call<ConversationBody>(ws, 'GET', `/conversations/${id}`);
+    return { ...body, messages: body.messages.reverse() };
+  };
   const typesOf = async (conversationId: string) =>
     (await parley.core.store.outbox.list({ workspaceId: ws.id }))
       .filter((event) => event.payload.conversationId === conversationId)

@@ -45,8 +45,9 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
   const askPublic = <T = AnswerBody>(body: object, headers: Record<string, string> = {}, agent = publicAgent) =>
     parley.call<T>('POST', `/agents/${agent}/query`, { key: null, body, headers });
   const withToken = (token: string) => ({ authorization: `Bearer ${token}` });
+  /** The messages in the order they were written (the API answers newest first). */
   const messagesOf = async (conversationId: string) =>
-    (await parley.call<ConversationBody>('GET', `/conversations/${conversationId}`, { key: ws.key })).body.messages;
+    (await parley.call<ConversationBody>('GET', `/conversations/${conversationId}`, { key: ws.key })).body.messages.reverse();
 
   /** Unknown ids and ids without their token must be indistinguishable: same status, code and message shape. */
   const expectLikeUnknown = (response: ApiResponse<ErrorBody>, id: string) => {
@@ -94,15 +95,19 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     expectLikeUnknown(await askPublic<ErrorBody>(question), victim.conversationId);
     expectLikeUnknown(await askPublic<ErrorBody>(question, withToken(stranger.visitorToken)), victim.conversationId);
     expectLikeUnknown(await askPublic<ErrorBody>({ ...question, visitorToken: stranger.visitorToken }), victim.conversationId);
-    expectLikeUnknown(await askPublic<ErrorBody>({ query: 'hi', conversationId: 'no-such-conversation' }), 'no-such-conversation');
-    // Claiming the victim's visitor id is no better.
-    const asVisitor = await askPublic({ query: 'Who am I?', visitorId: victim.visitorId });
-    expect(asVisitor.status).toBe(404);
+    // Nor with the stranger's own visitor id (the hosted widget's proof), nor with a made-up one.
+    expectLikeUnknown(await askPublic<ErrorBody>({ ...question, visitorId: stranger.visitorId }), victim.conversationId);
+    expectLikeUnknown(await askPublic<ErrorBody>({ ...question, visitorId: `vis_${'A'.repeat(24)}` }), victim.conversationId);
+    expectLikeUnknown(await askPublic<ErrorBody>({ query: 'hi', conversationId: 'no-such-one' }), 'no-such-one');
 
     // None of it reached the model, so no answer could repeat the victim's words; their conversation is untouched.
     expect(upstream.requests.length).toBe(before);
     expect(promptsOf(upstream).split('4111 1111').length - 1).toBe(1);
     expect((await messagesOf(victim.conversationId)).map((m) => m.from)).toEqual(['human', 'agent']);
+    // The victim's visitor id alone (a secret of their browser) starts a new conversation: theirs stays out of reach.
+    const asVisitor = await askPublic({ query: 'Who am I?', visitorId: victim.visitorId });
+    expect(asVisitor.body.conversationId).not.toBe(victim.conversationId);
+    expect(promptsOf(upstream).split('4111 1111').length - 1).toBe(1);
   });
 
   it('never lets a public agent into a private agent’s staff conversation of the same workspace', async () => {
@@ -114,6 +119,8 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     // A token for the staff conversation exists only in the keyed answer; anonymous callers can't mint one.
     const stranger = (await askPublic({ query: 'Hi' })).body;
     expectLikeUnknown(await askPublic<ErrorBody>(probe, withToken(stranger.visitorToken)), staff.body.conversationId);
+    expectLikeUnknown(await askPublic<ErrorBody>({ ...probe, visitorId: stranger.visitorId }), staff.body.conversationId);
+    expectLikeUnknown(await askPublic<ErrorBody>({ ...probe, visitorId: staff.body.visitorId }), staff.body.conversationId);
     expect(upstream.requests.length).toBe(before + 1);
     expect(promptsOf(upstream).split(SECRETS.staff).length - 1).toBe(1);
     expect((await messagesOf(staff.body.conversationId)).map((m) => m.from)).toEqual(['human', 'agent']);
@@ -126,6 +133,8 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     const atSales = (await askPublic({ query: 'Prices?' }, {}, otherPublic)).body;
     const response = await askPublic<ErrorBody>({ query: 'hello', conversationId: atSales.conversationId }, withToken(atSales.visitorToken));
     expectLikeUnknown(response, atSales.conversationId);
+    // So is the visitor id it was started with (the hosted widget's proof).
+    expectLikeUnknown(await askPublic<ErrorBody>({ query: 'hello', conversationId: atSales.conversationId, visitorId: atSales.visitorId }), atSales.conversationId);
   });
 
   it('refuses forged, altered and unsigned visitor tokens with 401', async () => {
@@ -145,14 +154,21 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
   it('a visitor token is not an API key: 401 on the routes that need one, even its own workspace’s', async () => {
     const { visitorToken, conversationId } = (await askPublic({ query: 'Hi' })).body;
     for (const [method, path] of [
-      ['GET', `/conversations/${conversationId}`],
       ['GET', '/agents'],
-      ['GET', `/agents/${publicAgent}`],
       ['GET', '/user-conversations'],
+      ['PATCH', `/conversations/${conversationId}`],
     ] as const) {
-      const response = await parley.call(method, path, { key: null, headers: withToken(visitorToken) });
+      const response = await parley.call(method, path, { key: null, headers: withToken(visitorToken), body: method === 'PATCH' ? { status: 'RESOLVED' } : undefined });
       expect(response.status).toBe(401);
     }
+    // Where the hosted widget reads without a key, the token reads no more than the visitor’s view and the agent’s look.
+    const own = await parley.call<Record<string, unknown>>('GET', `/conversations/${conversationId}`, { key: null, headers: withToken(visitorToken) });
+    expect(own.status).toBe(200);
+    expect(Object.keys(own.body).sort()).toEqual(['conversationId', 'isAiEnabled', 'messages', 'status']);
+    const agent = await parley.call<Record<string, unknown>>('GET', `/agents/${publicAgent}`, { key: null, headers: withToken(visitorToken) });
+    expect(agent.status).toBe(200);
+    expect(JSON.stringify(agent.body)).not.toContain('Be kind.');
+    expect(agent.body).not.toHaveProperty('systemPrompt');
     const onPrivate = await askPublic({ query: 'hi' }, withToken(visitorToken), privateAgent);
     expect(onPrivate.status).toBe(401);
   });

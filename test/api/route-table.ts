@@ -61,6 +61,11 @@ export interface RouteCase {
   admins?: true;
   /** An endless event stream: what arrives before its `ready` event is checked. */
   stream?: true;
+  /**
+   * Open to callers without a key (the hosted widget's calls): without one, or with a visitor token, A's
+   * private resource answers 404 like an unknown one; a wrong key is still 401.
+   */
+  keyless?: 'not found';
 }
 
 const mustNotMention = (body: unknown, seed: Seed) => {
@@ -89,7 +94,7 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     request: (s) => ({ path: `/agents/${s.agentId}/query`, body: { query: 'What are my notes?' } }),
     foreign: 'forbidden',
   },
-  'GET /agents/:id': { request: (s) => ({ path: `/agents/${s.agentId}` }), foreign: 'forbidden' },
+  'GET /agents/:id': { request: (s) => ({ path: `/agents/${s.agentId}` }), foreign: 'forbidden', keyless: 'not found' },
   'PATCH /agents/:id': { request: (s) => ({ path: `/agents/${s.agentId}`, body: { name: 'taken over' } }), foreign: 'forbidden' },
   'DELETE /agents/:id': { request: (s) => ({ path: `/agents/${s.agentId}` }), foreign: 'forbidden' },
 
@@ -125,7 +130,7 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
   'POST /datasources/:id/resync': { request: (s) => ({ path: `/datasources/${s.datasourceId}/resync` }), foreign: 'forbidden' },
   'GET /datastores/:id/datasources': { request: (s) => ({ path: `/datastores/${s.datastoreId}/datasources` }), foreign: 'forbidden' },
 
-  'GET /conversations/:id': { request: (s) => ({ path: `/conversations/${s.conversationId}` }), foreign: 'forbidden' },
+  'GET /conversations/:id': { request: (s) => ({ path: `/conversations/${s.conversationId}` }), foreign: 'forbidden', keyless: 'not found' },
   'PATCH /conversations/:conversationId': {
     request: (s) => ({ path: `/conversations/${s.conversationId}`, body: { isAiEnabled: false, status: 'RESOLVED' } }),
     foreign: 'forbidden',
@@ -143,6 +148,11 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
   'POST /conversations/:id/messages': {
     request: (s) => ({ path: `/conversations/${s.conversationId}/messages`, body: { text: 'Taking over', memberId: s.memberId } }),
     foreign: 'forbidden',
+  },
+  'POST /conversations/eval-answer': {
+    request: (s) => ({ path: '/conversations/eval-answer', body: { eval: 'good', messageId: s.messageId } }),
+    foreign: 'forbidden',
+    keyless: 'not found',
   },
   'POST /conversations/:id/read': { request: (s) => ({ path: `/conversations/${s.conversationId}/read` }), foreign: 'forbidden' },
   'GET /user-conversations/counts': { request: () => ({ path: '/user-conversations/counts' }), foreign: mustNotMention },

@@ -91,6 +91,15 @@ describe.each(STORE_KINDS)('the widget’s calls about the visitor’s own conve
     }
     const foreignVisitor = await ask('Visitor of the other workspace', foreign);
     expect((await asVisitor<ErrorBody>(foreignVisitor.visitorToken, 'GET', `/agents/${agentId}/conversation`)).status).toBe(404);
+    // The hosted widget's read, by token or by the visitor id another conversation was started with: 404 too.
+    const siblingVisitor = await ask('Visitor of the sibling agent', sibling);
+    for (const [token, visitorId] of [
+      [siblingVisitor.visitorToken, siblingVisitor.visitorId],
+      [foreignVisitor.visitorToken, foreignVisitor.visitorId],
+    ] as const) {
+      expect((await asVisitor<ErrorBody>(token, 'GET', `/conversations/${visitor.conversationId}`)).status).toBe(404);
+      expect((await asVisitor<ErrorBody>(null, 'GET', `/conversations/${visitor.conversationId}?visitorId=${visitorId}`)).status).toBe(404);
+    }
     expect((await parley.call<ConversationBody>('GET', `/conversations/${visitor.conversationId}`, { key: ws.key })).body.status).toBe('UNRESOLVED');
   });
 
@@ -148,6 +157,12 @@ describe.each(STORE_KINDS)('the widget’s calls about the visitor’s own conve
     expect((await asVisitor(visitor.visitorToken, 'POST', path, { messageId: question.id, eval: 'BAD' })).status).toBe(404);
     const other = await ask('Another question');
     expect((await asVisitor(other.visitorToken, 'POST', path, { messageId: answer.id, eval: 'BAD' })).status).toBe(404);
+    // The hosted widget's rating route: the same, by token or by visitor id.
+    const evalAnswer = (token: string | null, body: object) => asVisitor<ErrorBody>(token, 'POST', '/conversations/eval-answer', body);
+    expect((await evalAnswer(other.visitorToken, { messageId: answer.id, eval: 'bad' })).status).toBe(404);
+    expect((await evalAnswer(null, { messageId: answer.id, eval: 'bad', visitorId: other.visitorId })).status).toBe(404);
+    expect((await evalAnswer(null, { messageId: answer.id, eval: 'bad' })).status).toBe(404);
+    expect((await evalAnswer(null, { messageId: question.id, eval: 'bad', visitorId: visitor.visitorId })).status).toBe(404);
     expect((await parley.call<ConversationBody>('GET', `/conversations/${visitor.conversationId}`, { key: ws.key })).body.messages.find((m) => m.id === answer.id)?.eval).toBe('GOOD');
   });
 
@@ -203,5 +218,10 @@ describe.each(STORE_KINDS)('the widget’s calls about the visitor’s own conve
     expect((await asVisitor(token, 'GET', path, undefined, { origin: 'https://shop.example' })).status).toBe(200);
     expect((await asVisitor<ErrorBody>(token, 'GET', path, undefined, { origin: 'https://evil.example' })).status).toBe(403);
     expect((await asVisitor<ErrorBody>(null, 'GET', `/agents/${guarded}/widget`, undefined, { origin: 'https://evil.example' })).status).toBe(403);
+    // The hosted widget's reads of the agent and of the conversation.
+    expect((await asVisitor<ErrorBody>(null, 'GET', `/agents/${guarded}`, undefined, { origin: 'https://evil.example' })).status).toBe(403);
+    const history = `/conversations/${answered.body.conversationId}`;
+    expect((await asVisitor(token, 'GET', history, undefined, { origin: 'https://shop.example' })).status).toBe(200);
+    expect((await asVisitor<ErrorBody>(token, 'GET', history, undefined, { origin: 'https://evil.example' })).status).toBe(403);
   });
 });

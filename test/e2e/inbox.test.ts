@@ -157,7 +157,8 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     await page.getByRole('button', { name: 'Send reply' }).click();
     await log.getByRole('listitem').filter({ hasText: 'Olivia here' }).getByText('Olivia Owner (you)').waitFor();
     expect(await page.getByLabel('Reply to the visitor').inputValue()).toBe('');
-    const stored = (await conversation(visitor.conversationId)).messages.at(-1)!;
+    // Newest first, as the API answers.
+    const stored = (await conversation(visitor.conversationId)).messages[0]!;
     expect(stored).toMatchObject({ from: 'human', text: 'Yes, Olivia here. Aisle 4, as the memo says.', sender: { type: 'user', id: ownerMemberId, name: 'Olivia Owner' } });
     await page.getByRole('button', { name: 'Assigned to Olivia Owner' }).waitFor();
 

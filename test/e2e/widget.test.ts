@@ -328,8 +328,9 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     expect(ids[1]).toBeTruthy();
     expect(ids[0]).not.toBe(ids[1]);
     const [mine, theirs] = await Promise.all(ids.map((id) => conversation(id)));
-    expect(mine?.messages.map((m) => m.text)).toEqual(['When do parcels ship?', 'Within two days.']);
-    expect(theirs?.messages.map((m) => m.text)).toEqual(['Are returns free?', 'Returns are free.']);
+    // The API answers a conversation's messages newest first.
+    expect(mine?.messages.map((m) => m.text)).toEqual(['Within two days.', 'When do parcels ship?']);
+    expect(theirs?.messages.map((m) => m.text)).toEqual(['Returns are free.', 'Are returns free?']);
     expect(await returns.getByText('When do parcels ship?').count()).toBe(0);
     expect(problems).toEqual([]);
   });

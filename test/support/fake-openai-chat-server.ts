@@ -79,6 +79,12 @@ export class FakeOpenAIChatServer {
     return `${await listenOnLoopback(this.#server)}/v1`;
   }
 
+  /** Starts it and answers Parley's environment for a model named `remote` served by it (`PARLEY_MODELS`). */
+  async startAsRemoteModel(): Promise<Record<string, string>> {
+    const baseURL = await this.start();
+    return { PARLEY_MODELS: JSON.stringify({ remote: { provider: 'openai-compatible', model: 'fake-chat', baseURL } }) };
+  }
+
   async stop(): Promise<void> {
     await closeServer(this.#server);
   }

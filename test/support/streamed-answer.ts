@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { answerStreamPart } from '../../web/shared/answer-stream.js';
 import type { AnswerBody } from './bodies.js';
 
 export interface StreamedAnswer {
@@ -21,16 +22,12 @@ export async function streamAnswer(url: string, key: string | null, body: unknow
   const parser = createParser({ onEvent: (event) => events.push(event) });
   const decoder = new TextDecoder();
   for await (const chunk of response.body!) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
-  const answer = events
-    .filter((event) => event.event === 'answer')
-    .map((event) => decodeURIComponent(event.data))
-    .join('');
-  const final = events.find((event) => event.event === 'endpoint_response');
+  const parts = events.map((event) => answerStreamPart<AnswerBody>(event));
   return {
     status: response.status,
     contentType: response.headers.get('content-type'),
-    answer,
-    final: final && JSON.parse(final.data),
+    answer: parts.map((part) => (part?.kind === 'delta' ? part.text : '')).join(''),
+    final: parts.find((part) => part?.kind === 'response')?.response,
     events,
   };
 }

@@ -23,7 +23,7 @@ export async function registerCors(app: FastifyInstance, publicRoutes: PublicRou
       const origin = request.headers.origin;
       const target = publicRoutes.match(request.url);
       if (origin === undefined || target === undefined) return { origin: false };
-      const allowed = await access.allowsOrigin(target.resource, target.id, origin);
+      const allowed = target.id === undefined || (await access.allowsOrigin(target.resource, target.id, origin));
       return allowed ? { ...PUBLIC_CORS, origin } : { origin: false };
     },
   });

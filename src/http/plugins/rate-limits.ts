@@ -113,8 +113,9 @@ export function limitCallers(scope: FastifyInstance, options: RateLimitOptions):
     }
     const resource = request.routeOptions.config.publicResource;
     const id = (request.params as { id?: unknown }).id;
-    if (resource === undefined || typeof id !== 'string') return {};
-    const workspaceId = await options.access.workspaceOf(resource, id);
+    if (resource === undefined) return {};
+    // A route whose path names no resource counts the address under the default limits.
+    const workspaceId = typeof id === 'string' ? await options.access.workspaceOf(resource, id) : undefined;
     const limits = workspaceId === undefined ? options.settings.defaults : await options.settings.forWorkspace(workspaceId);
     const checks: Partial<Record<Dimension, Check>> = { ip: { key: `ip:${workspaceId ?? '-'}:${request.ip}`, max: limits.ipPerMinute } };
     if (caller.kind === 'visitor') {

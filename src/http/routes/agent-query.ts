@@ -16,11 +16,18 @@ const QuestionBody = Type.Object({
   query: Type.String({ minLength: 1, maxLength: 20_000, pattern: '\\S', description: 'The question put to the agent' }),
   conversationId: Type.Optional(
     ClientId(
-      'Absent: a new conversation. With an API key an unknown id creates it (ids are unique per workspace); ' +
-        'without a key only the visitor token’s own conversation can be continued',
+      'Absent: a new conversation. An unknown id creates it (ids are unique per workspace; without a key it must ' +
+        'have 20 to 128 letters, digits, - or _). Without a key an existing one must be the caller’s own: send its ' +
+        'visitor token, or the visitorId it was started with',
     ),
   ),
-  visitorId: Type.Optional(ClientId('Who asks; absent: a new visitor (without a key: the visitor token’s own)')),
+  visitorId: Type.Optional(
+    Type.Union([ClientId('Who asks'), Type.Null(), Type.Literal('')], {
+      description:
+        'Who asks; absent, null or empty: a new visitor. Without a key: the visitor token’s own, else the visitorId ' +
+        'of an earlier answer (it continues that visitor’s conversations; any other id is replaced by a new one)',
+    }),
+  ),
   visitorToken: Type.Optional(
     Type.String({ maxLength: 4096, description: 'The token of an earlier answer, if the client cannot send it as the Bearer credential' }),
   ),
@@ -71,7 +78,10 @@ const Answer = Type.Object(
 export type AnswerBody = Static<typeof Answer>;
 export type SourceBody = Static<typeof Source>;
 
-/** The older widget's framing: URI-encoded deltas, the whole answer, then an empty-named [DONE] event. */
+/**
+ * The hosted widget's framing: URI-encoded deltas, the whole answer URI-encoded too (that widget runs
+ * `decodeURIComponent` on every event's data), then an empty-named [DONE] event.
+ */
 class AnswerStream {
   readonly #sse: SseResponse;
 
@@ -88,7 +98,8 @@ class AnswerStream {
   }
 
   finish(result: AgentAnswer | ExchangeIds): void {
-    this.#sse.send({ event: 'endpoint_response', data: JSON.stringify(result) });
+    // `metadata`: the hosted widget merges an answer's metadata into its message; Parley's answers carry none.
+    this.#sse.send({ event: 'endpoint_response', data: encodeURIComponent(JSON.stringify({ ...result, metadata: {} })) });
     this.#sse.send({ event: '', data: '[DONE]' });
     this.#sse.end();
   }
@@ -124,7 +135,8 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
         summary: 'Ask the agent a question, optionally inside a conversation; streamed as server-sent events on request',
         description:
           'Public agents answer without a key. With `streaming: true` the answer arrives as `event: answer` frames ' +
-          '(URI-encoded deltas), then `event: endpoint_response` (the JSON below), then `data: [DONE]`; an error after ' +
+          '(URI-encoded deltas), then `event: endpoint_response` (the JSON below with `metadata: {}`, URI-encoded), ' +
+          'then `event: ` with `data: [DONE]`; the content type is exactly `text/event-stream`. An error after ' +
           'the first frame is sent as `data: [ERROR]<message>`.',
         params: IdParams,
         body: QuestionBody,
@@ -133,7 +145,7 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
     },
     async (request, reply) => {
       // The body's visitorToken was resolved into request.caller before the rate limits ran.
-      const { streaming, filters, visitorToken, ...question } = request.body;
+      const { streaming, filters, visitorToken, visitorId, ...question } = request.body;
       const { caller } = request;
       const abort = new AbortController();
       // A client that goes away stops the model; what it had written is kept.
@@ -143,7 +155,7 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) abort.abort();
       });
-      const input = { ...question, ...filterLists(filters) };
+      const input = { ...question, visitorId: visitorId || undefined, ...filterLists(filters) };
       const origin = request.headers.origin;
       if (!streaming) return answers.ask(caller, request.params.id, input, { signal: abort.signal, origin });
 

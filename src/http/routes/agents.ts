@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AgentService } from '../../domain/agents.js';
 import type { AgentRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
-import { widgetSettingsOf } from '../../domain/widget-settings.js';
+import { widgetSettingsOf, type WidgetSettings as WidgetLook } from '../../domain/widget-settings.js';
+import { isWorkspaceCaller } from '../../domain/callers.js';
 import { WidgetSettings, WidgetSettingsPatch } from './widget-schemas.js';
 import { IdParams, ModelName, Visibility, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
@@ -64,6 +65,47 @@ const Agent = Type.Object({
 
 export type AgentBody = Static<typeof Agent>;
 
+/** What a caller without a key reads of a public agent: its look, never its prompts, origins or datastores. */
+const PublicAgent = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    iconUrl: Nullable(Type.String()),
+    visibility: StringEnum(['public']),
+    widget: WidgetSettings,
+    interfaceConfig: Type.Object(
+      {
+        displayName: Type.String(),
+        primaryColor: Type.String(),
+        position: StringEnum(['left', 'right']),
+        theme: Type.Optional(StringEnum(['light', 'dark'])),
+        initialMessages: Type.Array(Type.String()),
+        messageTemplates: Type.Array(Type.String()),
+      },
+      { description: 'The widget settings under the names the hosted service’s widget reads' },
+    ),
+    includeSources: Type.Boolean({ description: 'Answers carry their sources (the hosted widget shows them when true)' }),
+  },
+  { description: 'A public agent as a caller without a key sees it' },
+);
+
+const toPublicAgent = (agent: AgentRecord, settings: WidgetLook): Static<typeof PublicAgent> => ({
+  id: agent.id,
+  name: agent.name,
+  iconUrl: agent.iconUrl,
+  visibility: 'public',
+  widget: settings,
+  interfaceConfig: {
+    displayName: settings.title ?? agent.name,
+    primaryColor: settings.color,
+    position: settings.position,
+    ...(settings.theme === 'auto' ? {} : { theme: settings.theme }),
+    initialMessages: [settings.greeting, ...settings.initialMessages].filter((text) => text !== ''),
+    messageTemplates: settings.suggestedQuestions,
+  },
+  includeSources: true,
+});
+
 const toAgent = ({ widget, ...agent }: AgentRecord): AgentBody => ({
   ...agent,
   systemPrompt: agent.systemPrompt ?? '',
@@ -92,8 +134,22 @@ export const agentRoutes: FastifyPluginAsyncTypebox<AgentRoutesOptions> = async 
 
   app.get(
     '/agents/:id',
-    { schema: { tags, summary: 'Get an agent', params: IdParams, response: { 200: Agent, ...errorResponses() } } },
-    async (request) => toAgent(await agents.get(workspaceOf(request), request.params.id)),
+    {
+      config: { auth: 'optional', publicResource: 'agent' },
+      schema: {
+        tags,
+        summary: 'Get an agent; without a key, a public agent’s look only',
+        description: 'Without a key (the hosted chat widget) a public agent answers its name, icon and widget settings; a private one 404.',
+        params: IdParams,
+        response: { 200: Type.Union([Agent, PublicAgent]), ...errorResponses(429) },
+      },
+    },
+    async (request) => {
+      const { caller } = request;
+      if (isWorkspaceCaller(caller)) return toAgent(await agents.get(caller.workspaceId, request.params.id));
+      const { agent, settings } = await agents.publicProfile(caller, request.params.id, request.headers.origin);
+      return toPublicAgent(agent, settings);
+    },
   );
 
   app.patch(

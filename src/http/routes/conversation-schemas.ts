@@ -46,7 +46,7 @@ export const Conversation = Type.Object({
   agent: Nullable(AgentRef),
   assignee: Assignee,
   unreadCount: UnreadCount,
-  messages: Type.Array(Message, { description: 'All messages, oldest first' }),
+  messages: Type.Array(Message, { description: 'Newest first: all, or the page before `cursor`' }),
   participants: Type.Array(
     Type.Object({ id: Type.String(), type: StringEnum(['user', 'visitor', 'contact']) }),
     { description: 'Everyone taking part: workspace members (user), visitors and contacts' },
@@ -70,6 +70,24 @@ export const Conversation = Type.Object({
     }),
   ),
 });
+
+const VisitorIdProof = Type.String({
+  maxLength: 128,
+  description: 'Without a key: the visitorId the conversation was started with (the hosted widget keeps no visitor token)',
+});
+
+export const HistoryQuery = Type.Object({
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'A message id: the page of messages written before it; empty: none' })),
+  visitorId: Type.Optional(VisitorIdProof),
+});
+
+export const EvalAnswerBody = Type.Object({
+  messageId: Id,
+  eval: Nullable(StringEnum(['good', 'bad', 'GOOD', 'BAD'], { description: 'Either case; null clears the rating' })),
+  visitorId: Type.Optional(Nullable(VisitorIdProof)),
+});
+
+export const EvalAnswerResult = Type.Object({ messageId: Type.String(), eval: Nullable(StringEnum(['GOOD', 'BAD'])) });
 
 export const PatchParams = Type.Object({ conversationId: Id });
 

@@ -5,7 +5,10 @@ import { IdParams, errorResponses } from '../schemas.js';
 import {
   Conversation,
   CountsQuery,
+  EvalAnswerBody,
+  EvalAnswerResult,
   ExportQuery,
+  HistoryQuery,
   InboxCounts,
   ReadResult,
   ReplyBody,
@@ -24,25 +27,67 @@ import { nextPageLink, toConversation, toListed, toPatched, toSimplified } from 
 import { Message, toMessage } from './messages.js';
 import { Type } from '@sinclair/typebox';
 import { senderOf } from '../../domain/conversation-view.js';
+import { isWorkspaceCaller } from '../../domain/callers.js';
+import type { VisitorConversationService } from '../../domain/visitor-conversations.js';
+import type { MessageEval } from '../../store/store.js';
+import { VisitorTranscript } from './visitor-conversation.js';
 
 
-export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: ConversationService }> = async (
-  app,
-  { conversations },
-) => {
+export interface ConversationRoutesOptions {
+  conversations: ConversationService;
+  /** The hosted widget reads and rates the visitor's own conversation on these routes, without a key. */
+  visitors: VisitorConversationService;
+}
+
+export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOptions> = async (app, { conversations, visitors }) => {
   const tags = ['conversations'];
 
   app.get(
     '/conversations/:id',
     {
+      config: { auth: 'optional', publicResource: 'conversation' },
       schema: {
         tags,
-        summary: 'Get a conversation with all its messages (oldest first) and participants',
+        summary: 'Get a conversation with its messages, newest first, and participants',
+        description:
+          'All messages, newest first; with `cursor` (a message id) the 50 written before that one. Without a key ' +
+          '(the hosted chat widget’s history) only the caller’s own conversation with a public agent, proved by its ' +
+          'visitor token or the `visitorId` it was started with, in the visitor’s view; anything else is 404.',
         params: IdParams,
-        response: { 200: Conversation, ...errorResponses() },
+        querystring: HistoryQuery,
+        response: { 200: Type.Union([Conversation, VisitorTranscript]), ...errorResponses(429) },
       },
     },
-    async (request) => toConversation(await conversations.get(workspaceOf(request), request.params.id)),
+    async (request) => {
+      const { cursor, visitorId } = request.query;
+      const { caller } = request;
+      if (isWorkspaceCaller(caller)) return toConversation(await conversations.history(caller.workspaceId, request.params.id, cursor));
+      return visitors.history(caller, request.params.id, visitorId, cursor, request.headers.origin);
+    },
+  );
+
+  app.post(
+    '/conversations/eval-answer',
+    {
+      config: { auth: 'optional', publicResource: 'conversation' },
+      schema: {
+        tags,
+        summary: 'Rate an agent answer (the hosted chat widget’s rating)',
+        description:
+          'With a key, any message of the workspace. Without one, an agent answer of the caller’s own conversation ' +
+          'with a public agent, proved by its visitor token or the `visitorId` it was started with; anything else is 404.',
+        body: EvalAnswerBody,
+        response: { 200: EvalAnswerResult, ...errorResponses(413, 415, 429) },
+      },
+    },
+    async (request) => {
+      const { messageId, visitorId } = request.body;
+      const value = request.body.eval === null ? null : (request.body.eval.toUpperCase() as MessageEval);
+      const { caller } = request;
+      if (isWorkspaceCaller(caller)) await conversations.rateMessage(caller.workspaceId, messageId, value);
+      else await visitors.rateAnswer(caller, messageId, visitorId || undefined, value, request.headers.origin);
+      return { messageId, eval: value };
+    },
   );
 
   app.patch(

@@ -12,7 +12,7 @@ const Sender = Nullable(
   { description: 'Null for system notices' },
 );
 
-const VisitorTranscript = Type.Object({
+export const VisitorTranscript = Type.Object({
   conversationId: Type.String(),
   status: StringEnum(['UNRESOLVED', 'RESOLVED', 'HUMAN_REQUESTED']),
   isAiEnabled: Type.Boolean({ description: 'False while a person answers instead of the agent' }),
@@ -29,7 +29,7 @@ const VisitorTranscript = Type.Object({
         { description: 'What an agent answer drew from' },
       ),
     }),
-    { description: 'Oldest first' },
+    { description: 'Oldest first; newest first from GET /conversations/{id}, the hosted widget’s read' },
   ),
 });
 

@@ -7,6 +7,8 @@ const SOURCES = path.join(ROOT, 'web/dashboard');
 const BUILT = path.join(ROOT, 'dist/web/dashboard/index.html');
 const WIDGET_SOURCES = path.join(ROOT, 'web/widget');
 const WIDGET_BUILT = path.join(ROOT, 'dist/web/widget.js');
+/** Code both bundle (the answer stream's decoder). */
+const SHARED_SOURCES = path.join(ROOT, 'web/shared');
 
 const builtAt = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
 
@@ -26,11 +28,12 @@ function newestSource(dir: string): number {
  * them from dist/web, so build each when it is missing or older than its sources.
  */
 export default function buildDashboard(): void {
-  if (builtAt(WIDGET_BUILT) <= newestSource(WIDGET_SOURCES)) {
+  const shared = newestSource(SHARED_SOURCES);
+  if (builtAt(WIDGET_BUILT) <= Math.max(newestSource(WIDGET_SOURCES), shared)) {
     console.log('[browser tests] building the chat widget (its sources are newer than dist/web/widget.js)');
     execFileSync('npm', ['run', 'build:widget', '--silent'], { cwd: ROOT, stdio: 'inherit' });
   }
-  if (builtAt(BUILT) > newestSource(SOURCES)) return;
+  if (builtAt(BUILT) > Math.max(newestSource(SOURCES), shared)) return;
   console.log('[browser tests] building the dashboard (its sources are newer than dist/web/dashboard)');
   execFileSync(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'web/dashboard/vite.config.ts', '--logLevel', 'warn'], {
     cwd: ROOT,

@@ -4,6 +4,7 @@
  * Uploads (XHR, for their progress events), the streamed agent answer and the live event stream go
  * through here too.
  */
+import { AnswerStreamError, readAnswerStream } from '../../shared/answer-stream';
 import { readServerSentEvents } from './server-sent-events';
 
 export interface FieldProblem {
@@ -175,9 +176,8 @@ export async function upload<T>(path: string, form: FormData, onProgress: Upload
 }
 
 /**
- * A POST answered with server-sent events in the agent-answer framing (README): `event: answer` frames
- * carry URI-encoded deltas, `event: endpoint_response` the final JSON, `data: [DONE]` ends, and
- * `data: [ERROR]…` ends with a message. Resolves to the final JSON.
+ * A POST answered with server-sent events in the agent-answer framing (README; decoded by
+ * web/shared/answer-stream.ts). Resolves to the final JSON.
  */
 export async function streamAnswer<T>(path: string, body: unknown, onDelta: (text: string) => void, signal?: AbortSignal): Promise<T> {
   const response = await withCredential(false, (token) =>
@@ -193,13 +193,10 @@ export async function streamAnswer<T>(path: string, body: unknown, onDelta: (tex
     }),
   );
   if (!response.ok || response.body === null) throw await failureOf(response);
-  let result: T | undefined;
-  for await (const event of readServerSentEvents(response.body)) {
-    if (event.data === '[DONE]') break;
-    if (event.data.startsWith('[ERROR]')) throw new ApiError(0, 'STREAM_ERROR', event.data.slice('[ERROR]'.length).trim() || 'The answer could not be completed');
-    if (event.event === 'answer') onDelta(decodeURIComponent(event.data));
-    else if (event.event === 'endpoint_response') result = JSON.parse(event.data) as T;
+  try {
+    return await readAnswerStream<T>(readServerSentEvents(response.body), onDelta);
+  } catch (error) {
+    if (error instanceof AnswerStreamError) throw new ApiError(0, 'STREAM_ERROR', error.message);
+    throw error;
   }
-  if (result === undefined) throw new ApiError(0, 'STREAM_ERROR', 'The answer ended before it was complete');
-  return result;
 }

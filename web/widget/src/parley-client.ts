@@ -1,3 +1,4 @@
+import { AnswerStreamError, readAnswerStream } from '../../shared/answer-stream.js';
 import { readSse } from './read-sse.js';
 
 export type LeadRule = 'off' | 'optional' | 'required';
@@ -119,14 +120,12 @@ export class ParleyClient {
     const body = { query, streaming: true, ...(conversationId ? { conversationId } : {}) };
     const response = await this.#call('POST', '/query', token, body);
     if (response.body === null) throw new CallFailed(0, 'NO_BODY');
-    let end: AnswerEnd | undefined;
-    for await (const frame of readSse(response.body)) {
-      if (frame.event === 'answer') onDelta(decodeURIComponent(frame.data));
-      else if (frame.event === 'endpoint_response') end = JSON.parse(frame.data) as AnswerEnd;
-      else if (frame.data.startsWith('[ERROR]')) throw new CallFailed(502, 'STREAM_ERROR');
+    try {
+      return await readAnswerStream<AnswerEnd>(readSse(response.body), onDelta);
+    } catch (error) {
+      if (error instanceof AnswerStreamError) throw error.reason === 'error' ? new CallFailed(502, 'STREAM_ERROR') : new CallFailed(0, 'CUT_SHORT');
+      throw error;
     }
-    if (end === undefined) throw new CallFailed(0, 'CUT_SHORT');
-    return end;
   }
 
   async setStatus(token: string, status: 'HUMAN_REQUESTED' | 'RESOLVED'): Promise<Transcript> {

@@ -59,7 +59,7 @@ export interface ThreadMessage extends ListedMessage {
   sources: AnswerSource[];
 }
 
-/** `GET /conversations/{id}`: the conversation with all its messages, oldest first. */
+/** `GET /conversations/{id}`: the conversation with all its messages (oldest first once {@link useConversation} has them). */
 export interface ConversationDetail {
   id: string;
   title: string;
@@ -172,7 +172,11 @@ export function useConversation(id: string) {
   const workspaceId = useWorkspaceId();
   return useQuery({
     queryKey: conversationKeys.detail(workspaceId, id),
-    queryFn: ({ signal }) => api<ConversationDetail>(conversationPath(id), { signal }),
+    // The API answers newest first (as the hosted service did); the thread reads in the order they were written.
+    queryFn: async ({ signal }) => {
+      const detail = await api<ConversationDetail>(conversationPath(id), { signal });
+      return { ...detail, messages: detail.messages.reverse() };
+    },
   });
 }
 
