@@ -72,9 +72,10 @@ describe.each(STORE_KINDS)('parley start killed mid-answer on %s', (kind) => {
     const restarted = await startTestParley(kind, { scratch, env: { PARLEY_MODELS: models } });
     try {
       const { messages } = (await restarted.call<ConversationBody>('GET', `/conversations/${conversationId}`, { key })).body;
+      // Newest first, as GET /conversations/{id} answers.
       expect(messages.map(({ from, text, interrupted }) => ({ from, text, interrupted }))).toEqual([
-        { from: 'human', text: 'When are you open?', interrupted: undefined },
         { from: 'agent', text: seen, interrupted: true },
+        { from: 'human', text: 'When are you open?', interrupted: undefined },
       ]);
     } finally {
       await restarted.close();
