@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { answerStreamPart } from '../../web/shared/answer-stream.js';
+import { answerStreamPart } from '../../web/contract/answer-stream.js';
 import type { AnswerBody } from './bodies.js';
 
 export interface StreamedAnswer {

@@ -8,7 +8,7 @@ const BUILT = path.join(ROOT, 'dist/web/dashboard/index.html');
 const WIDGET_SOURCES = path.join(ROOT, 'web/widget');
 const WIDGET_BUILT = path.join(ROOT, 'dist/web/widget.js');
 /** Code both bundle (the answer stream's decoder). */
-const SHARED_SOURCES = path.join(ROOT, 'web/shared');
+const CONTRACT_SOURCES = path.join(ROOT, 'web/contract');
 
 const builtAt = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
 
@@ -28,7 +28,7 @@ function newestSource(dir: string): number {
  * them from dist/web, so build each when it is missing or older than its sources.
  */
 export default function buildDashboard(): void {
-  const shared = newestSource(SHARED_SOURCES);
+  const shared = newestSource(CONTRACT_SOURCES);
   if (builtAt(WIDGET_BUILT) <= Math.max(newestSource(WIDGET_SOURCES), shared)) {
     console.log('[browser tests] building the chat widget (its sources are newer than dist/web/widget.js)');
     execFileSync('npm', ['run', 'build:widget', '--silent'], { cwd: ROOT, stdio: 'inherit' });

@@ -4,7 +4,7 @@
  * Uploads (XHR, for their progress events), the streamed agent answer and the live event stream go
  * through here too.
  */
-import { AnswerStreamError, readAnswerStream } from '../../shared/answer-stream';
+import { AnswerStreamError, readAnswerStream } from '../../contract/answer-stream';
 import { readServerSentEvents } from './server-sent-events';
 
 export interface FieldProblem {
@@ -177,7 +177,7 @@ export async function upload<T>(path: string, form: FormData, onProgress: Upload
 
 /**
  * A POST answered with server-sent events in the agent-answer framing (README; decoded by
- * web/shared/answer-stream.ts). Resolves to the final JSON.
+ * web/contract/answer-stream.ts). Resolves to the final JSON.
  */
 export async function streamAnswer<T>(path: string, body: unknown, onDelta: (text: string) => void, signal?: AbortSignal): Promise<T> {
   const response = await withCredential(false, (token) =>

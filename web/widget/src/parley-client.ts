@@ -1,4 +1,4 @@
-import { AnswerStreamError, readAnswerStream } from '../../shared/answer-stream.js';
+import { AnswerStreamError, readAnswerStream } from '../../contract/answer-stream.js';
 import { readSse } from './read-sse.js';
 
 export type LeadRule = 'off' | 'optional' | 'required';
