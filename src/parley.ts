@@ -210,7 +210,7 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
   const running = new RunningIngests(core.store.datasources);
   const ingest = new IngestDatasourceHandler(core.store, embedder, preparePool, running, {
     chunking: { maxTokens: config.ingestion.chunkTokens, overlapTokens: config.ingestion.chunkOverlapTokens },
-    parseLimits: PARSE_LIMITS,
+    parseLimits: { ...PARSE_LIMITS, seconds: config.ingestion.parseSeconds ?? PARSE_LIMITS.seconds },
     tempDir: tempDirOf(config),
     maxDownloadBytes: config.ingestion.maxUploadBytes,
     outbound: core.outbound,
