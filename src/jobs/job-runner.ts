@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import os from 'node:os';
-import type { JobRecord, JobStore } from '../store/store.js';
+import type { ClaimOptions, JobRecord, JobStore } from '../store/store.js';
 import { retryDelayMs, type BackoffPolicy } from './backoff.js';
 import { PermanentJobError, SupersededError, isPermanent } from './job-errors.js';
 import { onBehalfOf } from '../observability/request-context.js';
@@ -22,6 +22,11 @@ export interface JobHandler {
 
 export interface JobRunnerOptions {
   concurrency: number;
+  /**
+   * Run one job more than `concurrency`, only ever from a workspace with none running: a workspace that fills
+   * every slot (several slow documents) does not hold up another's.
+   */
+  idleWorkspaceSlot?: boolean;
   leaseMs: number;
   /** How often an idle runner looks for due jobs (also woken at once by `wake`). */
   pollMs: number;
@@ -68,7 +73,8 @@ export class JobRunner {
   ) {}
 
   start(): void {
-    for (let slot = 0; slot < this.options.concurrency; slot += 1) this.#loops.push(this.loop());
+    for (let slot = 0; slot < this.options.concurrency; slot += 1) this.#loops.push(this.loop({}));
+    if (this.options.idleWorkspaceSlot) this.#loops.push(this.loop({ idleWorkspacesOnly: true }));
   }
 
   /** Look for work now (a job was just enqueued in this process). */
@@ -83,7 +89,7 @@ export class JobRunner {
     await Promise.all(this.#loops);
   }
 
-  private async loop(): Promise<void> {
+  private async loop(claiming: ClaimOptions): Promise<void> {
     const kinds = Object.keys(this.handlers);
     /** Claims that failed in a row (the store is away): each makes the next wait longer. */
     let failures = 0;
@@ -96,6 +102,7 @@ export class JobRunner {
           kinds,
           new Date(now).toISOString(),
           new Date(now + this.options.leaseMs).toISOString(),
+          claiming,
         );
         failures = 0;
       } catch (error) {
