@@ -2,9 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobRecord } from '../../src/store/store.js';
 import type { DatasourceBody, DatastoreBody } from '../support/bodies.js';
-import { uploadFile, waitForDatasource } from '../support/datasources.js';
+import { ingestJobs, uploadFile, waitForDatasource } from '../support/datasources.js';
 import { writeLongReport } from '../support/long-report.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
@@ -39,11 +38,6 @@ async function addText(parley: TestParley, tenant: Tenant, text: string): Promis
   });
   expect(created.status).toBe(200);
   return created.body.id;
-}
-
-async function ingestJobs(parley: TestParley, datasourceId: string): Promise<JobRecord[]> {
-  const jobs = await parley.core.store.jobs.list({ kind: 'ingest-datasource' });
-  return jobs.filter((job) => job.payload.datasourceId === datasourceId);
 }
 
 /** Milliseconds from now until `id` is synched; fails after `withinMs`. */

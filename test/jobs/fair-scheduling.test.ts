@@ -1,35 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { JobRunner, type JobHandler } from '../../src/jobs/job-runner.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
-import { at } from '../support/store-contract.js';
-import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
+import { at, useScratchStore } from '../support/store-contract.js';
+import { STORE_KINDS } from '../support/stores.js';
 
 const LEASE = 30;
 
 describe.each(STORE_KINDS)('jobs shared fairly between workspaces on %s', (kind) => {
-  let scratch: ScratchStore;
-  let store: Store;
-  beforeAll(async () => {
-    scratch = await createScratchStore(kind);
-    store = await openStore(scratch.config, scratch.dataDir);
-  });
-  afterAll(async () => {
-    await store.close();
-    await scratch.drop();
-  });
+  const store = useScratchStore(kind);
 
   /** A job of `jobKind` for `workspaceId`, due at `at(dueSecond)`, or now. */
   async function enqueue(jobKind: string, workspaceId: string | null, dueSecond?: number): Promise<string> {
     const id = newId();
     const runAt = dueSecond === undefined ? undefined : at(dueSecond);
-    await store.jobs.enqueue({ id, kind: jobKind, workspaceId, payload: {}, maxAttempts: 3, ...(runAt === undefined ? {} : { runAt }) });
+    await store().jobs.enqueue({ id, kind: jobKind, workspaceId, payload: {}, maxAttempts: 3, ...(runAt === undefined ? {} : { runAt }) });
     return id;
   }
 
   const claim = async (jobKind: string, idleWorkspacesOnly = false) =>
-    (await store.jobs.claim('worker-1', [jobKind], at(10), at(10 + LEASE), { idleWorkspacesOnly }))?.id;
+    (await store().jobs.claim('worker-1', [jobKind], at(10), at(10 + LEASE), { idleWorkspacesOnly }))?.id;
 
   it('claims from the workspace with the fewest jobs running, then the job due longest', async () => {
     const jobKind = `fair-${newId()}`;
@@ -51,13 +40,13 @@ describe.each(STORE_KINDS)('jobs shared fairly between workspaces on %s', (kind)
     const [a, b] = [newId(), newId()];
     // B has a job of this kind running, and another waiting.
     await enqueue(jobKind, b, -2);
-    await store.jobs.claim('worker-1', [jobKind], at(5), at(5 + LEASE));
+    await store().jobs.claim('worker-1', [jobKind], at(5), at(5 + LEASE));
     await enqueue(jobKind, b, -1);
     // A runs a job of another kind only, and has one of this kind whose worker died (its lease ran out at 6).
     await enqueue(otherKind, a);
-    await store.jobs.claim('worker-1', [otherKind], at(5), at(5 + LEASE));
+    await store().jobs.claim('worker-1', [otherKind], at(5), at(5 + LEASE));
     const orphan = await enqueue(jobKind, a, 0);
-    await store.jobs.claim('worker-0', [jobKind], at(1), at(6));
+    await store().jobs.claim('worker-0', [jobKind], at(1), at(6));
     expect(await claim(jobKind)).toBe(orphan);
   });
 
@@ -88,7 +77,7 @@ describe.each(STORE_KINDS)('jobs shared fairly between workspaces on %s', (kind)
         if (job.workspaceId === a) await released;
       },
     };
-    const runner = new JobRunner(store.jobs, { [jobKind]: handler }, {
+    const runner = new JobRunner(store().jobs, { [jobKind]: handler }, {
       concurrency: 2,
       idleWorkspaceSlot: true,
       leaseMs: 5_000,
@@ -101,10 +90,10 @@ describe.each(STORE_KINDS)('jobs shared fairly between workspaces on %s', (kind)
       await expect.poll(() => started.length, { interval: 20, timeout: 10_000 }).toBe(2);
       const ofB = await enqueue(jobKind, b);
       runner.wake();
-      await expect.poll(async () => (await store.jobs.find(ofB))?.status, { interval: 20, timeout: 10_000 }).toBe('done');
+      await expect.poll(async () => (await store().jobs.find(ofB))?.status, { interval: 20, timeout: 10_000 }).toBe('done');
       // The kept slot took B's job, never A's third.
       expect(started).toEqual([a, a, b]);
-      expect((await store.jobs.find(ofA[2]!))?.status).toBe('queued');
+      expect((await store().jobs.find(ofA[2]!))?.status).toBe('queued');
     } finally {
       release();
       await runner.stop();

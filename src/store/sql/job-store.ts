@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Database, JobTable } from '../schema.js';
 import type { ClaimOptions, JobQueueReading, JobRecord, JobStatus, JobStore, NewJob } from '../ports/job-store.js';
 import { countWhen } from './count-when.js';
@@ -92,19 +92,30 @@ export class SqlJobStore implements JobStore {
       next = next.where('workspace_id', 'is not', null).where((eb) => eb.not(eb.exists(runningAlongside(eb).select('busy.id'))));
     }
     // Several workers on PostgreSQL each skip the rows others are claiming; SQLite serialises writers.
-    if (this.connection.capabilities.supportsRowLocks) next = next.forUpdate().skipLocked();
-    const row = await this.db
-      .updateTable('job')
-      .set((eb) => ({
-        status: 'running',
-        attempts: eb('attempts', '+', 1),
-        lease_owner: owner,
-        lease_until: leaseUntil,
-        updated_at: now,
-      }))
-      .where('id', '=', next)
-      .returningAll()
-      .executeTakeFirst();
+    const rowLocks = this.connection.capabilities.supportsRowLocks;
+    if (rowLocks) next = next.forUpdate().skipLocked();
+    const claimNext = (db: Kysely<Database>) =>
+      db
+        .updateTable('job')
+        .set((eb) => ({
+          status: 'running',
+          attempts: eb('attempts', '+', 1),
+          lease_owner: owner,
+          lease_until: leaseUntil,
+          updated_at: now,
+        }))
+        .where('id', '=', next)
+        .returningAll()
+        .executeTakeFirst();
+    // And PostgreSQL claims of the same kinds take turns (a lock held to the commit), so that each counts the
+    // jobs the others have just claimed: two at once each saw a workspace with none running.
+    const turn = `parley.job-claim:${[...kinds].sort().join(',')}`;
+    const row = rowLocks
+      ? await this.db.transaction().execute(async (trx) => {
+          await sql`SELECT pg_advisory_xact_lock(hashtext(${turn}))`.execute(trx);
+          return claimNext(trx);
+        })
+      : await claimNext(this.db);
     return row && toRecord(row);
   }
 
