@@ -123,6 +123,8 @@ export interface IngestionConfig {
   readonly quotaChars: number | null;
   readonly chunkTokens: number;
   readonly chunkOverlapTokens: number;
+  /** Seconds one document's parse and chunking may take; null for the default of the parse limits. */
+  readonly parseSeconds: number | null;
 }
 
 /**
@@ -215,6 +217,9 @@ export const ENVIRONMENT = Type.Object({
   PARLEY_ALLOW_PRIVATE_URLS: flag('Old spelling of PARLEY_OUTBOUND_ALLOW=any'),
   PARLEY_CHUNK_TOKENS: atLeast(32, 400, 'Chunk size in tokens'),
   PARLEY_CHUNK_OVERLAP_TOKENS: atLeast(0, 60, 'Chunk overlap in tokens (less than half the chunk)'),
+  PARLEY_PARSE_SECONDS: Type.Optional(
+    Type.Number({ exclusiveMinimum: 0, description: 'Seconds one document may take to parse and chunk (default 180)' }),
+  ),
   PARLEY_WORKER_CONCURRENCY: atLeast(1, 2, 'Jobs one process runs at a time'),
   PARLEY_JOB_LEASE_SECONDS: positive(30, 'A job whose worker stops heartbeating this long is taken over'),
   PARLEY_JOB_MAX_ATTEMPTS: atLeast(1, 5, 'Attempts before a job fails for good'),
@@ -357,6 +362,7 @@ export function loadConfig(env: Env = process.env): Config {
       quotaChars: v.PARLEY_QUOTA_CHARS ?? null,
       chunkTokens: v.PARLEY_CHUNK_TOKENS,
       chunkOverlapTokens: v.PARLEY_CHUNK_OVERLAP_TOKENS,
+      parseSeconds: v.PARLEY_PARSE_SECONDS ?? null,
     }),
     outbound: readOutboundAllow(v.PARLEY_OUTBOUND_ALLOW, isOn(v.PARLEY_ALLOW_PRIVATE_URLS)),
     jobs: Object.freeze({

@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config, LogLevel } from './config.js';
@@ -206,11 +205,13 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
     import('./event-workers.js'),
   ]);
   const embedder = await core.embedder();
-  const preparePool = new PreparePool({ threads: Math.max(1, Math.floor(os.availableParallelism() / 2)) });
+  // A parse thread for every job that may run at once (the slot kept for an idle workspace too): a slow
+  // document holds its own thread, never the one another job is waiting for.
+  const preparePool = new PreparePool({ threads: config.jobs.concurrency + 1 });
   const running = new RunningIngests(core.store.datasources);
   const ingest = new IngestDatasourceHandler(core.store, embedder, preparePool, running, {
     chunking: { maxTokens: config.ingestion.chunkTokens, overlapTokens: config.ingestion.chunkOverlapTokens },
-    parseLimits: PARSE_LIMITS,
+    parseLimits: { ...PARSE_LIMITS, seconds: config.ingestion.parseSeconds ?? PARSE_LIMITS.seconds },
     tempDir: tempDirOf(config),
     maxDownloadBytes: config.ingestion.maxUploadBytes,
     outbound: core.outbound,
@@ -222,6 +223,7 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
   const runner = new JobRunner(core.store.jobs, { [INGEST_JOB]: ingest }, {
     onAttemptEnded,
     concurrency: config.jobs.concurrency,
+    idleWorkspaceSlot: true,
     leaseMs: config.jobs.leaseMs,
     pollMs: 500,
     backoff,

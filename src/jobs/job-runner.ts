@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import os from 'node:os';
-import type { JobRecord, JobStore } from '../store/store.js';
+import type { ClaimOptions, JobRecord, JobStore } from '../store/store.js';
 import { retryDelayMs, type BackoffPolicy } from './backoff.js';
 import { PermanentJobError, SupersededError, isPermanent } from './job-errors.js';
 import { onBehalfOf } from '../observability/request-context.js';
@@ -22,6 +22,12 @@ export interface JobHandler {
 
 export interface JobRunnerOptions {
   concurrency: number;
+  /**
+   * Keep one slot beyond `concurrency` for a workspace with no job running: while the other slots are all busy
+   * it takes such a workspace's next job, so a workspace whose slow documents fill every slot does not hold up
+   * another's.
+   */
+  idleWorkspaceSlot?: boolean;
   leaseMs: number;
   /** How often an idle runner looks for due jobs (also woken at once by `wake`). */
   pollMs: number;
@@ -60,6 +66,8 @@ export class JobRunner {
   readonly #stopping = new AbortController();
   #idle = new AbortController();
   readonly #loops: Promise<void>[] = [];
+  /** Jobs the `concurrency` shared slots are running. */
+  #busySlots = 0;
 
   constructor(
     private readonly jobs: JobStore,
@@ -68,7 +76,8 @@ export class JobRunner {
   ) {}
 
   start(): void {
-    for (let slot = 0; slot < this.options.concurrency; slot += 1) this.#loops.push(this.loop());
+    for (let slot = 0; slot < this.options.concurrency; slot += 1) this.#loops.push(this.loop('shared'));
+    if (this.options.idleWorkspaceSlot) this.#loops.push(this.loop('kept'));
   }
 
   /** Look for work now (a job was just enqueued in this process). */
@@ -83,24 +92,29 @@ export class JobRunner {
     await Promise.all(this.#loops);
   }
 
-  private async loop(): Promise<void> {
+  private async loop(slot: 'shared' | 'kept'): Promise<void> {
     const kinds = Object.keys(this.handlers);
+    const claiming: ClaimOptions = { idleWorkspacesOnly: slot === 'kept' };
     /** Claims that failed in a row (the store is away): each makes the next wait longer. */
     let failures = 0;
     while (!this.#stopping.signal.aborted) {
       let job: JobRecord | undefined;
-      try {
-        const now = Date.now();
-        job = await this.jobs.claim(
-          this.owner,
-          kinds,
-          new Date(now).toISOString(),
-          new Date(now + this.options.leaseMs).toISOString(),
-        );
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        this.options.onError?.(error);
+      // While a shared slot is free, it takes the next job (fairly): the kept slot stays free for later.
+      if (slot === 'shared' || this.#busySlots === this.options.concurrency) {
+        try {
+          const now = Date.now();
+          job = await this.jobs.claim(
+            this.owner,
+            kinds,
+            new Date(now).toISOString(),
+            new Date(now + this.options.leaseMs).toISOString(),
+            claiming,
+          );
+          failures = 0;
+        } catch (error) {
+          failures += 1;
+          this.options.onError?.(error);
+        }
       }
       if (job === undefined) {
         if (this.#idle.signal.aborted) this.#idle = new AbortController();
@@ -109,7 +123,9 @@ export class JobRunner {
         await delay(wait, undefined, { signal: AbortSignal.any([this.#idle.signal, this.#stopping.signal]) }).catch(() => undefined);
         continue;
       }
+      if (slot === 'shared') this.#busySlots += 1;
       await this.execute(job).catch((error: unknown) => this.options.onError?.(error));
+      if (slot === 'shared') this.#busySlots -= 1;
     }
   }
 

@@ -27,9 +27,11 @@ const READING: SentenceRules = { softWraps: true, abbreviations: true };
 
 /**
  * `.` `!` `?` `…` (and closing quotes or brackets) before white space and something other than a lower-case
- * letter or a digit ("e.g. this", "p. 12" go on); `。` `！` `？` (and closing brackets) before anything.
+ * letter or a digit ("e.g. this", "p. 12" go on); `。` `！` `？` (and closing brackets) before anything. A match
+ * starts only where a run of end punctuation starts: from inside the run, a run that ends no sentence would be
+ * read again from every one of its characters (100,000 "?" took 23 s).
  */
-const SENTENCE_END = /[.!?…]+['"’”»)\]]*(?=\s+[^\s\p{Ll}\p{N}])|[。！？]+[」』”’）]*(?=\s*\S)/gu;
+const SENTENCE_END = /(?<![.!?…])[.!?…]+['"’”»)\]]*(?=\s+[^\s\p{Ll}\p{N}])|(?<![。！？])[。！？]+[」』”’）]*(?=\s*\S)/gu;
 const ABBREVIATION = /(?:^|[\s(])(?:mr|mrs|ms|dr|prof|sr|jr|st|vs|no|nos|fig|approx|dept|inc|ltd|co|corp|gen|col|lt|sgt|rev|hon)\.$/i;
 const BULLET = /^(?:[-*•▪◦‣]|\d{1,3}[.)]|[a-z][.)])\s/i;
 const TERMINAL = /[.!?:;…]["')\]”’]*$/u;

@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobRecord } from '../../src/store/store.js';
-import { uploadFile, waitForDatasource } from '../support/datasources.js';
+import { ingestJobs, uploadFile, waitForDatasource } from '../support/datasources.js';
 import { writeLongReport } from '../support/long-report.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
@@ -44,11 +43,6 @@ async function startSlowParse(parley: TestParley, ws: Workspace, datastoreId: st
   await waitForDatasource(parley, ws.key, created.body.id, { until: new Set(['running']) });
   await until(() => cpuOver(cpuSeconds, 500), (used) => used > 0.1, 30_000);
   return created.body.id;
-}
-
-async function ingestJobs(parley: TestParley, datasourceId: string): Promise<JobRecord[]> {
-  const jobs = await parley.core.store.jobs.list({ kind: 'ingest-datasource' });
-  return jobs.filter((job) => job.payload.datasourceId === datasourceId);
 }
 
 /** Waits for the job of `generation` to end, and answers how long after `since` (ms since the epoch) it did. */

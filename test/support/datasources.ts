@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { vi } from 'vitest';
+import { INGEST_JOB } from '../../src/jobs/ingest-job.js';
+import type { JobRecord } from '../../src/store/store.js';
 import type { ApiResponse, TestParley } from './parley.js';
 import type { ChunkBody, DatasourceBody } from './bodies.js';
 
@@ -68,4 +70,10 @@ export async function chunkTexts(parley: TestParley, key: string, id: string): P
     texts.push(...body.map((chunk) => chunk.text));
     if (body.length < 500) return texts;
   }
+}
+
+/** The ingest jobs of a datasource, every generation, oldest first. */
+export async function ingestJobs(parley: Pick<TestParley, 'core'>, datasourceId: string): Promise<JobRecord[]> {
+  const jobs = await parley.core.store.jobs.list({ kind: INGEST_JOB });
+  return jobs.filter((job) => job.payload.datasourceId === datasourceId);
 }

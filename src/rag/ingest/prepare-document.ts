@@ -2,6 +2,7 @@ import { chunkDocument, type ChunkingOptions, type TextChunk } from './chunk-doc
 import { UnreadableDocumentError, type DocumentKind } from './document.js';
 import { parseDocument } from './parse/index.js';
 import type { ParseLimits } from './parse/parse-limits.js';
+import { nestedTooDeep } from './parse/unreadable.js';
 
 export interface PrepareTask {
   filePath: string;
@@ -26,6 +27,11 @@ export async function prepareDocument(task: PrepareTask): Promise<PreparedDocume
     return { ok: true, chunks, textSize, totalPages: document.totalPages ?? null, title: document.title ?? null };
   } catch (error) {
     if (error instanceof UnreadableDocumentError) return { ok: false, unreadable: error.message };
+    if (isStackOverflow(error)) return { ok: false, unreadable: nestedTooDeep().message };
     throw error;
   }
 }
+
+/** A parser that recurses (Readability, the JSON flattener) overflows on a deep enough document: that is the document's doing, not a passing failure. */
+const isStackOverflow = (error: unknown): boolean =>
+  error instanceof RangeError && error.message === 'Maximum call stack size exceeded';

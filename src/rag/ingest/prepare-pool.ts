@@ -1,10 +1,11 @@
 import { Piscina } from 'piscina';
 import { workerEntry } from '../../threads/worker-entry.js';
 import { PARSE_WORKER_MEMORY_MB } from './parse/parse-limits.js';
-import { tooMuchMemory } from './parse/unreadable.js';
+import { tookTooLong, tooMuchMemory } from './parse/unreadable.js';
 import type { PrepareTask, PreparedDocument } from './prepare-document.js';
 
 export interface PreparePoolOptions {
+  /** One per job that may run at once, so that no document waits for a thread behind another's parse. */
   threads: number;
   /** Old-generation heap of each thread, in MB; a document that needs more ends its thread, not the process. */
   memoryMb?: number;
@@ -27,15 +28,22 @@ export class PreparePool {
   }
 
   /**
-   * Runs one task; `signal` terminates it mid-parse. A document that runs its thread out of memory comes
-   * back unreadable: trying it again would only do the same.
+   * Runs one task; `signal` terminates it mid-parse. A document that runs its thread out of memory, or takes
+   * longer than `task.limits.seconds`, comes back unreadable: trying it again would only do the same. The time
+   * is kept here, outside the thread, which is then terminated wherever it is (in a regular expression that
+   * would never return, too).
    */
   async prepare(task: PrepareTask, signal?: AbortSignal): Promise<PreparedDocument> {
+    const budget = new AbortController();
+    const timer = setTimeout(() => budget.abort(), task.limits.seconds * 1000);
     try {
-      return await this.#pool.run(task, { signal });
+      return await this.#pool.run(task, { signal: signal === undefined ? budget.signal : AbortSignal.any([signal, budget.signal]) });
     } catch (error) {
+      if (budget.signal.aborted && !signal?.aborted) return { ok: false, unreadable: tookTooLong(task.limits.seconds).message };
       if (!isOutOfMemory(error)) throw error;
       return { ok: false, unreadable: tooMuchMemory(this.#memoryMb).message };
+    } finally {
+      clearTimeout(timer);
     }
   }
 

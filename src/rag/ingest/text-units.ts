@@ -154,10 +154,19 @@ function characterWindows(text: string, size: number): string[] {
   return windows;
 }
 
+/**
+ * Characters handed to the segmenter at once. V8's segment iterator takes time in proportion to the square of
+ * the text's length (80,000 characters of punctuation took a second, 80,000 CJK characters five), so a long
+ * text is segmented a window at a time: linear, and the same segments, since a word boundary depends on the
+ * characters near it (in Thai or Japanese, found by dictionary, on the run of text around it: there one in a
+ * few thousand boundaries moves by a character or two).
+ */
+const SEGMENT_WINDOW = 1_000;
+
 function groupSegments(text: string, segmenter: Intl.Segmenter, size: number): string[] {
   const groups: string[] = [];
   let group = '';
-  for (const { segment } of segmenter.segment(text)) {
+  for (const segment of segmentsOf(text, segmenter)) {
     group += segment;
     if (group.length >= size) {
       groups.push(group);
@@ -167,6 +176,31 @@ function groupSegments(text: string, segmenter: Intl.Segmenter, size: number): s
   if (group !== '') groups.push(group);
   return groups;
 }
+
+/**
+ * The segments of `text`, read a window at a time. A window's last segment may be cut by the window's end,
+ * so it is read again at the start of the next window; a segment that fills a whole window is taken as it is.
+ */
+function* segmentsOf(text: string, segmenter: Intl.Segmenter): Generator<string> {
+  let start = 0;
+  while (start < text.length) {
+    // Never between the two halves of a surrogate pair.
+    const end = start + SEGMENT_WINDOW - (isHighSurrogate(text.charCodeAt(start + SEGMENT_WINDOW - 1)) ? 1 : 0);
+    if (end >= text.length) {
+      for (const { segment } of segmenter.segment(text.slice(start))) yield segment;
+      return;
+    }
+    let next = start;
+    for (const { segment, index } of segmenter.segment(text.slice(start, end))) {
+      if (index > 0 && start + index + segment.length === end) break;
+      yield segment;
+      next = start + index + segment.length;
+    }
+    start = next;
+  }
+}
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 
 function runUnits(unit: Unit, texts: readonly string[], startsWord: (text: string, previous: string) => boolean): Unit[] {
   if (texts.length < 2) return [];

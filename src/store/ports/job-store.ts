@@ -31,6 +31,11 @@ export interface JobRecord {
   requestId: string | null;
 }
 
+export interface ClaimOptions {
+  /** Only a job of a workspace with no job of the same kinds running (in any process). */
+  idleWorkspacesOnly?: boolean;
+}
+
 export interface JobQueueReading {
   kind: string;
   queued: number;
@@ -44,13 +49,16 @@ export interface JobQueueReading {
  * claimed again. Every change after the claim names the lease owner, so a worker that lost its lease
  * cannot overwrite the new owner's outcome.
  *
- * Workspace-free: one queue serves every workspace, and a worker claims whichever job is due next. A job
- * carries its workspace (`workspaceId`), by which its handler scopes the rest of its work.
+ * One queue serves every workspace, and a worker claims the job due next from the workspace that has the
+ * fewest running. A job carries its workspace (`workspaceId`), by which its handler scopes the rest of its work.
  */
 export interface JobStore {
   enqueue(job: NewJob): Promise<void>;
-  /** The next due job of `kinds`, now leased to `owner` until `leaseUntil`; undefined when none is due. */
-  claim(owner: string, kinds: readonly string[], now: string, leaseUntil: string): Promise<JobRecord | undefined>;
+  /**
+   * The next due job of `kinds`, now leased to `owner` until `leaseUntil`; undefined when none is due. Fair
+   * across workspaces: from the workspace with the fewest jobs of `kinds` running, then the job due longest.
+   */
+  claim(owner: string, kinds: readonly string[], now: string, leaseUntil: string, options?: ClaimOptions): Promise<JobRecord | undefined>;
   /** Extends the lease; false when `owner` no longer holds it. */
   extendLease(id: string, owner: string, leaseUntil: string): Promise<boolean>;
   complete(id: string, owner: string): Promise<void>;

@@ -1,6 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Database, JobTable } from '../schema.js';
-import type { JobQueueReading, JobRecord, JobStatus, JobStore, NewJob } from '../ports/job-store.js';
+import type { ClaimOptions, JobQueueReading, JobRecord, JobStatus, JobStore, NewJob } from '../ports/job-store.js';
 import { countWhen } from './count-when.js';
 import { currentRequestId } from '../../observability/request-context.js';
 import type { SqlConnection } from './sql-dialect.js';
@@ -56,8 +56,22 @@ export class SqlJobStore implements JobStore {
     await insertJob(this.db, job, new Date().toISOString());
   }
 
-  async claim(owner: string, kinds: readonly string[], now: string, leaseUntil: string): Promise<JobRecord | undefined> {
+  async claim(
+    owner: string,
+    kinds: readonly string[],
+    now: string,
+    leaseUntil: string,
+    { idleWorkspacesOnly = false }: ClaimOptions = {},
+  ): Promise<JobRecord | undefined> {
     if (kinds.length === 0) return undefined;
+    // The jobs of `kinds` running now in the candidate's workspace, in any process.
+    const runningAlongside = (eb: ExpressionBuilder<Database, 'job'>) =>
+      eb
+        .selectFrom('job as busy')
+        .whereRef('busy.workspace_id', '=', 'job.workspace_id')
+        .where('busy.kind', 'in', [...kinds])
+        .where('busy.status', '=', 'running')
+        .where('busy.lease_until', '>=', now);
     let next = this.db
       .selectFrom('job')
       .select('id')
@@ -69,23 +83,39 @@ export class SqlJobStore implements JobStore {
           eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)]),
         ]),
       )
+      // Fair across workspaces: the next job comes from the workspace with the fewest running, then the one due longest.
+      .orderBy((eb) => runningAlongside(eb).select((inner) => inner.fn.countAll().as('running')))
       .orderBy('run_at')
       .orderBy('id')
       .limit(1);
+    if (idleWorkspacesOnly) {
+      next = next.where('workspace_id', 'is not', null).where((eb) => eb.not(eb.exists(runningAlongside(eb).select('busy.id'))));
+    }
     // Several workers on PostgreSQL each skip the rows others are claiming; SQLite serialises writers.
-    if (this.connection.capabilities.supportsRowLocks) next = next.forUpdate().skipLocked();
-    const row = await this.db
-      .updateTable('job')
-      .set((eb) => ({
-        status: 'running',
-        attempts: eb('attempts', '+', 1),
-        lease_owner: owner,
-        lease_until: leaseUntil,
-        updated_at: now,
-      }))
-      .where('id', '=', next)
-      .returningAll()
-      .executeTakeFirst();
+    const rowLocks = this.connection.capabilities.supportsRowLocks;
+    if (rowLocks) next = next.forUpdate().skipLocked();
+    const claimNext = (db: Kysely<Database>) =>
+      db
+        .updateTable('job')
+        .set((eb) => ({
+          status: 'running',
+          attempts: eb('attempts', '+', 1),
+          lease_owner: owner,
+          lease_until: leaseUntil,
+          updated_at: now,
+        }))
+        .where('id', '=', next)
+        .returningAll()
+        .executeTakeFirst();
+    // And PostgreSQL claims of the same kinds take turns (a lock held to the commit), so that each counts the
+    // jobs the others have just claimed: two at once each saw a workspace with none running.
+    const turn = `parley.job-claim:${[...kinds].sort().join(',')}`;
+    const row = rowLocks
+      ? await this.db.transaction().execute(async (trx) => {
+          await sql`SELECT pg_advisory_xact_lock(hashtext(${turn}))`.execute(trx);
+          return claimNext(trx);
+        })
+      : await claimNext(this.db);
     return row && toRecord(row);
   }
 

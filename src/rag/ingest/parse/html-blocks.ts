@@ -28,20 +28,43 @@ const BLOCKS = new Set([
   'address', 'details', 'summary', 'hr', 'fieldset', 'center', 'body', 'html',
 ]);
 
-/** Headings, paragraphs, list items, tables and preformatted text of an HTML tree, in document order. */
+/**
+ * Headings, paragraphs, list items, tables and preformatted text of an HTML tree, in document order. The
+ * tree is walked with a stack of its own, not by recursion, so a page of 100,000 nested elements is read like
+ * any other instead of overflowing the call stack.
+ */
 export function blocksFromHtml(root: DomNode): TextBlock[] {
   const collector = new BlockCollector();
-  collector.visit(root);
+  const steps: Step[] = [root];
+  for (let step = steps.pop(); step !== undefined; step = steps.pop()) {
+    if (typeof step === 'function') step();
+    else collector.visit(step, steps);
+  }
   collector.flush();
   return collector.blocks;
 }
+
+/** Whether some element of the tree under `root` lies more than `depth` elements below it. */
+export function nestsDeeperThan(root: DomNode, depth: number): boolean {
+  const stack: Array<[DomNode, number]> = [[root, 0]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, level] = top;
+    if (level > depth) return true;
+    for (const child of elementChildren(node)) stack.push([child, level + 1]);
+  }
+  return false;
+}
+
+/** What is left to do in a walk, the next step last: a node to visit, or what to do once a node's children are read. */
+type Step = DomNode | (() => void);
 
 class BlockCollector {
   readonly blocks: TextBlock[] = [];
   private inline: string[] = [];
   private prefix = '';
 
-  visit(node: DomNode): void {
+  /** Reads `node`, putting on `steps` what its children and the end of it need. */
+  visit(node: DomNode, steps: Step[]): void {
     if (node.nodeType === TEXT) this.inline.push(node.textContent ?? '');
     if (node.nodeType !== ELEMENT || isHidden(node)) return;
     const name = node.nodeName.toLowerCase();
@@ -49,15 +72,17 @@ class BlockCollector {
     if (/^h[1-6]$/.test(name)) return this.block({ kind: 'heading', level: Number(name[1]), text: inlineText(node) });
     if (name === 'pre') return this.block({ kind: 'verbatim', text: node.textContent ?? '' });
     if (name === 'table') return this.block({ kind: 'paragraph', text: tableText(node) });
-    if (name === 'ul' || name === 'ol') return this.list(node, name === 'ol');
+    if (name === 'ul' || name === 'ol') return this.list(node, name === 'ol', steps);
     if (name === 'br') {
       this.inline.push(LINE_BREAK);
       return;
     }
     const isBlock = BLOCKS.has(name) || name === 'li' || name === 'tr';
-    if (isBlock) this.flush();
-    this.visitChildren(node);
-    if (isBlock) this.flush();
+    if (isBlock) {
+      this.flush();
+      steps.push(() => this.flush());
+    }
+    pushChildren(steps, node);
   }
 
   flush(): void {
@@ -73,18 +98,22 @@ class BlockCollector {
     this.blocks.push(block);
   }
 
-  private list(list: DomNode, ordered: boolean): void {
+  private list(list: DomNode, ordered: boolean, steps: Step[]): void {
     this.flush();
     const start = this.blocks.length;
-    let number = 0;
-    for (const item of elementChildren(list)) {
-      if (item.nodeName.toLowerCase() !== 'li') continue;
-      this.prefix = ordered ? `${++number}. ` : '- ';
-      this.visitChildren(item);
-      this.flush();
-      this.prefix = '';
+    steps.push(() => this.joinItems(start));
+    const items = elementChildren(list).filter((item) => item.nodeName.toLowerCase() === 'li');
+    // Pushed last item first: the stack hands them back in order.
+    for (let index = items.length - 1; index >= 0; index--) {
+      steps.push(() => {
+        this.flush();
+        this.prefix = '';
+      });
+      pushChildren(steps, items[index]!);
+      steps.push(() => {
+        this.prefix = ordered ? `${index + 1}. ` : '- ';
+      });
     }
-    this.joinItems(start);
   }
 
   // A list reads as one paragraph, one item per line, unless an item holds a table, code or a heading.
@@ -93,10 +122,12 @@ class BlockCollector {
     if (items.length < 2 || !items.every((block) => block.kind === 'paragraph')) return;
     this.blocks.splice(start, items.length, { kind: 'paragraph', text: items.map((block) => block.text).join('\n') });
   }
+}
 
-  private visitChildren(node: DomNode): void {
-    for (const child of Array.from(node.childNodes)) this.visit(child);
-  }
+/** `node`'s children onto `stack`, last first, so they come off it in document order. */
+function pushChildren<T>(stack: Array<DomNode | T>, node: DomNode): void {
+  const children = node.childNodes;
+  for (let index = children.length - 1; index >= 0; index--) stack.push(children[index]!);
 }
 
 /** One line per row, cells joined with " | "; nested tables are read as their cells' text. */
@@ -110,25 +141,38 @@ function tableText(table: DomNode): string {
 /** Text of an element on one line; elements that would break a line (<br>, <p>) become spaces. */
 function inlineText(node: DomNode): string {
   const parts: string[] = [];
-  const visit = (current: DomNode): void => {
+  // A string on the stack is text to add once the nodes above it are read.
+  const stack: Array<DomNode | string> = [node];
+  for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
+    if (typeof current === 'string') {
+      parts.push(current);
+      continue;
+    }
     if (current.nodeType === TEXT) parts.push(current.textContent ?? '');
     const name = current.nodeName.toLowerCase();
-    if (current.nodeType !== ELEMENT || SKIPPED.has(name)) return;
+    if (current.nodeType !== ELEMENT || SKIPPED.has(name)) continue;
     const breaks = name === 'br' || name === 'li' || BLOCKS.has(name);
-    if (breaks) parts.push(' ');
-    for (const child of Array.from(current.childNodes)) visit(child);
-    if (breaks) parts.push(' ');
-  };
-  visit(node);
+    if (breaks) {
+      parts.push(' ');
+      stack.push(' ');
+    }
+    pushChildren(stack, current);
+  }
   return collapseWhitespace(parts.join(''));
 }
 
-function rows(node: DomNode): DomNode[] {
-  return elementChildren(node).flatMap((child) => {
-    const name = child.nodeName.toLowerCase();
-    if (name === 'tr') return [child];
-    return name === 'table' ? [] : rows(child);
-  });
+/** The rows of a table, nested tables' rows left out, in document order. */
+function rows(table: DomNode): DomNode[] {
+  const found: DomNode[] = [];
+  const stack: DomNode[] = [];
+  pushChildren(stack, table);
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.nodeType !== ELEMENT) continue;
+    const name = node.nodeName.toLowerCase();
+    if (name === 'tr') found.push(node);
+    else if (name !== 'table') pushChildren(stack, node);
+  }
+  return found;
 }
 
 function cells(row: DomNode): DomNode[] {

@@ -2,7 +2,9 @@ import { plainInline } from './markdown-inline.js';
 import type { TextBlock } from './text-block.js';
 
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]|$)/;
+/** A closing run of "#", alone or after a space; matched once the line's end is trimmed. */
+const ATX_CLOSING = /(?:^|[ \t])#+$/;
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const TABLE_DELIMITER_ROW = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$/;
@@ -42,7 +44,7 @@ class BlockReader {
       return;
     }
     const heading = ATX_HEADING.exec(line);
-    if (heading?.[1]) return this.heading(heading[1].length, heading[2] ?? '');
+    if (heading?.[1]) return this.heading(heading[1].length, atxHeadingText(line.slice(heading[0].length)));
     const underline = SETEXT_UNDERLINE.exec(line);
     if (underline?.[1] && this.paragraph.length > 0) {
       const text = this.paragraph.join(' ');
@@ -80,6 +82,17 @@ class BlockReader {
     if (this.paragraph.length > 0) this.blocks.push({ kind: 'paragraph', text: this.paragraph.map(plainLine).join('\n') });
     this.paragraph = [];
   }
+}
+
+/**
+ * The text of an ATX heading line after its "#"s, without the optional closing "#"s. Done in steps rather than
+ * one pattern: a lazy heading text before optional trailing spaces backtracks over a long run of spaces at
+ * every character (quadratic).
+ */
+function atxHeadingText(rest: string): string {
+  const trimmed = rest.trimEnd();
+  const closing = ATX_CLOSING.exec(trimmed);
+  return (closing ? trimmed.slice(0, closing.index) : trimmed).trim();
 }
 
 // A backtick fence's info string may not contain backticks (that line is inline code instead).

@@ -26,12 +26,15 @@ export interface ParseLimits {
   readonly pages: number;
   /** Characters of text extracted from the document. */
   readonly textChars: number;
+  /** Seconds the document's parse and chunking may take together, kept by the parse pool from outside the thread. */
+  readonly seconds: number;
 }
 
 /**
  * Old-generation heap of a parse thread, in MB: the XML element bounds below are measured so that a package
- * inside them parses within it, and a document that still needs more stops its thread, not the process. Two
- * threads (one per two cores) at this bound stay well inside 4 GB.
+ * inside them parses within it, and a document that still needs more stops its thread, not the process. A
+ * process has a thread per job it may run at once (by default two, and one kept for another workspace): three
+ * documents at this bound together would take 3 GB, a machine of 4 GB holds them.
  */
 export const PARSE_WORKER_MEMORY_MB = 1024;
 
@@ -81,6 +84,15 @@ export const MAX_PAGES = 5_000;
  */
 export const MAX_TEXT_CHARS = 30_000_000;
 
+/**
+ * 180 seconds (`PARLEY_PARSE_SECONDS` changes it): what real documents inside the bounds above need, with room.
+ * On a loaded two-core machine a 50,000-row, 20-column workbook (26 million characters, 50,000 chunks) took 23 s
+ * to parse and chunk, a 1,000-page PDF of plain text 2.7 s, the PDF fixtures 9 to 46 ms a page (two-column
+ * scientific pages the most), 2,000 such pages a minute and a half. A document that needs more is stuck rather
+ * than big: before inline Markdown was made linear, 400 KB of "[" took over 7 minutes.
+ */
+export const MAX_PARSE_SECONDS = 180;
+
 /** The limits Parley applies to every document; tests lower them through the prepare task. */
 export const PARSE_LIMITS: ParseLimits = {
   packageBytes: MAX_PACKAGE_BYTES,
@@ -90,4 +102,5 @@ export const PARSE_LIMITS: ParseLimits = {
   tableCells: MAX_TABLE_CELLS,
   pages: MAX_PAGES,
   textChars: MAX_TEXT_CHARS,
+  seconds: MAX_PARSE_SECONDS,
 };

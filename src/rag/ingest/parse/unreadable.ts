@@ -36,6 +36,16 @@ export const tooMuchMemory = (limitMb: number): UnreadableDocumentError =>
     `Reading the document takes over ${formatCount(limitMb)} MB of memory, the most Parley gives one document; split it into smaller documents`,
   );
 
+/** A document whose parse and chunking ran past the time Parley gives one document. */
+export const tookTooLong = (seconds: number): UnreadableDocumentError =>
+  new UnreadableDocumentError(
+    `Reading the document took over ${formatCount(seconds)} second${seconds === 1 ? '' : 's'}, the most Parley gives one document; split it into smaller documents`,
+  );
+
+/** A document nested so deep that reading it overflowed the call stack: another attempt would do the same. */
+export const nestedTooDeep = (): UnreadableDocumentError =>
+  new UnreadableDocumentError('The document nests its content too deep to be read; flatten its structure or split it');
+
 export const formatMegabytes = (bytes: number): string => `${formatCount(Math.ceil(bytes / (1024 * 1024)))} MB`;
 
 /**
