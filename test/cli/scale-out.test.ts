@@ -43,6 +43,8 @@ describe.runIf(STORE_KINDS.includes('postgres'))('2 × parley serve + 2 × parle
       PARLEY_EMBEDDINGS_URL: await embeddings.start(),
       PARLEY_EMBEDDINGS_MODEL: 'fake-embed',
       PARLEY_WORKER_CONCURRENCY: '2',
+      // One address for all, as behind the load balancer of a deployment: links (and a search hit's source) name it.
+      PARLEY_PUBLIC_URL: 'https://chat.example.com',
     };
     receiver = await WebhookReceiver.start();
     // All four on an empty database at once, as a deployment starts them: they migrate it under one lock.
