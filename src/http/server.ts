@@ -136,11 +136,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const publicRoutes = new PublicRoutes();
   app.decorate('registeredRoutes', routes);
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) {
+    const methods = [route.method].flat();
+    for (const method of methods) {
       if (method !== 'HEAD') routes.push({ method, url: route.url, hidden: route.schema?.hide === true });
     }
     const resource = route.config?.publicResource;
-    if (resource !== undefined) publicRoutes.add(route.url, resource);
+    if (resource !== undefined) publicRoutes.add(route.url, resource, methods);
   });
 
   const validators = createValidators();

@@ -14,6 +14,13 @@ declare module 'fastify' {
 export interface PublicTarget {
   resource: PublicResource;
   id: string | undefined;
+  /** The methods that answer without a key at this path: a key route on the same path (PATCH /agents/{id}) is not among them. */
+  methods: readonly string[];
+}
+
+interface PublicPath {
+  resource: PublicResource;
+  methods: string[];
 }
 
 /**
@@ -21,30 +28,35 @@ export interface PublicTarget {
  * reach no route of their own). Filled from each route's `publicResource` as the routes are registered.
  */
 export class PublicRoutes {
-  readonly #patterns: { pattern: RegExp; resource: PublicResource }[] = [];
+  readonly #patterns = new Map<string, PublicPath & { pattern: RegExp }>();
   /** Paths without an id; they win over a pattern the same path matches (`/conversations/eval-answer`). */
-  readonly #paths = new Map<string, PublicResource>();
+  readonly #paths = new Map<string, PublicPath>();
 
   /** `url` as Fastify registers it, with `:id` where the resource's id goes. */
-  add(url: string, resource: PublicResource): void {
+  add(url: string, resource: PublicResource, methods: readonly string[]): void {
+    const known = this.#paths.get(url) ?? this.#patterns.get(url);
+    if (known !== undefined) {
+      known.methods.push(...methods);
+      return;
+    }
     if (!url.split('/').includes(':id')) {
-      this.#paths.set(url, resource);
+      this.#paths.set(url, { resource, methods: [...methods] });
       return;
     }
     const source = url
       .split('/')
       .map((part) => (part === ':id' ? '([^/?#]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
       .join('/');
-    this.#patterns.push({ pattern: new RegExp(`^${source}$`), resource });
+    this.#patterns.set(url, { pattern: new RegExp(`^${source}$`), resource, methods: [...methods] });
   }
 
   match(url: string): PublicTarget | undefined {
     const path = url.split('?')[0] ?? '';
-    const resource = this.#paths.get(path);
-    if (resource !== undefined) return { resource, id: undefined };
-    for (const { pattern, resource } of this.#patterns) {
+    const known = this.#paths.get(path);
+    if (known !== undefined) return { resource: known.resource, id: undefined, methods: known.methods };
+    for (const { pattern, resource, methods } of this.#patterns.values()) {
       const id = pattern.exec(path)?.[1];
-      if (id !== undefined) return { resource, id: decodeURIComponent(id) };
+      if (id !== undefined) return { resource, id: decodeURIComponent(id), methods };
     }
     return undefined;
   }

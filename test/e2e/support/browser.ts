@@ -36,17 +36,29 @@ export const PHONE = { width: 375, height: 740 };
 /**
  * A browser context on the dashboard's origin; every request that leaves loopback fails the test (the
  * dashboard loads nothing from elsewhere), and every page error or refused CSP line is collected.
+ *
+ * While any route is set, Playwright answers every CORS preflight itself, allowing all: a test of calls
+ * across origins passes `realPreflights`, and then a request outside loopback is only reported, not
+ * stopped (the page's own CSP must keep it from leaving).
  */
-export async function openContext(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; problems: string[] }> {
+export async function openContext(
+  browser: Browser,
+  baseURL: string,
+  { realPreflights = false }: { realPreflights?: boolean } = {},
+): Promise<{ context: BrowserContext; problems: string[] }> {
   const context = await browser.newContext({ baseURL, viewport: DESKTOP });
   const problems: string[] = [];
-  await context.route(
-    (url) => url.hostname !== '127.0.0.1',
-    (route) => {
+  const outside = (url: URL) => url.hostname !== '127.0.0.1';
+  if (realPreflights) {
+    context.on('request', (request) => {
+      if (outside(new URL(request.url()))) problems.push(`request outside the server: ${request.url()}`);
+    });
+  } else {
+    await context.route(outside, (route) => {
       problems.push(`request outside the server: ${route.request().url()}`);
       return route.abort();
-    },
-  );
+    });
+  }
   context.on('page', (page) => watch(page, problems));
   return { context, problems };
 }

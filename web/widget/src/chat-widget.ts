@@ -70,7 +70,8 @@ export class ChatWidget {
   #status: ConversationStatus = 'UNRESOLVED';
   #aiEnabled = true;
   #following: AbortController | null = null;
-  #pendingContact: Contact | null = null;
+  /** Details given before there was a conversation to store them in; `form`: the visitor typed them. */
+  #pendingContact: { contact: Contact; form: boolean } | null = null;
 
   constructor(shadow: ShadowRoot, client: ParleyClient, store: VisitorStore, config: WidgetConfig, options: WidgetOptions, emit: Emit) {
     this.#client = client;
@@ -193,11 +194,8 @@ export class ChatWidget {
 
   /** The visitor as the page knows them: sent as the conversation's contact, now or after the first answer. */
   identify(contact: Contact): void {
-    this.#store.write({ leadDone: true });
     this.#leadSlot.replaceChildren();
-    const token = this.#conversationToken();
-    if (token) void this.#sendContact(token, contact);
-    else this.#pendingContact = contact;
+    void this.#giveContact(contact, false);
   }
 
   async ask(text: string): Promise<void> {
@@ -234,10 +232,9 @@ export class ChatWidget {
         this.#emit('message', { id: end.messageId, from: 'agent', text: end.answer });
       }
       this.#follow();
-      if (this.#pendingContact) {
-        await this.#sendContact(end.visitorToken, this.#pendingContact);
-        this.#pendingContact = null;
-      }
+      const pending = this.#pendingContact;
+      this.#pendingContact = null;
+      if (pending) await this.#deliverContact(end.visitorToken, pending.contact, pending.form);
       this.#offerAfterAnswer();
     } catch (error) {
       answer.element.remove();
@@ -406,7 +403,8 @@ export class ChatWidget {
       form.append(h('label', {}, `${field.label}${field.rule === 'optional' ? ` ${this.#t.optional}` : ''}`, input), error);
       return { field, input, error };
     });
-    const row = h('div', { class: 'row' }, h('button', { type: 'submit', class: 'send' }, this.#t.submit));
+    const submit = h('button', { type: 'submit', class: 'send' }, this.#t.submit);
+    const row = h('div', { class: 'row' }, submit);
     if (shown.every((field) => field.rule !== 'required')) {
       row.append(
         this.#button('link', this.#t.skip, () => {
@@ -430,25 +428,58 @@ export class ChatWidget {
         else if (value) contact[field.key] = value;
       }
       if (firstBad) return firstBad.focus();
-      this.identify(contact);
-      this.#system(this.#t.thanks);
-      this.#input.focus();
+      submit.disabled = true;
+      void this.#giveContact(contact, true).finally(() => (submit.disabled = false));
     });
     this.#leadSlot.replaceChildren(form);
   }
 
-  async #sendContact(token: string, contact: Contact): Promise<void> {
+  /** Stores the details now, or with the first question when there is no conversation yet. */
+  async #giveContact(contact: Contact, form: boolean): Promise<void> {
+    const token = this.#conversationToken();
+    if (token) return this.#deliverContact(token, contact, form);
+    this.#pendingContact = { contact, form };
+    this.#leadSlot.replaceChildren();
+    this.#input.focus();
+  }
+
+  /**
+   * Thanks the visitor only once the server has stored the details; when it could not, says so and,
+   * for details the visitor typed, keeps (or brings back) the form to send them again.
+   */
+  async #deliverContact(token: string, contact: Contact, form: boolean): Promise<void> {
+    if (await this.#sendContact(token, contact)) {
+      this.#store.write({ leadDone: true });
+      this.#leadSlot.replaceChildren();
+      if (form) {
+        this.#system(this.#t.thanks);
+        this.#input.focus();
+      }
+      return;
+    }
+    this.#system(this.#t.leadFailed, true);
+    if (form && this.#leadSlot.childElementCount === 0) this.#leadForm(this.#t.leadTitleAfter);
+  }
+
+  /** True once stored; a lost connection or a busy server is tried again twice, a refusal is not. */
+  async #sendContact(token: string, contact: Contact): Promise<boolean> {
     const body = {
       ...(contact.name ? { firstName: contact.name } : {}),
       ...(contact.email ? { email: contact.email } : {}),
       ...(contact.phone ? { phoneNumber: contact.phone } : {}),
     };
-    if (Object.keys(body).length === 0) return;
-    try {
-      await this.#client.identify(token, body);
-    } catch (error) {
-      this.#system(this.#explain(error), true);
+    if (Object.keys(body).length === 0) return true;
+    for (const pause of [1_000, 3_000, 0]) {
+      try {
+        await this.#client.identify(token, body);
+        return true;
+      } catch (error) {
+        const worthRetrying = !(error instanceof CallFailed) || error.status === 0 || error.status === 429 || error.status >= 500;
+        if (!worthRetrying || pause === 0) return false;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
     }
+    return false;
   }
 
   #conversationToken(): string | null {

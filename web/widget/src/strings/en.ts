@@ -29,6 +29,7 @@ export const en = {
   submit: 'Send details',
   skip: 'Not now',
   thanks: 'Thank you, we have your details.',
+  leadFailed: 'We could not save your details. Please try again.',
   badEmail: 'Please enter a valid e-mail address.',
   badPhone: 'Please enter a valid phone number.',
   required: 'Please fill in this field.',

@@ -30,6 +30,7 @@ export const fr: Strings = {
   submit: 'Envoyer mes coordonnées',
   skip: 'Plus tard',
   thanks: 'Merci, nous avons vos coordonnées.',
+  leadFailed: 'Nous n’avons pas pu enregistrer vos coordonnées. Veuillez réessayer.',
   badEmail: 'Merci de saisir une adresse e-mail valide.',
   badPhone: 'Merci de saisir un numéro de téléphone valide.',
   required: 'Merci de remplir ce champ.',
