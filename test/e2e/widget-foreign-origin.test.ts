@@ -89,11 +89,11 @@ describe('the chat widget on another origin’s page', () => {
     await upstream.stop();
   });
 
-  async function openPage(url: string): Promise<{ page: Page; problems: string[] }> {
+  async function openPage(url: string, agent = agentId): Promise<{ page: Page; problems: string[] }> {
     const { context, problems } = await openContext(browser, url, { realPreflights: true });
     contexts.push(context);
     const page = await context.newPage();
-    await page.goto(`/?agent=${agentId}`);
+    await page.goto(`/?agent=${agent}`);
     return { page, problems };
   }
 
@@ -158,6 +158,25 @@ describe('the chat widget on another origin’s page', () => {
     );
     expect(statuses).toEqual([200, 200, 200]);
     expect(problems).toEqual([]);
+  });
+
+  it('says it could not store the details when the server refuses them, keeps the form to send again, and never thanks', async () => {
+    const leadForm = { mode: 'after-first-answer', name: 'off', email: 'required', phone: 'off' };
+    const agent = (await apiCall(parley, workspace.key, 'POST', '/agents', { name: 'Helper', visibility: 'public', modelName: 'remote', allowedOrigins: [siteUrl], widget: { leadForm } })).id;
+    const { page } = await openPage(siteUrl, agent);
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    upstream.replies.push({ kind: 'answer', deltas: ['Yes.'] });
+    const input = page.getByRole('textbox', { name: 'Write your question…' });
+    await input.fill('Do you ship abroad?');
+    await input.press('Enter');
+    await page.getByText('Yes.').waitFor();
+    // The site is no longer allowed: the contact call is refused (403, or no CORS headers once the cache of origins expires).
+    await apiCall(parley, workspace.key, 'PATCH', `/agents/${agent}`, { allowedOrigins: ['https://www.example.com'] });
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill('lin@example.com');
+    await page.getByRole('button', { name: 'Send details' }).click();
+    await page.getByText('We could not save your details. Please try again.').waitFor({ timeout: 10_000 });
+    expect(await page.getByText('Thank you, we have your details.').count()).toBe(0);
+    await expect(page.getByRole('textbox', { name: 'E-mail', exact: true }).inputValue()).resolves.toBe('lin@example.com');
   });
 
   it('gives an origin the agent does not allow no CORS headers, and a 403 when it calls anyway', async () => {
