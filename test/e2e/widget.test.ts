@@ -7,12 +7,14 @@ import { parleyTest } from '../support/parley-test.js';
 import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
-import { launchBrowser, openContext, screenshots, seriousViolations } from './support/browser.js';
+import { DESKTOP, PHONE, launchBrowser, openContext, screenshots, seriousViolations } from './support/browser.js';
 import { apiCall, settled } from './support/seed.js';
 
 /**
  * The chat widget on a customer's page: the page comes from a loopback origin of its own (the test's
- * site), the script and every call from Parley's. The model is a fake OpenAI-compatible server whose
+ * site), the script and every call from Parley's, with Chromium's own CORS checks (no Playwright route is
+ * set: while one is, Playwright answers every preflight itself, and the lead form's PUT passed here while
+ * real browsers refused it). The model is a fake OpenAI-compatible server whose
  * answers each test scripts; the docs page it cites is served by the site, so sources have a URL.
  */
 let browser: Browser;
@@ -32,6 +34,7 @@ interface Probe {
   document: { querySelector(selector: string): ProbeElement | null };
   getComputedStyle(element: ProbeElement): Record<string, string>;
   localStorage: { getItem(key: string): string | null };
+  fetch(url: string, init: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number }>;
   pwned?: unknown;
   Parley?: {
     identify(contact: { name?: string; email?: string }): void;
@@ -141,7 +144,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     (await apiCall(parley, workspace.key, 'POST', '/agents', { name: 'Helper', visibility: 'public', modelName: 'remote', ...body })).id;
 
   async function openPage(query: Record<string, string>): Promise<{ page: Page; problems: string[] }> {
-    const { context, problems } = await openContext(browser, site.url);
+    const { context, problems } = await openContext(browser, site.url, { realPreflights: true });
     contexts.push(context);
     const page = await context.newPage();
     page.on('dialog', (dialog) => {
@@ -152,10 +155,11 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     return { page, problems };
   }
 
-  const conversationIdOf = async (page: Page, agent: string): Promise<string> => {
+  const visitorOf = async (page: Page, agent: string): Promise<{ conversationId: string; visitorToken: string }> => {
     const stored = await page.evaluate((key) => (globalThis as unknown as Probe).localStorage.getItem(key), `parley:${agent}`);
-    return (JSON.parse(stored ?? '{}') as { conversationId: string }).conversationId;
+    return JSON.parse(stored ?? '{}') as { conversationId: string; visitorToken: string };
   };
+  const conversationIdOf = async (page: Page, agent: string): Promise<string> => (await visitorOf(page, agent)).conversationId;
   const conversation = (id: string) =>
     apiCall<{ status: string; isAiEnabled: boolean; messages: { id: string; from: string; text: string; eval: string | null }[]; participantsContacts: { email: string | null; firstName: string | null }[] }>(
       parley,
@@ -523,11 +527,106 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     expect(problems).toEqual([]);
   });
 
-  it('does not start on a page whose origin the agent does not allow', async () => {
+  it('makes every call from a page of an origin the agent allows: question, stream, lead form, rating, person, history, live', async () => {
+    expect(new URL(site.url).origin).not.toBe(new URL(parley.url).origin);
+    const leadForm = { mode: 'after-first-answer', name: 'optional', email: 'required', phone: 'off' };
+    const agent = await newAgent({ name: 'Shop helper', allowedOrigins: [site.url], widget: { leadForm } });
+    const { page, problems } = await openPage({ agent });
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    upstream.replies.push({ kind: 'answer', deltas: ['Parcels ship ', 'within two days.'], delayMs: 100 });
+    const input = page.getByRole('textbox', { name: 'Write your question…' });
+    await input.fill('When do parcels ship?');
+    await input.press('Enter');
+    await page.getByText('within two days.').waitFor();
+    const { conversationId, visitorToken } = await visitorOf(page, agent);
+
+    // The lead form (a PUT): thanked only once stored, and stored as the conversation's contact.
+    await page.getByRole('textbox', { name: 'Name (optional)' }).fill('Ada');
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill('ada@example.com');
+    await screenshots(page, 'widget-foreign-lead', { fullPage: false, viewports: [DESKTOP, PHONE] });
+    await page.getByRole('button', { name: 'Send details' }).click();
+    await page.getByText('Thank you, we have your details.').waitFor();
+    expect((await conversation(conversationId)).participantsContacts[0]).toMatchObject({ firstName: 'Ada', email: 'ada@example.com' });
+
+    await page.getByRole('button', { name: 'Helpful', exact: true }).click();
+    await until(() => conversation(conversationId), (c) => c.messages.some((m) => m.from === 'agent' && m.eval === 'GOOD'), 5_000);
+    await page.getByRole('button', { name: 'Talk to a person' }).click();
+    await page.getByText('A person will answer here shortly.').waitFor();
+    expect((await conversation(conversationId)).status).toBe('HUMAN_REQUESTED');
+    // The live stream (its `authorization` header asks a preflight) brings a member's reply.
+    await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Checking your order now.' });
+    await page.getByText('Checking your order now.').waitFor({ timeout: 5_000 });
+
+    // After a reload the history is read back, and the stream resumes after the last event seen (`last-event-id`).
+    await page.reload();
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    await page.getByText('When do parcels ship?').waitFor();
+    await page.getByText('Checking your order now.').waitFor();
+    await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'It left this morning.' });
+    await page.getByText('It left this morning.').waitFor({ timeout: 5_000 });
+
+    // The hosted widget's keyless calls answer this page as well.
+    const messageId = (await conversation(conversationId)).messages.find((m) => m.from === 'agent')?.id ?? '';
+    const statuses = await page.evaluate(
+      async ({ parleyUrl, agent, conversationId, visitorToken, messageId }) => {
+        const scope = globalThis as unknown as Probe;
+        const headers = { authorization: `Bearer ${visitorToken}`, 'content-type': 'application/json' };
+        return [
+          (await scope.fetch(`${parleyUrl}/agents/${agent}`, {})).status,
+          (await scope.fetch(`${parleyUrl}/conversations/${conversationId}`, { headers })).status,
+          (await scope.fetch(`${parleyUrl}/conversations/eval-answer`, { method: 'POST', headers, body: JSON.stringify({ messageId, eval: 'BAD' }) })).status,
+        ];
+      },
+      { parleyUrl: parley.url, agent, conversationId, visitorToken, messageId },
+    );
+    expect(statuses).toEqual([200, 200, 200]);
+    expect(problems).toEqual([]);
+
+    // A preflight gets the methods its path answers without a key: the widget's PUT, not PATCH /agents/{id}.
+    const preflight = (method: string, path: string) =>
+      fetch(`${parley.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: site.url, 'access-control-request-method': method, 'access-control-request-headers': 'authorization,content-type' },
+      });
+    const put = await preflight('PUT', `/agents/${agent}/conversation/contact`);
+    expect(put.headers.get('access-control-allow-origin')).toBe(site.url);
+    expect(put.headers.get('access-control-allow-methods')).toContain('PUT');
+    expect(put.headers.get('access-control-allow-headers')).toBe('authorization, content-type, last-event-id');
+    expect((await preflight('PATCH', `/agents/${agent}`)).headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('says it could not store the details when the server refuses them, keeps the form to send again, and never thanks', async () => {
+    const leadForm = { mode: 'after-first-answer', name: 'off', email: 'required', phone: 'off' };
+    const agent = await newAgent({ allowedOrigins: [site.url], widget: { leadForm } });
+    const { page } = await openPage({ agent });
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    upstream.replies.push({ kind: 'answer', deltas: ['Yes.'] });
+    const input = page.getByRole('textbox', { name: 'Write your question…' });
+    await input.fill('Do you ship abroad?');
+    await input.press('Enter');
+    await page.getByText('Yes.').waitFor();
+    // The site is no longer allowed: the contact call is refused (403, or no CORS headers once the cached origins expire).
+    await apiCall(parley, workspace.key, 'PATCH', `/agents/${agent}`, { allowedOrigins: ['https://www.example.com'] });
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill('lin@example.com');
+    await page.getByRole('button', { name: 'Send details' }).click();
+    await page.getByText('We could not save your details. Please try again.').waitFor({ timeout: 10_000 });
+    expect(await page.getByText('Thank you, we have your details.').count()).toBe(0);
+    await expect(page.getByRole('textbox', { name: 'E-mail', exact: true }).inputValue()).resolves.toBe('lin@example.com');
+  });
+
+  it('does not start on a page whose origin the agent does not allow: no CORS headers, and a 403 when it calls anyway', async () => {
     const agent = await newAgent({ allowedOrigins: ['https://shop.example.com'] });
     const { page, problems } = await openPage({ agent });
     await until(() => problems, (seen) => seen.some((line) => /CORS policy/.test(line)), 10_000);
     expect(await page.locator('parley-chat').count()).toBe(0);
+    const preflight = await fetch(`${parley.url}/agents/${agent}/conversation/contact`, {
+      method: 'OPTIONS',
+      headers: { origin: site.url, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const refused = await fetch(`${parley.url}/agents/${agent}/widget`, { headers: { origin: site.url } });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('renders inline inside the page’s element', async () => {
