@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
 import { closeServer, listenOnLoopback } from '../support/loopback-server.js';
@@ -153,6 +153,16 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     });
     await page.goto(`/page?${new URLSearchParams(query)}`);
     return { page, problems };
+  }
+
+  /** Asks in the open chat and waits for the scripted answer; answers the question box. */
+  async function askAndWait(page: Page, question: string, deltas: string[]): Promise<Locator> {
+    upstream.replies.push({ kind: 'answer', deltas });
+    const input = page.getByRole('textbox', { name: 'Write your question…' });
+    await input.fill(question);
+    await input.press('Enter');
+    await page.getByText(deltas.join('')).waitFor();
+    return input;
   }
 
   const visitorOf = async (page: Page, agent: string): Promise<{ conversationId: string; visitorToken: string }> => {
@@ -402,11 +412,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     try {
       const { page } = await openPage({ agent });
       await page.getByRole('button', { name: 'Open the chat' }).click();
-      upstream.replies.push({ kind: 'answer', deltas: ['First answer.'] });
-      const input = page.getByRole('textbox', { name: 'Write your question…' });
-      await input.fill('One');
-      await input.press('Enter');
-      await page.getByText('First answer.').waitFor();
+      const input = await askAndWait(page, 'One', ['First answer.']);
       await input.fill('Two');
       await input.press('Enter');
       await page.getByText('Too many messages at once.', { exact: false }).waitFor();
@@ -533,11 +539,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     const agent = await newAgent({ name: 'Shop helper', allowedOrigins: [site.url], widget: { leadForm } });
     const { page, problems } = await openPage({ agent });
     await page.getByRole('button', { name: 'Open the chat' }).click();
-    upstream.replies.push({ kind: 'answer', deltas: ['Parcels ship ', 'within two days.'], delayMs: 100 });
-    const input = page.getByRole('textbox', { name: 'Write your question…' });
-    await input.fill('When do parcels ship?');
-    await input.press('Enter');
-    await page.getByText('within two days.').waitFor();
+    await askAndWait(page, 'When do parcels ship?', ['Parcels ship ', 'within two days.']);
     const { conversationId, visitorToken } = await visitorOf(page, agent);
 
     // The lead form (a PUT): thanked only once stored, and stored as the conversation's contact.
@@ -600,11 +602,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     const agent = await newAgent({ allowedOrigins: [site.url], widget: { leadForm } });
     const { page } = await openPage({ agent });
     await page.getByRole('button', { name: 'Open the chat' }).click();
-    upstream.replies.push({ kind: 'answer', deltas: ['Yes.'] });
-    const input = page.getByRole('textbox', { name: 'Write your question…' });
-    await input.fill('Do you ship abroad?');
-    await input.press('Enter');
-    await page.getByText('Yes.').waitFor();
+    await askAndWait(page, 'Do you ship abroad?', ['Yes.']);
     // The site is no longer allowed: the contact call is refused (403, or no CORS headers once the cached origins expire).
     await apiCall(parley, workspace.key, 'PATCH', `/agents/${agent}`, { allowedOrigins: ['https://www.example.com'] });
     await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill('lin@example.com');
