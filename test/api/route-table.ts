@@ -201,6 +201,7 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     foreign: mustNotMention,
   },
   'POST /members/:id/invitation': { admins: true, request: (s) => ({ path: `/members/${s.memberId}/invitation` }), foreign: 'forbidden' },
+  'POST /members/:id/password-reset': { admins: true, request: (s) => ({ path: `/members/${s.memberId}/password-reset` }), foreign: 'forbidden' },
   'PATCH /members/:id': { admins: true, request: (s) => ({ path: `/members/${s.memberId}`, body: { role: 'member' } }), foreign: 'forbidden' },
   'DELETE /members/:id': { admins: true, request: (s) => ({ path: `/members/${s.memberId}` }), foreign: 'forbidden' },
   'GET /models': { request: () => ({ path: '/models' }), foreign: mustNotMention },

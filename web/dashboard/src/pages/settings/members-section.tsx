@@ -11,6 +11,7 @@ import { ErrorState, LoadingState } from '../../components/query-status';
 import {
   useChangeRole,
   useInviteMember,
+  useMemberPasswordReset,
   useMembers,
   useReinviteMember,
   useRemoveMember,
@@ -65,6 +66,50 @@ function ReinviteForm({ member, close }: { member: Member; close: () => void }) 
       <div className="form-actions">
         <button type="button" className="button button-primary" disabled={reinvite.isPending} onClick={() => reinvite.mutate(member.id)}>
           Send a new link
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * An owner's reset link for a member who cannot sign in (a lost password, no e-mail on this server). The
+ * server refuses it (409) for a person who belongs to another workspace too: they use "Forgot password?".
+ */
+function PasswordResetForm({ member, close }: { member: Member; close: () => void }) {
+  const reset = useMemberPasswordReset();
+  if (reset.data !== undefined) {
+    return (
+      <div className="stack">
+        <div className="secret">
+          <p className="secret-label">Password-reset link</p>
+          <div className="secret-row">
+            <input className="input mono" readOnly value={reset.data.passwordResetUrl} aria-label="Password-reset link" onFocus={(event) => event.currentTarget.select()} />
+            <CopyButton text={reset.data.passwordResetUrl} label="Copy link" />
+          </div>
+          <p className="secret-note">
+            Give it to {member.email} only, in person or over a channel you trust: whoever opens it chooses the password. It works once,
+            until <DateTime iso={reset.data.passwordResetExpiresAt} />, and signs them out everywhere. This is the only time it is shown.
+          </p>
+        </div>
+        <div className="form-actions">
+          <button type="button" className="button button-primary" onClick={close}>
+            Done
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="stack">
+      <p>
+        A single-use link that lets {member.email} choose a new password. Earlier reset links stop working. Only for a person who belongs
+        to this workspace alone; others reset theirs with “Forgot password?” on the sign-in page.
+      </p>
+      <FormAlert error={reset.error} />
+      <div className="form-actions">
+        <button type="button" className="button button-primary" disabled={reset.isPending} onClick={() => reset.mutate(member.id)}>
+          Make a reset link
         </button>
       </div>
     </div>
@@ -146,7 +191,8 @@ export function MembersSection() {
   const members = useMembers();
   const remove = useRemoveMember();
   const canAdminister = useCanAdminister();
-  const { me } = useSession();
+  const { me, workspace } = useSession();
+  const isOwner = workspace.role === 'owner';
   return (
     <section className="stack">
       <SectionHeader
@@ -216,6 +262,18 @@ export function MembersSection() {
                           title="Send the invitation again"
                         >
                           {(close) => <ReinviteForm member={member} close={close} />}
+                        </ModalDialog>
+                      )}
+                      {isOwner && member.status === 'active' && member.email !== me.user.email && (
+                        <ModalDialog
+                          trigger={
+                            <button type="button" className="button button-small" aria-label={`Reset password for ${member.email}`}>
+                              Reset password
+                            </button>
+                          }
+                          title={`Reset the password of ${member.name || member.email}`}
+                        >
+                          {(close) => <PasswordResetForm member={member} close={close} />}
                         </ModalDialog>
                       )}
                       <ConfirmDialog
