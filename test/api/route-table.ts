@@ -59,6 +59,8 @@ export interface RouteCase {
    * or through a key one of them made (or the operator's); any member, and any key, otherwise.
    */
   admins?: true;
+  /** Owners only (with `admins`): an admin, in person or through a key, is refused too; the operator's key is not. */
+  owners?: true;
   /** An endless event stream: what arrives before its `ready` event is checked. */
   stream?: true;
   /**
@@ -201,7 +203,7 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     foreign: mustNotMention,
   },
   'POST /members/:id/invitation': { admins: true, request: (s) => ({ path: `/members/${s.memberId}/invitation` }), foreign: 'forbidden' },
-  'POST /members/:id/password-reset': { admins: true, request: (s) => ({ path: `/members/${s.memberId}/password-reset` }), foreign: 'forbidden' },
+  'POST /members/:id/password-reset': { admins: true, owners: true, request: (s) => ({ path: `/members/${s.memberId}/password-reset` }), foreign: 'forbidden' },
   'PATCH /members/:id': { admins: true, request: (s) => ({ path: `/members/${s.memberId}`, body: { role: 'member' } }), foreign: 'forbidden' },
   'DELETE /members/:id': { admins: true, request: (s) => ({ path: `/members/${s.memberId}` }), foreign: 'forbidden' },
   'GET /models': { request: () => ({ path: '/models' }), foreign: mustNotMention },
