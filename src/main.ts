@@ -8,6 +8,7 @@ import { closeGracefully, openCore, startServer, startWorkers, type Core, type R
 import { startMetricsServer, type MetricsServer } from './http/metrics-server.js';
 import { backupCommand, restoreCommand } from './backup-commands.js';
 import { BackupError } from './store/sqlite/backup-manifest.js';
+import { recordedServerUrl } from './recorded-server-url.js';
 
 const USAGE = `Usage: parley <command>
 
@@ -24,7 +25,8 @@ Commands:
   users create --email EMAIL [--name NAME] [--workspace NAME] [--role owner|admin|member]
                          create a dashboard user (and the workspace if missing); prints a link to set the password
   users reset-password --email EMAIL
-                         print a one-time link that sets a new password
+                         print a one-time link that sets a new password (links use PARLEY_PUBLIC_URL, else
+                         the address of the last server started on this PARLEY_DATA_DIR, else PORT)
   backup DIR             copy the embedded store (database and uploaded files) into a new or empty DIR,
                          while Parley runs; on PostgreSQL, use pg_dump instead
   restore DIR [--force]  make the backup in DIR the embedded store of an empty PARLEY_DATA_DIR
@@ -165,6 +167,8 @@ async function users(config: Config, core: Core, args: string[]): Promise<void> 
   const [action] = positionals;
   const { accounts, workspaces } = core.services;
   if (values.email === undefined) throw new UsageError(`users ${action ?? ''} needs --email`);
+  // Without PARLEY_PUBLIC_URL, links go to where the server on this data directory answered last.
+  if (config.events.publicUrlIsLocal) core.publicUrl = (await recordedServerUrl(config.dataDir)) ?? core.publicUrl;
   switch (action) {
     case 'create': {
       const role = ROLES.find((candidate) => candidate === (values.role ?? 'owner'));

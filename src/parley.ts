@@ -14,11 +14,13 @@ import { PARSE_LIMITS } from './rag/ingest/parse/parse-limits.js';
 import { openStore } from './store/open-store.js';
 import { TempFolderSweeper } from './store/files/temp-folder-sweeper.js';
 import { renderInvitationEmail } from './events/invitation-email.js';
+import { renderPasswordResetEmail } from './events/password-reset-email.js';
 import { Mailer } from './events/mailer.js';
 import { OutboundPolicy } from './net/address-policy.js';
 import { guardedFetch } from './net/guarded-fetch.js';
 import type { Store } from './store/store.js';
 import { readStoreWith, type StoreReadings } from './observability/instruments.js';
+import { recordServerUrl } from './recorded-server-url.js';
 
 
 /** Store, models and use cases, opened and migrated: what every CLI command starts from. */
@@ -59,7 +61,7 @@ export async function openCore(config: Config): Promise<Core> {
   const fetch = guardedFetch(outbound);
   const models = createModelRegistry({ ...config.models, fetch });
   const { smtpUrl, mailFrom, smtpTimeoutMs } = config.events;
-  // Invitations are sent from the API process itself: a person waits for them, and the link is shown anyway.
+  // Invitations and reset links are sent from the API process itself: a person waits for them.
   const mailer = smtpUrl === null ? undefined : new Mailer({ smtpUrl, from: mailFrom, timeoutMs: smtpTimeoutMs, policy: outbound });
   let embedder: Promise<Embedder> | undefined;
   const core: Core = {
@@ -87,6 +89,7 @@ export async function openCore(config: Config): Promise<Core> {
       publicUrl: () => core.publicUrl,
       signUpOpen: config.signUpOpen,
       invitationMailer: mailer && ((invitation) => mailer.send([invitation.to], renderInvitationEmail(invitation))),
+      resetMailer: mailer && ((reset) => mailer.send([reset.to], renderPasswordResetEmail(reset))),
     }),
     // Loaded on demand: CLI commands such as `keys` should start in a blink.
     embedder: () => (embedder ??= import('./llm/embeddings/create-embedder.js').then((m) => m.createEmbedder({ ...config.embeddings, fetch }))),
@@ -169,7 +172,10 @@ export async function startServer(config: Config, core: Core, { logStream }: { l
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-  if (config.events.publicUrlIsLocal) core.publicUrl = url;
+  if (config.events.publicUrlIsLocal) {
+    core.publicUrl = url;
+    await recordServerUrl(config.dataDir, url);
+  }
   return { app, url };
 }
 

@@ -3,7 +3,7 @@ import type { MemberRole, SessionRecord, Store, UserRecord, WorkspaceMembership 
 import type { AccessTokens, IssuedAccessToken } from './access-tokens.js';
 import { newId, now, randomToken } from './ids.js';
 import { joinWorkspace } from './memberships.js';
-import { hashSecret, type IssuedLink, type OneTimeLinks } from './one-time-links.js';
+import { hashSecret, type IssuedLink, type LinkSubject, type OneTimeLinks } from './one-time-links.js';
 import { checkPasswordRules, hashPassword, passwordMatches } from './passwords.js';
 import type { TokenGenerations } from './token-generations.js';
 
@@ -26,10 +26,20 @@ export interface Me {
   memberships: WorkspaceMembership[];
 }
 
+/** Sends a password-reset link to the account's address. */
+export type PasswordResetMailer = (reset: { to: string; url: string }) => Promise<void>;
+
 export interface AccountOptions {
   /** `PARLEY_SIGNUP=open`: anyone may create an account and a workspace of their own. */
   signUpOpen: boolean;
+  /** Sends reset links asked for with "Forgot password?"; absent without SMTP. */
+  resetMailer?: PasswordResetMailer;
+  /** Reports a reset e-mail that could not be made or sent (the person was answered already). */
+  onBackgroundError: (error: unknown) => void;
 }
+
+/** How a reset asked for by e-mail address reaches the person: by e-mail, or (no SMTP) through an owner. */
+export type ResetDelivery = 'email' | 'ask-an-owner';
 
 const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
@@ -282,7 +292,55 @@ export class AccountService {
   async passwordResetLink(email: string): Promise<IssuedLink> {
     const user = await this.store.users.findByEmail(normalizeEmail(email));
     if (user === undefined) throw new ParleyError('NOT_FOUND', `No user has the e-mail ${email}`);
-    return this.links.issue('password-reset', { userId: user.id, workspaceId: null, memberId: null });
+    return this.issueResetLink(user.id, { userId: user.id, workspaceId: null, memberId: null });
+  }
+
+  /**
+   * "Forgot password?": e-mails a reset link when the address has an account and SMTP is set. The answer
+   * depends on the configuration only, and comes before the account is even looked up, so neither its
+   * content nor its time tells whether the address has an account. The mail is sent from this process,
+   * not queued: the queue would have to keep the usable link; a lost mail is asked for again.
+   */
+  requestPasswordReset(email: string): ResetDelivery {
+    const mailer = this.options.resetMailer;
+    if (mailer === undefined) return 'ask-an-owner';
+    const send = async () => {
+      const user = await this.store.users.findByEmail(normalizeEmail(email));
+      if (user === undefined) return;
+      const link = await this.issueResetLink(user.id, { userId: user.id, workspaceId: null, memberId: null });
+      await mailer({ to: user.email, url: link.url });
+    };
+    send().catch(this.options.onBackgroundError);
+    return 'email';
+  }
+
+  /**
+   * A reset link an owner of `workspaceId` makes for one of its members (shown to the owner, who hands it
+   * on). Whoever holds it can take the account, so it is made only for a person who belongs to no other
+   * workspace (an open invitation elsewhere counts), and checked again when it is used.
+   */
+  async ownerResetLink(userId: string, workspaceId: string, memberId: string): Promise<IssuedLink> {
+    if (!(await this.onlyIn(userId, workspaceId))) {
+      throw conflict('This person also belongs to another workspace: only they may reset their password, with “Forgot password?” on the sign-in page (the link goes to their e-mail)');
+    }
+    return this.issueResetLink(userId, { userId, workspaceId, memberId });
+  }
+
+  /** The person's memberships (open invitations too) are all in this workspace. */
+  private async onlyIn(userId: string, workspaceId: string): Promise<boolean> {
+    const memberships = await this.store.members.listByUser(userId);
+    return memberships.length > 0 && memberships.every(({ member }) => member.workspaceId === workspaceId);
+  }
+
+  /**
+   * A new reset link; every earlier one of the person stops working, whoever made it (links an owner made
+   * name the owner's workspace and member, so each subject is revoked).
+   */
+  private async issueResetLink(userId: string, subject: LinkSubject): Promise<IssuedLink> {
+    const at = now();
+    const madeByOwners = (await this.store.members.listByUser(userId)).map(({ member }) => ({ userId, workspaceId: member.workspaceId, memberId: member.id }));
+    for (const earlier of [{ userId, workspaceId: null, memberId: null }, ...madeByOwners]) await this.store.links.revokeAll('password-reset', earlier, at);
+    return this.links.issue('password-reset', subject);
   }
 
   /**
@@ -295,6 +353,8 @@ export class AccountService {
     const link = await this.links.consume('password-reset', input.token);
     const user = link.userId === null ? undefined : await this.store.users.find(link.userId);
     if (user === undefined) throw linkGone();
+    // An owner's link stops working once the person joined (or was invited to) another workspace.
+    if (link.workspaceId !== null && !(await this.onlyIn(user.id, link.workspaceId))) throw linkGone();
     await this.store.users.update(user.id, { passwordHash: await hashPassword(input.password) }, now());
     await this.signOutEverywhere(user.id);
     return this.startSession(user.id, userAgent);

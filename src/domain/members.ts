@@ -95,6 +95,18 @@ export class MemberService {
     return this.sendInvitation(workspaceId, member);
   }
 
+  /**
+   * A password-reset link for a member, shown to the owner who asks, to hand on. Owners only (an admin must
+   * not be able to take an owner's account); an open invitation gets a new invitation link instead; a person
+   * who belongs to another workspace too is refused (409): they reset it themselves, by e-mail.
+   */
+  async passwordResetLink(caller: WorkspaceCaller, id: string): Promise<{ member: MemberRecord; link: IssuedLink }> {
+    if (!isOwner(caller)) throw notPermitted('Only owners make password-reset links for members');
+    const member = await findInWorkspace(this.store.members, 'Member', caller.workspaceId, id);
+    if (member.status === 'invited') throw conflict(`${member.email} has not accepted the invitation yet: make a new invitation link instead`);
+    return { member, link: await this.accounts.ownerResetLink(member.userId, caller.workspaceId, member.id) };
+  }
+
   async changeRole(caller: WorkspaceCaller, id: string, role: MemberRole): Promise<MemberRecord> {
     const { workspaceId } = caller;
     const member = await findInWorkspace(this.store.members, 'Member', workspaceId, id);

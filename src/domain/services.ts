@@ -12,7 +12,7 @@ import { KeyService } from './keys.js';
 import { WorkspaceService } from './workspaces.js';
 import { MemberService, type InvitationMailer } from './members.js';
 import { AccessTokens } from './access-tokens.js';
-import { AccountService } from './accounts.js';
+import { AccountService, type PasswordResetMailer } from './accounts.js';
 import { OneTimeLinks } from './one-time-links.js';
 import { TokenGenerations } from './token-generations.js';
 import { NotificationService } from './notifications.js';
@@ -69,12 +69,14 @@ export interface ServiceOptions extends DatasourceServiceOptions {
   signUpOpen: boolean;
   /** Sends invitation e-mail; absent without SMTP. */
   invitationMailer?: InvitationMailer;
+  /** Sends the reset links people ask for with "Forgot password?"; absent without SMTP. */
+  resetMailer?: PasswordResetMailer;
   /** An SMTP server is configured. */
   emailEnabled: boolean;
   deliveryMaxAttempts: number;
   /** Called when a change recorded an event, to wake an in-process dispatcher. */
   onEvent: () => void;
-  /** Reports what failed in the background (a stream's read of new events). */
+  /** Reports what failed in the background (a stream's read of new events, a reset e-mail). */
   onBackgroundError: (error: unknown) => void;
 }
 
@@ -90,7 +92,11 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const links = new OneTimeLinks(store, options.publicUrl);
   const tokenGenerations = new TokenGenerations(store.users);
   const accessTokens = new AccessTokens(store.secrets, tokenGenerations);
-  const accounts = new AccountService(store, links, accessTokens, tokenGenerations, { signUpOpen: options.signUpOpen });
+  const accounts = new AccountService(store, links, accessTokens, tokenGenerations, {
+    signUpOpen: options.signUpOpen,
+    resetMailer: options.resetMailer,
+    onBackgroundError: options.onBackgroundError,
+  });
   const datasources = new DatasourceService(store, options);
   return {
     keys,

@@ -32,7 +32,7 @@ describe('OpenAPI document', () => {
       const path = route.url.replace(/:(\w+)/g, '{$1}');
       const operation = document.paths[path]?.[route.method.toLowerCase()];
       expect(operation, `${route.method} ${path}`).toBeDefined();
-      expect(operation?.responses['200'] ?? operation?.responses['201'] ?? operation?.responses['204'], `${route.method} ${path}`).toBeDefined();
+      expect(operation?.responses['200'] ?? operation?.responses['201'] ?? operation?.responses['202'] ?? operation?.responses['204'], `${route.method} ${path}`).toBeDefined();
       // The dashboard's session endpoints take no bearer credential (a cookie, or nothing yet).
       if (route.url.startsWith('/auth/')) expect(operation?.security, `${route.method} ${path}`).toEqual([]);
       const open = ['/healthz', '/readyz'].includes(route.url);

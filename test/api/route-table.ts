@@ -20,6 +20,8 @@ export interface Seed {
   webhookId: string;
   deliveryId: string;
   memberId: string;
+  /** A member who accepted, of workspace A alone: one an owner may make a reset link for. */
+  activeMemberId: string;
   /** An event of workspace A: another workspace resuming after it must see none of A's. */
   eventId: string;
 }
@@ -59,6 +61,8 @@ export interface RouteCase {
    * or through a key one of them made (or the operator's); any member, and any key, otherwise.
    */
   admins?: true;
+  /** Owners only (with `admins`): an admin, in person or through a key, is refused too; the operator's key is not. */
+  owners?: true;
   /** An endless event stream: what arrives before its `ready` event is checked. */
   stream?: true;
   /**
@@ -71,7 +75,7 @@ export interface RouteCase {
 const mustNotMention = (body: unknown, seed: Seed) => {
   const text = JSON.stringify(body);
   const ids = [seed.agentId, seed.datastoreId, seed.datasourceId, seed.keyId, seed.conversationId, seed.messageId, seed.a.id];
-  for (const id of [...ids, seed.webhookId, seed.deliveryId, seed.memberId, 'a-admin@example.com']) {
+  for (const id of [...ids, seed.webhookId, seed.deliveryId, seed.memberId, seed.activeMemberId, 'a-admin@example.com']) {
     if (text.includes(id)) throw new Error(`another workspace's id ${id} leaked: ${text}`);
   }
 };
@@ -201,6 +205,7 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     foreign: mustNotMention,
   },
   'POST /members/:id/invitation': { admins: true, request: (s) => ({ path: `/members/${s.memberId}/invitation` }), foreign: 'forbidden' },
+  'POST /members/:id/password-reset': { admins: true, owners: true, request: (s) => ({ path: `/members/${s.activeMemberId}/password-reset` }), foreign: 'forbidden' },
   'PATCH /members/:id': { admins: true, request: (s) => ({ path: `/members/${s.memberId}`, body: { role: 'member' } }), foreign: 'forbidden' },
   'DELETE /members/:id': { admins: true, request: (s) => ({ path: `/members/${s.memberId}` }), foreign: 'forbidden' },
   'GET /models': { request: () => ({ path: '/models' }), foreign: mustNotMention },
@@ -224,6 +229,7 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
     await parley.call<CreatedWebhookBody>('POST', '/webhooks', { key: a.key, body: { url: 'http://127.0.0.1:9/a', events: ['message.created'] } })
   ).body.id;
   const memberId = (await parley.call<InvitedBody>('POST', '/members', { key: a.key, body: { email: 'a-admin@example.com' } })).body.id;
+  const activeMemberId = (await parley.newMember(a.id, 'member')).memberId;
   // A delivery as the dispatcher would queue it (no workers run here); its job targets a closed port.
   const delivery = {
     id: `dlv_seed_${webhookId}`,
@@ -251,6 +257,7 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
     webhookId,
     deliveryId: delivery.id,
     memberId,
+    activeMemberId,
   };
 }
 

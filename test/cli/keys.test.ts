@@ -1,21 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
-import { startTestParley, type TestParley } from '../support/parley.js';
-import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
+import { runCli, startParleyForCli } from '../support/cli.js';
+import type { TestParley } from '../support/parley.js';
+import { STORE_KINDS, type ScratchStore } from '../support/stores.js';
 import type { AgentBody } from '../support/bodies.js';
 
 describe.each(STORE_KINDS)('parley keys on %s', (kind) => {
   let scratch: ScratchStore;
   let parley: TestParley;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    scratch = await createScratchStore(kind);
-    parley = await startTestParley(kind, { scratch });
+    ({ scratch, parley, close } = await startParleyForCli(kind));
   });
-  afterAll(async () => {
-    await parley.close();
-    await scratch.drop();
-  });
+  afterAll(() => close());
 
   it('creates a key (and its workspace) that then works over HTTP', async () => {
     const created = await runCli(['keys', 'create', '--workspace', 'Acme'], scratch.env);

@@ -53,7 +53,7 @@ async function signedInPage(): Promise<{ page: Page; context: BrowserContext; pr
 }
 
 describe('pages without a session', () => {
-  parleyTest('sign-in, sign-up, setup, invitation and password reset', async () => {
+  parleyTest('sign-in, sign-up, setup, invitation, forgotten password and password reset', async () => {
     const { context, problems } = await openContext(browser, parley.url);
     const page = await context.newPage();
     await page.goto('/dashboard/sign-in');
@@ -64,6 +64,15 @@ describe('pages without a session', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').getByText('Wrong e-mail or password').waitFor();
     await capture(page, 'sign-in-wrong-password');
+
+    // This Parley sends no e-mail: the page says who can make the link instead.
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    await capture(page, 'forgot-password');
+    await page.getByLabel('E-mail').fill(owner.email);
+    await page.getByRole('button', { name: 'Send a reset link' }).click();
+    await page.getByRole('status').getByText('This Parley does not send e-mail').waitFor();
+    await capture(page, 'forgot-password-ask-an-owner');
 
     await page.goto('/dashboard/sign-up');
     await page.getByRole('heading', { name: 'Sign-up is closed' }).waitFor();
@@ -230,6 +239,13 @@ describe('a workspace', () => {
     await page.getByRole('button', { name: 'Send a new link' }).click();
     expect(await page.getByLabel('Invitation link').inputValue()).toMatch(/\/dashboard\/invitations\?token=[\w-]+$/);
     await capture(page, 'settings-members-new-link', { fullPage: false });
+    await page.getByRole('button', { name: 'Done' }).click();
+    const colleague = await parley.newMember(workspace.id, 'member');
+    await page.reload();
+    await page.getByRole('button', { name: `Reset password for ${colleague.email}` }).click();
+    await page.getByRole('button', { name: 'Make a reset link' }).click();
+    expect(await page.getByLabel('Password-reset link').inputValue()).toMatch(/\/dashboard\/reset-password\?token=[\w-]+$/);
+    await capture(page, 'settings-members-reset-link', { fullPage: false });
     await page.getByRole('button', { name: 'Done' }).click();
 
     await page.goto('/dashboard/settings/webhooks');

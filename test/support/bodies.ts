@@ -13,6 +13,7 @@ export type {
   AccessTokenBody,
   InvitationBody,
   MeAnswerBody,
+  ResetRequestedBody,
   SessionBody,
   SetupStatusBody,
   UserAnswerBody,
@@ -29,7 +30,7 @@ export type { ChunkBody, DatasourceBody } from '../../src/http/routes/datasource
 export type { DatastoreBody, SearchHitBody } from '../../src/http/routes/datastores.js';
 export type { HealthBody } from '../../src/http/routes/health.js';
 export type { ApiKeyBody, IssuedKeyBody } from '../../src/http/routes/keys.js';
-export type { InvitedBody, MemberBody } from '../../src/http/routes/members.js';
+export type { InvitedBody, MemberBody, PasswordResetBody } from '../../src/http/routes/members.js';
 export type { MessageBody, RatedMessageBody } from '../../src/http/routes/messages.js';
 export type { ModelBody } from '../../src/http/routes/models.js';
 export type { CreatedWebhookBody, DeliveryBody, WebhookBody } from '../../src/http/routes/webhooks.js';

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { startTestParley, type TestParley } from './parley.js';
+import { createScratchStore, type ScratchStore, type StoreKind } from './stores.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -55,4 +57,18 @@ export function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: n
       reject(new Error(`exited with ${code} before printing ${pattern}; output:\n${seen}`));
     });
   });
+}
+
+/** A Parley on a scratch store that the commands under test open too; `close` stops it and drops the store. */
+export async function startParleyForCli(kind: StoreKind): Promise<{ scratch: ScratchStore; parley: TestParley; close(): Promise<void> }> {
+  const scratch = await createScratchStore(kind);
+  const parley = await startTestParley(kind, { scratch });
+  return {
+    scratch,
+    parley,
+    async close() {
+      await parley.close();
+      await scratch.drop();
+    },
+  };
 }

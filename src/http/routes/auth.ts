@@ -24,6 +24,8 @@ const COOKIE_MAX_AGE_SECONDS = 30 * 24 * 3600;
  */
 const ATTEMPTS_PER_ADDRESS = 60;
 const FAILURES_PER_ACCOUNT = 5;
+/** Reset e-mails asked for one address in 15 minutes: nobody's mailbox is flooded with them. */
+const RESETS_PER_ACCOUNT = 3;
 
 const Password = Type.String({ minLength: 1, maxLength: 1000, description: `At least ${MIN_PASSWORD_LENGTH} characters` });
 const Email = Type.String({ format: 'email', maxLength: 320 });
@@ -76,6 +78,14 @@ const Invitation = Type.Object({
   signedIn: Type.Boolean({ description: 'This request comes from the invited person’s own session: accepting needs no password' }),
 });
 
+const ResetRequested = Type.Object({
+  delivery: StringEnum(['email', 'ask-an-owner'], {
+    description:
+      'email: when the address has an account, a link is on its way; ask-an-owner: this server sends no e-mail, an owner makes the link from the members page. The same for every address.',
+  }),
+});
+
+export type ResetRequestedBody = Static<typeof ResetRequested>;
 export type UserAnswerBody = Static<typeof UserAnswer>;
 export type MeAnswerBody = Static<typeof MeAnswer>;
 export type KeyWorkspaceBody = Static<typeof KeyWorkspace>;
@@ -127,6 +137,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     return `auth-account:${typeof email === 'string' ? email.trim().toLowerCase() : '-'}`;
   };
   const failuresPerAccount = app.createRateLimit({ keyGenerator: accountOf, max: FAILURES_PER_ACCOUNT, timeWindow: 15 * 60_000 });
+  // Keyed on the address asked for, known or not: a refusal tells nothing about an account.
+  const resetsPerAccount = app.createRateLimit({ keyGenerator: (request) => `reset-${accountOf(request)}`, max: RESETS_PER_ACCOUNT, timeWindow: 15 * 60_000 });
 
   const sameOrigin = (request: FastifyRequest) => {
     const origin = request.headers.origin;
@@ -353,6 +365,25 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     async (request, reply) => {
       const accepted = await accounts.acceptInvitation(request.body, userAgent(request), secretOf(request));
       return 'sessionSecret' in accepted ? setSession(request, reply, accepted) : { user: userView(accepted.user) };
+    },
+  );
+
+  app.post(
+    '/auth/password-reset/request',
+    {
+      config: { checksCredentials: true, requireOrigin: true },
+      schema: {
+        tags,
+        security: [],
+        summary: '“Forgot password?”: e-mails a one-time reset link when the address has an account and SMTP is set; the answer is the same for every address',
+        body: Type.Object({ email: Email }),
+        response: { 202: ResetRequested, ...errorResponses(429) },
+      },
+    },
+    async (request, reply) => {
+      const counted = await resetsPerAccount(request);
+      if (!counted.isAllowed) refuseWhenExceeded('this e-mail address', counted);
+      return reply.status(202).send({ delivery: accounts.requestPasswordReset(request.body.email) });
     },
   );
 

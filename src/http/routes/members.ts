@@ -27,7 +27,16 @@ const Invited = Type.Composite([
   }),
 ]);
 
+const PasswordReset = Type.Composite([
+  Member,
+  Type.Object({
+    passwordResetUrl: Type.String({ description: 'The single-use link that sets a new password (shown only now; hand it to the person)' }),
+    passwordResetExpiresAt: Timestamp('When the link stops working'),
+  }),
+]);
+
 export type MemberBody = Static<typeof Member>;
+export type PasswordResetBody = Static<typeof PasswordReset>;
 export type InvitedBody = Static<typeof Invited>;
 
 const memberView = ({ workspaceId: _workspace, userId: _user, ...member }: MemberRecord) => member;
@@ -79,6 +88,24 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
       },
     },
     async (request) => invitedView(await members.reinvite(workspaceCallerOf(request), request.params.id)),
+  );
+
+  app.post(
+    '/members/:id/password-reset',
+    {
+      config: { adminOnly: true },
+      schema: {
+        tags,
+        summary:
+          'Owners only: a password-reset link for a member who belongs to no other workspace (409 otherwise: they use “Forgot password?”); signs them out everywhere once used',
+        params: IdParams,
+        response: { 200: PasswordReset, ...errorResponses(409) },
+      },
+    },
+    async (request) => {
+      const { member, link } = await members.passwordResetLink(workspaceCallerOf(request), request.params.id);
+      return { ...memberView(member), passwordResetUrl: link.url, passwordResetExpiresAt: link.expiresAt };
+    },
   );
 
   app.patch(

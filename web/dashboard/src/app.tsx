@@ -9,6 +9,7 @@ const SignInPage = lazy(() => signInPages().then((module) => ({ default: module.
 const SignUpPage = lazy(() => signInPages().then((module) => ({ default: module.SignUpPage })));
 const SetupPage = lazy(() => signInPages().then((module) => ({ default: module.SetupPage })));
 const InvitationPage = lazy(() => signInPages().then((module) => ({ default: module.InvitationPage })));
+const ForgotPasswordPage = lazy(() => signInPages().then((module) => ({ default: module.ForgotPasswordPage })));
 const ResetPasswordPage = lazy(() => signInPages().then((module) => ({ default: module.ResetPasswordPage })));
 const WorkspaceArea = lazy(() => import('./workspace-area').then((module) => ({ default: module.WorkspaceArea })));
 
@@ -31,6 +32,7 @@ function Pages({ tokens }: { tokens: AccessTokens }) {
           <Route path="/sign-up" component={SignUpPage} />
           <Route path="/setup" component={SetupPage} />
           <Route path="/invitations" component={InvitationPage} />
+          <Route path="/forgot-password" component={ForgotPasswordPage} />
           <Route path="/reset-password" component={ResetPasswordPage} />
           <Route>
             <WorkspaceArea tokens={tokens} />

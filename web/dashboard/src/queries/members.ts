@@ -20,6 +20,12 @@ export interface InvitedMember extends Member {
   emailed: boolean;
 }
 
+export interface MemberPasswordReset extends Member {
+  /** The single-use link that sets a new password, shown only in this answer. */
+  passwordResetUrl: string;
+  passwordResetExpiresAt: string;
+}
+
 export const memberKeys = {
   all: (workspaceId: string) => ['workspaces', workspaceId, 'members'] as const,
 };
@@ -47,3 +53,6 @@ export const useRemoveMember = () => useMemberMutation((id: string) => api<Membe
 
 export const useReinviteMember = () =>
   useMemberMutation((id: string) => api<InvitedMember>(`${memberPath(id)}/invitation`, { method: 'POST' }));
+
+export const useMemberPasswordReset = () =>
+  useMemberMutation((id: string) => api<MemberPasswordReset>(`${memberPath(id)}/password-reset`, { method: 'POST' }));

@@ -86,6 +86,16 @@ export const useSignUp = () => useSessionStart<{ email: string; name: string; pa
 export const useAcceptInvitation = () => useSessionStart<{ token: string; name?: string; password?: string }>('/auth/invitations/accept');
 export const useResetPassword = () => useSessionStart<{ token: string; password: string }>('/auth/password-reset');
 
+/** How "Forgot password?" goes on: by e-mail, or (a server without e-mail) through an owner. The same for every address. */
+export interface ResetRequested {
+  delivery: 'email' | 'ask-an-owner';
+}
+
+export const useRequestPasswordReset = () =>
+  useMutation({
+    mutationFn: (email: string) => api<ResetRequested>('/auth/password-reset/request', { method: 'POST', body: { email }, anonymous: true }),
+  });
+
 export function useUpdateMe() {
   const queryClient = useQueryClient();
   return useMutation({

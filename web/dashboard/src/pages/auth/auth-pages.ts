@@ -1,4 +1,5 @@
 /** The pages used without a session, loaded together: one chunk, small, for the first visit. */
+export { ForgotPasswordPage } from './forgot-password-page';
 export { InvitationPage } from './invitation-page';
 export { ResetPasswordPage } from './reset-password-page';
 export { SetupPage } from './setup-page';

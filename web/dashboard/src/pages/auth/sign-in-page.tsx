@@ -49,6 +49,9 @@ export function SignInPage() {
           {(control) => <input {...control} className="input" type="email" name="email" autoComplete="username" required />}
         </Field>
         <PasswordField error={fieldError(signIn.error, 'password')} autoComplete="current-password" />
+        <p className="auth-aside">
+          <Link href="/forgot-password">Forgot password?</Link>
+        </p>
         <button type="submit" className="button button-primary button-block" disabled={signIn.isPending}>
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { fieldError } from '../../api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
@@ -11,6 +11,7 @@ import { ErrorState, LoadingState } from '../../components/query-status';
 import {
   useChangeRole,
   useInviteMember,
+  useMemberPasswordReset,
   useMembers,
   useReinviteMember,
   useRemoveMember,
@@ -27,23 +28,18 @@ const ROLES: ReadonlyArray<{ role: Role; label: string; about: string }> = [
   { role: 'owner', label: 'Owner', about: 'everything, like an admin' },
 ];
 
-/** A fresh invitation: the message about the e-mail and the single-use link to copy, shown once. */
-function InvitationSent({ invited, close }: { invited: InvitedMember; close: () => void }) {
-  const { email, invitationUrl, invitationExpiresAt, emailed } = invited;
+/** A single-use link shown once, to copy, with what to know about it (`children`: a message above it). */
+function LinkShownOnce({ label, url, note, close, children }: { label: string; url: string; note: ReactNode; close: () => void; children?: ReactNode }) {
   return (
     <div className="stack">
-      <div className="alert alert-success" role="status">
-        {emailed ? `${email} is invited: the invitation is on its way by e-mail.` : `${email} is invited. E-mail is not set up on this server: send them the link below.`}
-      </div>
+      {children}
       <div className="secret">
-        <p className="secret-label">Invitation link</p>
+        <p className="secret-label">{label}</p>
         <div className="secret-row">
-          <input className="input mono" readOnly value={invitationUrl} aria-label="Invitation link" onFocus={(event) => event.currentTarget.select()} />
-          <CopyButton text={invitationUrl} label="Copy link" />
+          <input className="input mono" readOnly value={url} aria-label={label} onFocus={(event) => event.currentTarget.select()} />
+          <CopyButton text={url} label="Copy link" />
         </div>
-        <p className="secret-note">
-          It works once, until <DateTime iso={invitationExpiresAt} />. This is the only time it is shown.
-        </p>
+        <p className="secret-note">{note}</p>
       </div>
       <div className="form-actions">
         <button type="button" className="button button-primary" onClick={close}>
@@ -54,20 +50,86 @@ function InvitationSent({ invited, close }: { invited: InvitedMember; close: () 
   );
 }
 
+/** The step before a new link: what it does, the server's refusal if any, and the button that makes it. */
+function MakeLink({ about, action, error, pending, make }: { about: ReactNode; action: string; error: Error | null; pending: boolean; make: () => void }) {
+  return (
+    <div className="stack">
+      <p>{about}</p>
+      <FormAlert error={error} />
+      <div className="form-actions">
+        <button type="button" className="button button-primary" disabled={pending} onClick={make}>
+          {action}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A fresh invitation: the message about the e-mail and the single-use link to copy, shown once. */
+function InvitationSent({ invited, close }: { invited: InvitedMember; close: () => void }) {
+  const { email, invitationUrl, invitationExpiresAt, emailed } = invited;
+  return (
+    <LinkShownOnce
+      label="Invitation link"
+      url={invitationUrl}
+      close={close}
+      note={
+        <>
+          It works once, until <DateTime iso={invitationExpiresAt} />. This is the only time it is shown.
+        </>
+      }
+    >
+      <div className="alert alert-success" role="status">
+        {emailed ? `${email} is invited: the invitation is on its way by e-mail.` : `${email} is invited. E-mail is not set up on this server: send them the link below.`}
+      </div>
+    </LinkShownOnce>
+  );
+}
+
 /** Sends an invited member a new link (the old one may be lost or expired). */
 function ReinviteForm({ member, close }: { member: Member; close: () => void }) {
   const reinvite = useReinviteMember();
   if (reinvite.data !== undefined) return <InvitationSent invited={reinvite.data} close={close} />;
   return (
-    <div className="stack">
-      <p>A new single-use link for {member.email}; the previous one keeps working until it is used or expires.</p>
-      <FormAlert error={reinvite.error} />
-      <div className="form-actions">
-        <button type="button" className="button button-primary" disabled={reinvite.isPending} onClick={() => reinvite.mutate(member.id)}>
-          Send a new link
-        </button>
-      </div>
-    </div>
+    <MakeLink
+      about={`A new single-use link for ${member.email}; the previous one keeps working until it is used or expires.`}
+      action="Send a new link"
+      error={reinvite.error}
+      pending={reinvite.isPending}
+      make={() => reinvite.mutate(member.id)}
+    />
+  );
+}
+
+/**
+ * An owner's reset link for a member who cannot sign in (a lost password, no e-mail on this server). The
+ * server refuses it (409) for a person who belongs to another workspace too: they use "Forgot password?".
+ */
+function PasswordResetForm({ member, close }: { member: Member; close: () => void }) {
+  const reset = useMemberPasswordReset();
+  if (reset.data !== undefined) {
+    return (
+      <LinkShownOnce
+        label="Password-reset link"
+        url={reset.data.passwordResetUrl}
+        close={close}
+        note={
+          <>
+            Give it to {member.email} only, in person or over a channel you trust: whoever opens it chooses the password. It works once,
+            until <DateTime iso={reset.data.passwordResetExpiresAt} />, and signs them out everywhere. This is the only time it is shown.
+          </>
+        }
+      />
+    );
+  }
+  return (
+    <MakeLink
+      about={`A single-use link that lets ${member.email} choose a new password; earlier reset links stop working. Only for a person who belongs to this workspace alone: others reset theirs with “Forgot password?” on the sign-in page.`}
+      action="Make a reset link"
+      error={reset.error}
+      pending={reset.isPending}
+      make={() => reset.mutate(member.id)}
+    />
   );
 }
 
@@ -146,7 +208,8 @@ export function MembersSection() {
   const members = useMembers();
   const remove = useRemoveMember();
   const canAdminister = useCanAdminister();
-  const { me } = useSession();
+  const { me, workspace } = useSession();
+  const isOwner = workspace.role === 'owner';
   return (
     <section className="stack">
       <SectionHeader
@@ -216,6 +279,18 @@ export function MembersSection() {
                           title="Send the invitation again"
                         >
                           {(close) => <ReinviteForm member={member} close={close} />}
+                        </ModalDialog>
+                      )}
+                      {isOwner && member.status === 'active' && member.email !== me.user.email && (
+                        <ModalDialog
+                          trigger={
+                            <button type="button" className="button button-small" aria-label={`Reset password for ${member.email}`}>
+                              Reset password
+                            </button>
+                          }
+                          title={`Reset the password of ${member.name || member.email}`}
+                        >
+                          {(close) => <PasswordResetForm member={member} close={close} />}
                         </ModalDialog>
                       )}
                       <ConfirmDialog
