@@ -23,12 +23,22 @@ describe('the dashboard plugin', () => {
     await fs.mkdir(path.join(dir, 'assets'));
     await fs.writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Parley</title><div id="root"></div>');
     await fs.writeFile(path.join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    await fs.writeFile(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     app = await serverWith(dir);
   });
 
   afterAll(async () => {
     await app.close();
     await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers /favicon.ico with the dashboard’s icon', async () => {
+    const response = await app.inject({ url: '/favicon.ico' });
+    expect(response.statusCode).toBe(301);
+    expect(response.headers.location).toBe('/dashboard/favicon.svg');
+    const icon = await app.inject({ url: '/dashboard/favicon.svg' });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['content-type']).toMatch(/^image\/svg\+xml/);
   });
 
   it('leads / and /dashboard to /dashboard/', async () => {

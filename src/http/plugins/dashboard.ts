@@ -43,6 +43,9 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     return;
   }
 
+  // Browsers ask for /favicon.ico on pages that name no icon (the API docs, a JSON answer opened in a tab).
+  app.get('/favicon.ico', hidden, (_request, reply) => reply.redirect('/dashboard/favicon.svg', 301));
+
   await app.register(fastifyStatic, {
     root,
     prefix: '/dashboard/',
