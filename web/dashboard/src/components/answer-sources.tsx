@@ -1,4 +1,5 @@
 import type { AnswerSource } from '../queries/agents';
+import { counted } from './counted';
 
 const pageOf = (source: AnswerSource) =>
   source.page_number === undefined ? null : source.total_pages === undefined ? `page ${source.page_number}` : `page ${source.page_number} of ${source.total_pages}`;
@@ -12,7 +13,7 @@ export function AnswerSources({ sources, defaultOpen = true }: { sources: readon
   return (
     <details className="sources" open={defaultOpen}>
       <summary>
-        {sources.length} {sources.length === 1 ? 'source' : 'sources'}
+        {counted(sources.length, 'source')}
       </summary>
       <ol className="source-list">
         {sources.map((source) => (

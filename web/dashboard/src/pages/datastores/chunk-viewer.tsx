@@ -1,13 +1,14 @@
 import { ModalDialog } from '../../components/modal-dialog';
 import { ErrorState, LoadingState } from '../../components/query-status';
 import { useChunks, type Datasource } from '../../queries/datasources';
+import { counted } from '../../components/counted';
 
 /** The datasource's name as a button opening its chunks, as indexed. */
 export function ChunkViewer({ datasource }: { datasource: Datasource }) {
   return (
     <ModalDialog
       title={`Chunks of ${datasource.name}`}
-      description={`${datasource.nbChunks.toLocaleString()} chunks, in document order: the passages searches and agents find.`}
+      description={`${counted(datasource.nbChunks, 'chunk')}, in document order: the passages searches and agents find.`}
       wide
       trigger={
         <button type="button" className="link-button" aria-label={`${datasource.name}: view chunks`}>

@@ -4,6 +4,7 @@ import { isUnsettled, useDatasources } from '../../queries/datasources';
 import { AddTextDialog, AddWebPageDialog } from './add-content-dialogs';
 import { DatasourcesTable } from './datasources-table';
 import { UploadZone } from './upload-zone';
+import { counted } from '../../components/counted';
 
 /** Adding documents (files, text, web pages) and the table of those already in. */
 export function DatasourcesPanel({ datastoreId }: { datastoreId: string }) {
@@ -16,7 +17,7 @@ export function DatasourcesPanel({ datastoreId }: { datastoreId: string }) {
         <AddTextDialog datastoreId={datastoreId} />
         <AddWebPageDialog datastoreId={datastoreId} />
         <span className="toolbar-status muted small" role="status">
-          {working > 0 ? `Processing ${working} ${working === 1 ? 'document' : 'documents'}…` : ''}
+          {working > 0 ? `Processing ${counted(working, 'document')}…` : ''}
         </span>
       </div>
       {datasources.isPending ? (

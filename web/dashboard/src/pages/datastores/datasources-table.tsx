@@ -3,6 +3,7 @@ import { DateTime } from '../../components/date-time';
 import { StatusBadge } from '../../components/status-badge';
 import { useDeleteDatasource, useResyncDatasource, type Datasource } from '../../queries/datasources';
 import { ChunkViewer } from './chunk-viewer';
+import { counted } from '../../components/counted';
 
 const TYPE_LABELS = { file: 'File', text: 'Text', web_page: 'Web page' } as const;
 
@@ -41,7 +42,7 @@ export function DatasourcesTable({ datastoreId, datasources }: { datastoreId: st
                 <div className="muted small">
                   {TYPE_LABELS[datasource.type]}
                   {datasource.config.source_url !== undefined && ` · ${datasource.config.source_url}`}
-                  {datasource.totalPages !== null && ` · ${datasource.totalPages} ${datasource.totalPages === 1 ? 'page' : 'pages'}`}
+                  {datasource.totalPages !== null && ` · ${counted(datasource.totalPages, 'page')}`}
                 </div>
               </td>
               <td data-label="Status">

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CONVERSATION_STATUSES, useBulkStatus, type ConversationStatus } from '../../queries/conversations';
 import { STATUS_LABELS, type TabSelection } from './inbox-search';
+import { counted } from '../../components/counted';
 
 interface BulkStatusDialogProps {
   /** The tab's name, e.g. “Unresolved”. */
@@ -18,7 +19,7 @@ interface BulkStatusDialogProps {
   onDone: (count: number, status: ConversationStatus) => void;
 }
 
-const plural = (count: number) => `${count} conversation${count === 1 ? '' : 's'}`;
+const plural = (count: number) => counted(count, 'conversation');
 
 /**
  * Sets the status of every conversation of the tab under the filters, loaded or not (spec: irreversible),

@@ -5,6 +5,7 @@ import { useDeliveries, useReplayDelivery, useUpdateWebhook, useWebhook, type De
 import { useCanAdminister } from '../../session/session';
 import { AdminsOnly, SectionHeader } from './section-header';
 import { WebhookForm } from './webhook-form';
+import { counted } from '../../components/counted';
 
 const STATUS = {
   pending: { label: 'Retrying', tone: 'badge-waiting' },
@@ -90,7 +91,7 @@ function DeliveryItem({ delivery, onReplay, replaying }: { delivery: Delivery; o
         <span className={`badge ${status.tone}`}>{status.label}</span>
         <code>{delivery.eventType}</code>
         <span className="muted small">
-          <DateTime iso={delivery.createdAt} /> · {delivery.attemptCount} {delivery.attemptCount === 1 ? 'attempt' : 'attempts'}
+          <DateTime iso={delivery.createdAt} /> · {counted(delivery.attemptCount, 'attempt')}
           {delivery.lastStatusCode !== null && ` · HTTP ${delivery.lastStatusCode}`}
           {delivery.replayOf !== null && ' · replay'}
         </span>
