@@ -3,7 +3,7 @@ import type { MemberRole, SessionRecord, Store, UserRecord, WorkspaceMembership 
 import type { AccessTokens, IssuedAccessToken } from './access-tokens.js';
 import { newId, now, randomToken } from './ids.js';
 import { joinWorkspace } from './memberships.js';
-import { hashSecret, type IssuedLink, type LinkSubject, type OneTimeLinks } from './one-time-links.js';
+import { hashSecret, type IssuedLink, type OneTimeLinks } from './one-time-links.js';
 import { checkPasswordRules, hashPassword, passwordMatches } from './passwords.js';
 import type { TokenGenerations } from './token-generations.js';
 
@@ -292,7 +292,7 @@ export class AccountService {
   async passwordResetLink(email: string): Promise<IssuedLink> {
     const user = await this.store.users.findByEmail(normalizeEmail(email));
     if (user === undefined) throw new ParleyError('NOT_FOUND', `No user has the e-mail ${email}`);
-    return this.issueResetLink(user.id, { userId: user.id, workspaceId: null, memberId: null });
+    return this.links.issue('password-reset', { userId: user.id, workspaceId: null, memberId: null });
   }
 
   /**
@@ -307,7 +307,7 @@ export class AccountService {
     const send = async () => {
       const user = await this.store.users.findByEmail(normalizeEmail(email));
       if (user === undefined) return;
-      const link = await this.issueResetLink(user.id, { userId: user.id, workspaceId: null, memberId: null });
+      const link = await this.links.issue('password-reset', { userId: user.id, workspaceId: null, memberId: null });
       await mailer({ to: user.email, url: link.url });
     };
     send().catch(this.options.onBackgroundError);
@@ -323,24 +323,13 @@ export class AccountService {
     if (!(await this.onlyIn(userId, workspaceId))) {
       throw conflict('This person also belongs to another workspace: only they may reset their password, with “Forgot password?” on the sign-in page (the link goes to their e-mail)');
     }
-    return this.issueResetLink(userId, { userId, workspaceId, memberId });
+    return this.links.issue('password-reset', { userId, workspaceId, memberId });
   }
 
   /** The person's memberships (open invitations too) are all in this workspace. */
   private async onlyIn(userId: string, workspaceId: string): Promise<boolean> {
     const memberships = await this.store.members.listByUser(userId);
     return memberships.length > 0 && memberships.every(({ member }) => member.workspaceId === workspaceId);
-  }
-
-  /**
-   * A new reset link; every earlier one of the person stops working, whoever made it (links an owner made
-   * name the owner's workspace and member, so each subject is revoked).
-   */
-  private async issueResetLink(userId: string, subject: LinkSubject): Promise<IssuedLink> {
-    const at = now();
-    const madeByOwners = (await this.store.members.listByUser(userId)).map(({ member }) => ({ userId, workspaceId: member.workspaceId, memberId: member.id }));
-    for (const earlier of [{ userId, workspaceId: null, memberId: null }, ...madeByOwners]) await this.store.links.revokeAll('password-reset', earlier, at);
-    return this.links.issue('password-reset', subject);
   }
 
   /**

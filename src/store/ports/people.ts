@@ -81,9 +81,12 @@ export interface OneTimeLinkRecord {
 }
 
 export interface OneTimeLinkStore {
-  /** Stores a link; earlier unused links of the same purpose and subject stop working (only the newest counts). */
+  /**
+   * Stores a link; earlier unused links of the same purpose and holder stop working (only the newest counts):
+   * any setup link; the person's reset links, whoever made them; the membership's invitation links.
+   */
   create(link: OneTimeLinkRecord, tokenHash: string): Promise<void>;
-  /** Every unused link of this purpose for this subject stops working. */
+  /** Every unused link of this purpose held by the subject's person or membership (as `create`) stops working. */
   revokeAll(purpose: LinkPurpose, subject: Pick<OneTimeLinkRecord, 'userId' | 'workspaceId' | 'memberId'>, at: string): Promise<void>;
   /** The unused, unexpired link of this purpose, without using it up. */
   peek(tokenHash: string, purpose: LinkPurpose, at: string): Promise<OneTimeLinkRecord | undefined>;

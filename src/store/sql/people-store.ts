@@ -183,20 +183,27 @@ export class SqlSessionStore implements SessionStore {
 
 type LinkSubject = Pick<OneTimeLinkRecord, 'userId' | 'workspaceId' | 'memberId'>;
 
-/** Narrows an update to the unused links of one purpose and subject (a null field matches null). */
-function sameSubject<Q extends UpdateQueryBuilder<Database, 'one_time_link', 'one_time_link', unknown>>(
+/**
+ * Whose links of a purpose replace each other: any setup link another; a person's reset links each other,
+ * whoever made them (an owner's names its workspace and member too); a membership's invitation links.
+ */
+const LINK_HOLDER = { setup: null, 'password-reset': 'userId', invitation: 'memberId' } as const satisfies Record<
+  LinkPurpose,
+  keyof LinkSubject | null
+>;
+const COLUMN = { userId: 'user_id', memberId: 'member_id' } as const;
+
+/** Narrows an update to the unused links of one purpose held by the subject's person or membership. */
+function sameHolder<Q extends UpdateQueryBuilder<Database, 'one_time_link', 'one_time_link', unknown>>(
   query: Q,
   purpose: LinkPurpose,
   subject: LinkSubject,
 ): Q {
-  const fields = [
-    ['user_id', subject.userId],
-    ['workspace_id', subject.workspaceId],
-    ['member_id', subject.memberId],
-  ] as const;
-  let narrowed = query.where('purpose', '=', purpose).where('used_at', 'is', null);
-  for (const [column, value] of fields) narrowed = value === null ? narrowed.where(column, 'is', null) : narrowed.where(column, '=', value);
-  return narrowed as Q;
+  const narrowed = query.where('purpose', '=', purpose).where('used_at', 'is', null);
+  const holder = LINK_HOLDER[purpose];
+  if (holder === null) return narrowed as Q;
+  const value = subject[holder];
+  return (value === null ? narrowed.where(COLUMN[holder], 'is', null) : narrowed.where(COLUMN[holder], '=', value)) as Q;
 }
 
 export class SqlOneTimeLinkStore implements OneTimeLinkStore {
@@ -204,7 +211,7 @@ export class SqlOneTimeLinkStore implements OneTimeLinkStore {
 
   async create(link: OneTimeLinkRecord, tokenHash: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await sameSubject(trx.updateTable('one_time_link').set({ used_at: link.createdAt }), link.purpose, link).execute();
+      await sameHolder(trx.updateTable('one_time_link').set({ used_at: link.createdAt }), link.purpose, link).execute();
       await trx
         .insertInto('one_time_link')
         .values({
@@ -222,7 +229,7 @@ export class SqlOneTimeLinkStore implements OneTimeLinkStore {
   }
 
   async revokeAll(purpose: LinkPurpose, subject: LinkSubject, at: string): Promise<void> {
-    await sameSubject(this.db.updateTable('one_time_link').set({ used_at: at }), purpose, subject).execute();
+    await sameHolder(this.db.updateTable('one_time_link').set({ used_at: at }), purpose, subject).execute();
   }
 
   async peek(tokenHash: string, purpose: LinkPurpose, at: string): Promise<OneTimeLinkRecord | undefined> {
