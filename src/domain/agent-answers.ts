@@ -13,6 +13,7 @@ import { callingModel, fromModelFailure } from './model-errors.js';
 import { usableAgent } from './public-access.js';
 import { publicQuestion, type PublicQuestionLimits } from './public-questions.js';
 import { findKnowledgeGap } from './knowledge-gaps.js';
+import { agentAnswersIn } from './handoff.js';
 import { keylessExchange } from './visitor-access.js';
 import type { VisitorTokens } from './visitor-tokens.js';
 
@@ -36,7 +37,7 @@ export interface AnswerSource {
   text: string;
 }
 
-/** Ids of the exchange; all an answer has when the agent is switched off in the conversation. */
+/** Ids of the exchange; all an answer has when the agent does not answer in the conversation (see {@link agentAnswersIn}). */
 export interface ExchangeIds {
   conversationId: string;
   visitorId: string;
@@ -90,7 +91,8 @@ const sourcesOf = (chunks: readonly RetrievedChunk[]): AnswerSource[] => {
 
 /**
  * Answers a question put to an agent, in the order compat-notes fix: store the human message, stop if the
- * agent is switched off in the conversation, retrieve, assemble the prompt, run the model, store the answer.
+ * agent does not answer in the conversation (switched off, or a person was asked for: {@link agentAnswersIn}),
+ * retrieve, assemble the prompt, run the model, store the answer.
  */
 export class AgentAnswerService {
   constructor(
@@ -140,7 +142,7 @@ export class AgentAnswerService {
       conversationId: conversation.id,
     });
     const ids = { conversationId: conversation.id, visitorId, messageId: human.message.id, visitorToken };
-    if (!human.conversation.isAiEnabled) return ids;
+    if (!agentAnswersIn(human.conversation, agent)) return ids;
     await this.checkQuota(agent.workspaceId);
 
     const datastores = await Promise.all(agent.datastoreIds.map((id) => this.store.datastores.find(agent.workspaceId, id)));
@@ -163,7 +165,8 @@ export class AgentAnswerService {
       systemPrompt: question.systemPrompt ?? agent.systemPrompt,
       userPromptTemplate: question.userPrompt ?? question.promptTemplate ?? agent.userPrompt,
       query: question.query,
-      history: history.map((message) => ({ from: message.from, text: message.text })),
+      // System notices (a person was asked for, the conversation reopened) tell the visitor; the model is not told.
+      history: history.filter((message) => message.from !== 'system').map((message) => ({ from: message.from, text: message.text })),
       passages: chunks.map((chunk) => ({ text: chunk.text, source: chunk.source, pageNumber: chunk.pageNumber })),
       budgets: BUDGETS,
     });

@@ -31,6 +31,8 @@ export interface AgentInput {
   allowedOrigins?: string[];
   /** Merged into the stored widget settings (the lead form field by field). */
   widget?: WidgetSettingsPatch;
+  /** Answer on after the visitor asked for a person, until a member takes over (see {@link agentAnswersIn}). */
+  keepAnsweringUntilTakenOver?: boolean;
   tools?: DatastoreTool[];
 }
 
@@ -41,6 +43,7 @@ export const AGENT_DEFAULTS = {
   temperature: 0,
   visibility: 'private',
   userPrompt: '{query}',
+  keepAnsweringUntilTakenOver: false,
 } as const satisfies Partial<AgentRecord>;
 
 export class AgentService {

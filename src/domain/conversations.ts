@@ -35,11 +35,9 @@ import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 import type { KnowledgeGapFinding } from './knowledge-gaps.js';
 import { questionKey } from '../text/question-key.js';
+import { handoffNotices } from './handoff.js';
 
 export const CONVERSATION_STATUSES = ['UNRESOLVED', 'RESOLVED', 'HUMAN_REQUESTED'] as const satisfies readonly ConversationStatus[];
-
-/** The system message left in a conversation when a person takes it over from the agent. */
-export const AI_SWITCHED_OFF_NOTICE = 'The agent was switched off for this conversation; a person will answer.';
 
 /** Longest title taken from a first message. */
 const TITLE_LENGTH = 100;
@@ -233,41 +231,46 @@ export class ConversationService {
   }
 
   /**
-   * Changes the agent switch, status and metadata. Switching the agent off leaves a system message; a
-   * new status RESOLVED or HUMAN_REQUESTED writes its event to the outbox, in the same transaction.
+   * Changes the agent switch, status and metadata. Switching the agent off leaves a system message naming
+   * `by` (the member taking over) when given; asking for a person leaves one telling the visitor what happens
+   * next; switching the agent back on while a person is asked for hands the conversation back to it
+   * (UNRESOLVED). A new status RESOLVED or HUMAN_REQUESTED writes its event to the outbox, in the same transaction.
    */
-  async patch(workspaceId: string, id: string, patch: ConversationPatch): Promise<ConversationView> {
+  async patch(workspaceId: string, id: string, requested: ConversationPatch, by?: MemberRecord): Promise<ConversationView> {
     const conversation = await this.find(workspaceId, id);
-    if (typeof patch.assigneeId === 'string') await this.member(workspaceId, patch.assigneeId, 'assigneeId');
+    if (typeof requested.assigneeId === 'string') await this.member(workspaceId, requested.assigneeId, 'assigneeId');
+    const handsBack = requested.isAiEnabled === true && requested.status === undefined && conversation.status === 'HUMAN_REQUESTED';
+    const patch: ConversationPatch = handsBack ? { ...requested, status: 'UNRESOLVED' } : requested;
     const at = now();
-    const notice: NewMessage = {
-      id: newId(),
-      workspaceId,
-      conversationId: id,
-      from: 'system',
-      text: AI_SWITCHED_OFF_NOTICE,
-      sources: [],
-      read: true,
-      attachments: [],
-      usage: null,
-      model: null,
-      visitorId: null,
-      memberId: null,
-      createdAt: at,
-      interrupted: false,
-    };
+    const notice = (text: string): NewMessage => ({ ...newMessage(workspaceId, id, { from: 'system', text }), createdAt: at });
     const willSwitchOff = conversation.isAiEnabled && patch.isAiEnabled === false;
-    const event =
-      patch.status === undefined ? undefined : await this.statusEvent(conversation, patch.status, willSwitchOff ? notice : undefined);
+    const willRequest = conversation.status !== 'HUMAN_REQUESTED' && patch.status === 'HUMAN_REQUESTED';
+    const joined = willSwitchOff ? notice(handoffNotices.personJoined(by?.name.trim() || null)) : undefined;
+    const personAsked = willRequest ? notice(handoffNotices.humanRequested(await this.contactEmail(conversation))) : undefined;
+    const notices = [personAsked, joined].filter((message) => message !== undefined);
+    const event = patch.status === undefined ? undefined : await this.statusEvent(conversation, patch.status, notices);
     const updated = await this.store.conversations.update(
       workspaceId,
       id,
       { isAiEnabled: patch.isAiEnabled, status: patch.status, metadata: patch.metadata, assigneeId: patch.assigneeId },
-      { onAiSwitchedOff: notice, onStatusChanged: event, onUpdated: updatedEventFor },
+      {
+        onAiSwitchedOff: joined,
+        onHumanRequested: personAsked,
+        announce: (message) => messageCreatedEvent(message, conversation.agentId),
+        onStatusChanged: event,
+        onUpdated: updatedEventFor,
+      },
       at,
     );
     if (updated !== undefined && updatedEventFor(updated) !== undefined) this.onEvent(workspaceId);
     return this.view(workspaceId, updated?.after ?? (await this.find(workspaceId, id)), 'all');
+  }
+
+  /** Where the conversation's visitor said they can be reached by e-mail, if they did. */
+  private async contactEmail(conversation: ConversationRecord): Promise<string | null> {
+    if (conversation.contactId === null) return null;
+    const [contact] = await this.store.participants.contacts(conversation.workspaceId, [conversation.contactId]);
+    return contact?.email ?? null;
   }
 
   /**
@@ -315,7 +318,7 @@ export class ConversationService {
       ...(takeOver && conversation.isAiEnabled ? { isAiEnabled: false } : {}),
       ...(conversation.assigneeId === null ? { assigneeId: writer.id } : {}),
     };
-    if (Object.keys(changes).length > 0) await this.patch(workspaceId, id, changes);
+    if (Object.keys(changes).length > 0) await this.patch(workspaceId, id, changes, writer);
     const { message } = await this.addMessage(workspaceId, id, { from: 'human', text: input.text, memberId: writer.id });
     await this.markRead(workspaceId, id);
     return { view: await this.view(workspaceId, await this.find(workspaceId, id), 'none'), reply: message };
@@ -415,13 +418,14 @@ export class ConversationService {
 
   /**
    * Adds a message; the conversation becomes the most recently active, a human message reopens a
-   * resolved one and names an untitled one.
+   * resolved one (a visitor's with a notice saying so) and names an untitled one.
    */
   async addMessage(workspaceId: string, conversationId: string, input: NewMessageInput): Promise<AppendedMessage> {
     const conversation = await this.find(workspaceId, conversationId);
     const message = newMessage(workspaceId, conversationId, input);
     // A visitor's first words name the conversation; a member's reply does not.
-    const title = input.from === 'human' && message.memberId === null ? titleFrom(input.text) : undefined;
+    const fromVisitor = input.from === 'human' && message.memberId === null;
+    const title = fromVisitor ? titleFrom(input.text) : undefined;
     const appended = await this.store.conversations.appendMessage(
       message,
       title || undefined,
@@ -431,6 +435,9 @@ export class ConversationService {
     // Only a conversation deleted in between is missing here.
     if (appended === undefined) throw notFound('Conversation', conversationId);
     this.onEvent(workspaceId);
+    if (fromVisitor && conversation.status === 'RESOLVED' && appended.conversation.status !== 'RESOLVED') {
+      await this.addMessage(workspaceId, conversationId, { from: 'system', text: handoffNotices.reopened });
+    }
     return appended;
   }
 
@@ -480,7 +487,7 @@ export class ConversationService {
   }
 
   /** The event a change to `status` emits, with the messages as they will stand after the change. */
-  private async statusEvent(conversation: ConversationRecord, status: ConversationStatus, notice: NewMessage | undefined) {
+  private async statusEvent(conversation: ConversationRecord, status: ConversationStatus, notices: readonly NewMessage[]) {
     const { workspaceId } = conversation;
     const view = await this.view(workspaceId, conversation, 'none');
     const messages = await this.store.messages.listByConversations(workspaceId, [conversation.id], { latest: EVENT_MESSAGE_COUNT });
@@ -496,7 +503,7 @@ export class ConversationService {
       status,
       agent: view.agent,
       contact: view.contact,
-      messages: notice === undefined ? messages : [...messages, { ...notice, eval: null }],
+      messages: [...messages, ...notices.map((notice) => ({ ...notice, eval: null }))],
       senderNames,
     });
   }

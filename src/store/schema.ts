@@ -44,6 +44,8 @@ export interface AgentTable {
   allowed_origins: string;
   /** JSON object: the widget settings that differ from the defaults. */
   widget_settings: Generated<string>;
+  /** 1: the agent answers until a member takes over, even after the visitor asked for a person. */
+  keep_answering_until_taken_over: Generated<number>;
 }
 
 export interface AgentDatastoreTable {

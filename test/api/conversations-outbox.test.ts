@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AI_SWITCHED_OFF_NOTICE } from '../../src/domain/conversations.js';
+import { AI_SWITCHED_OFF_NOTICE, handoffNotices } from '../../src/domain/handoff.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { seedConversation } from './conversations-seed.js';
@@ -74,7 +74,8 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
     await patch(seeded.id, { status: 'HUMAN_REQUESTED' });
     const [event] = await eventsOf(seeded.id);
     const texts = (event!.payload.messages as { text: string }[]).map((message) => message.text);
-    expect(texts).toEqual(messages.slice(2).map(([, text]) => text));
+    // The notice telling the visitor a person will answer is the last of them.
+    expect(texts).toEqual([...messages.slice(3).map(([, text]) => text), handoffNotices.humanRequested(null)]);
   });
 
   it('writes the event in the transaction of the change: a failed event write undoes the change', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AI_SWITCHED_OFF_NOTICE } from '../../src/domain/conversations.js';
+import { AI_SWITCHED_OFF_NOTICE } from '../../src/domain/handoff.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { seedConversation } from './conversations-seed.js';

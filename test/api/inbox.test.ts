@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AI_SWITCHED_OFF_NOTICE } from '../../src/domain/conversations.js';
+import { handoffNotices } from '../../src/domain/handoff.js';
 import { startTestParley, type SignedInMember, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { seedConversation } from './conversations-seed.js';
@@ -72,13 +72,15 @@ describe.each(STORE_KINDS)('the inbox API on %s', (kind) => {
         ['human', 'visitor', 'Is anyone there?'],
         ['agent', 'agent', 'I am a bot.'],
         ['human', 'visitor', 'A person please'],
-        ['system', null, AI_SWITCHED_OFF_NOTICE],
+        // The take-over names the member to the visitor, as their reply does.
+        ['system', null, handoffNotices.personJoined('Test person')],
         ['human', 'user', 'Hi, Ann here.'],
       ]);
       expect(after.participantsUsers).toEqual([{ id: ann.memberId, name: 'Test person' }]);
       expect(after.participants).toContainEqual({ id: ann.memberId, type: 'user' });
       expect(await typesOf(seeded.id)).toEqual([
         'conversation.created',
+        'message.created',
         'message.created',
         'message.created',
         'message.created',

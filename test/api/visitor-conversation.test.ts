@@ -1,36 +1,15 @@
-import http from 'node:http';
-import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Arrivals } from '../support/arrivals.js';
+import { follow } from '../support/visitor-stream.js';
 import { startTestParley, type SignedInMember, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import type { AgentBody, AnswerBody, ConversationBody, ErrorBody } from '../support/bodies.js';
+import { handoffNotices } from '../../src/domain/handoff.js';
 
 interface Transcript {
   conversationId: string;
   status: string;
   isAiEnabled: boolean;
   messages: { id: string; from: string; text: string; sender: { type: string; name: string | null } | null; eval: string | null }[];
-}
-
-/** The widget's live view: frames of `GET /agents/{id}/conversation/events`, over a connection of its own. */
-async function follow(url: string, token: string): Promise<{ frames: Arrivals<{ event: string; data: Record<string, unknown> }>; close(): void }> {
-  const frames = new Arrivals<{ event: string; data: Record<string, unknown> }>();
-  const request = http.get(url, { headers: { authorization: `Bearer ${token}` }, agent: false });
-  const response = await new Promise<http.IncomingMessage>((resolve, reject) => request.on('response', resolve).on('error', reject));
-  if (response.statusCode !== 200) throw new Error(`stream answered ${response.statusCode}`);
-  let ready!: () => void;
-  const live = new Promise<void>((resolve) => (ready = resolve));
-  const parser = createParser({
-    onEvent: (frame) => {
-      if (frame.event === 'ready') ready();
-      else frames.push({ event: frame.event ?? 'message', data: JSON.parse(frame.data) as Record<string, unknown> });
-    },
-  });
-  response.setEncoding('utf8');
-  response.on('data', (text: string) => parser.feed(text));
-  await live;
-  return { frames, close: () => request.destroy() };
 }
 
 describe.each(STORE_KINDS)('the widget’s calls about the visitor’s own conversation on %s', (kind) => {
@@ -127,8 +106,12 @@ describe.each(STORE_KINDS)('the widget’s calls about the visitor’s own conve
       });
       expect(replied.status).toBe(201);
       await parley.call('PATCH', `/conversations/${visitor.conversationId}`, { key: ws.key, body: { status: 'RESOLVED' } });
-      const frames = await stream.frames.waitFor(3, 10_000);
+      const frames = await stream.frames.waitFor(4, 10_000);
       expect(frames).toEqual([
+        {
+          event: 'message',
+          data: expect.objectContaining({ from: 'system', text: handoffNotices.personJoined('Test person'), sender: null }),
+        },
         { event: 'status', data: { status: 'UNRESOLVED', isAiEnabled: false } },
         {
           event: 'message',

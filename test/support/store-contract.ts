@@ -81,6 +81,7 @@ export const agentRecord = (workspaceId: string, overrides: Partial<AgentRecord>
   handle: null,
   allowedOrigins: [],
   widget: {},
+  keepAnsweringUntilTakenOver: false,
   datastoreIds: [],
   createdAt: at(0),
   updatedAt: at(0),

@@ -14,6 +14,11 @@ const DatastoreTool = Type.Object({
   datastoreId: Type.String({ minLength: 1, description: 'A datastore of the same workspace' }),
 });
 
+const KEEP_ANSWERING =
+  'false (the default): once a person is asked for (status HUMAN_REQUESTED, by the visitor or a member) the agent ' +
+  'stops answering in that conversation and the visitor’s messages wait for the team. true: it keeps answering ' +
+  'until a member takes the conversation over (isAiEnabled false).';
+
 /** The writable fields. */
 const AgentInput = Type.Object(
     {
@@ -37,6 +42,7 @@ const AgentInput = Type.Object(
         }),
       ),
       widget: Type.Optional(WidgetSettingsPatch),
+      keepAnsweringUntilTakenOver: Type.Optional(Type.Boolean({ description: KEEP_ANSWERING })),
       tools: Type.Optional(
         Type.Array(DatastoreTool, { maxItems: 100, description: 'Datastores the agent retrieves from' }),
       ),
@@ -58,6 +64,7 @@ const Agent = Type.Object({
   handle: Nullable(Type.String()),
   allowedOrigins: Type.Array(Type.String(), { description: 'Origins allowed to call the public endpoints; empty: any' }),
   widget: WidgetSettings,
+  keepAnsweringUntilTakenOver: Type.Boolean({ description: KEEP_ANSWERING }),
   tools: Type.Array(DatastoreTool),
   createdAt: Timestamp('When the agent was created'),
   updatedAt: Timestamp('When the agent last changed'),

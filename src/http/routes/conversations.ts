@@ -97,14 +97,22 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
         tags,
         summary: 'Switch the agent off (a person answers), set the status or add metadata',
         description:
-          'Switching the agent off adds a system message. A new status RESOLVED or HUMAN_REQUESTED emits ' +
-          '`conversation-resolved` or `human-requested`.',
+          'Switching the agent off adds a system message (naming the member, with a member token). Setting ' +
+          'HUMAN_REQUESTED adds one telling the visitor a person will answer; the agent then stops answering unless ' +
+          'it keeps answering until taken over (`keepAnsweringUntilTakenOver`). Switching the agent back on while ' +
+          'HUMAN_REQUESTED sets the status to UNRESOLVED: the agent answers again. A new status RESOLVED or ' +
+          'HUMAN_REQUESTED emits `conversation-resolved` or `human-requested`.',
         params: PatchParams,
         body: PatchBody,
         response: { 200: PatchedConversation, ...errorResponses(413, 415) },
       },
     },
-    async (request) => toPatched(await conversations.patch(workspaceOf(request), request.params.conversationId, request.body)),
+    async (request) => {
+      const caller = workspaceCallerOf(request);
+      // A member switching the agent off is named to the visitor, as on their replies.
+      const member = await conversations.callerMember(caller);
+      return toPatched(await conversations.patch(caller.workspaceId, request.params.conversationId, request.body, member));
+    },
   );
 
   app.post(

@@ -17,6 +17,11 @@ export interface AgentRecord {
   allowedOrigins: string[];
   /** The chat widget's settings that differ from the defaults (the domain knows them). */
   widget: Record<string, unknown>;
+  /**
+   * Whether the agent goes on answering after a person was asked for (status HUMAN_REQUESTED) until a member
+   * takes the conversation over; false: it goes quiet as soon as a person is asked for.
+   */
+  keepAnsweringUntilTakenOver: boolean;
   /** Linked datastores, in the order the agent lists them. */
   datastoreIds: string[];
   createdAt: string;

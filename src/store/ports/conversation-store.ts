@@ -74,6 +74,10 @@ export interface ConversationChanges {
 export interface ConversationEffects {
   /** Added when the change switches the agent off (isAiEnabled true → false). */
   onAiSwitchedOff?: NewMessage;
+  /** Added when the change asks for a person (the status becomes HUMAN_REQUESTED). */
+  onHumanRequested?: NewMessage;
+  /** The event announcing a message one of these effects added (`message.created`), written with it. */
+  announce?: (message: NewMessage) => NewOutboxEvent;
   /** Written to the outbox when the change gives the conversation another status than it had. */
   onStatusChanged?: NewOutboxEvent;
   /** Written to the outbox when it returns an event for what changed (after the status event). */

@@ -17,6 +17,7 @@ const toRecord = (row: Selectable<AgentTable>, datastoreIds: string[]): AgentRec
   handle: row.handle,
   allowedOrigins: JSON.parse(row.allowed_origins) as string[],
   widget: JSON.parse(row.widget_settings) as Record<string, unknown>,
+  keepAnsweringUntilTakenOver: row.keep_answering_until_taken_over === 1,
   datastoreIds,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -34,6 +35,7 @@ const toColumns = (changes: Changes<AgentRecord>): Updateable<AgentTable> => ({
   handle: changes.handle,
   allowed_origins: changes.allowedOrigins === undefined ? undefined : JSON.stringify(changes.allowedOrigins),
   widget_settings: changes.widget === undefined ? undefined : JSON.stringify(changes.widget),
+  keep_answering_until_taken_over: changes.keepAnsweringUntilTakenOver === undefined ? undefined : changes.keepAnsweringUntilTakenOver ? 1 : 0,
 });
 
 export class SqlAgentStore implements AgentStore {
@@ -57,6 +59,7 @@ export class SqlAgentStore implements AgentStore {
           handle: agent.handle,
           allowed_origins: JSON.stringify(agent.allowedOrigins),
           widget_settings: JSON.stringify(agent.widget),
+          keep_answering_until_taken_over: agent.keepAnsweringUntilTakenOver ? 1 : 0,
           created_at: agent.createdAt,
           updated_at: agent.updatedAt,
         })

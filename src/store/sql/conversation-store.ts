@@ -257,10 +257,14 @@ export class SqlConversationStore implements ConversationStore {
         .returningAll()
         .executeTakeFirstOrThrow();
       const after = toRecord(updated);
-      if (before.isAiEnabled && !after.isAiEnabled && effects.onAiSwitchedOff !== undefined) {
-        await insertMessage(trx, effects.onAiSwitchedOff);
-      }
+      const requested = before.status !== 'HUMAN_REQUESTED' && after.status === 'HUMAN_REQUESTED' ? effects.onHumanRequested : undefined;
+      const switchedOff = before.isAiEnabled && !after.isAiEnabled ? effects.onAiSwitchedOff : undefined;
+      const added = [requested, switchedOff].filter((message) => message !== undefined);
+      for (const message of added) await insertMessage(trx, message);
       // Events last: on PostgreSQL the outbox takes the workspace's event lock, held until commit.
+      if (effects.announce !== undefined) {
+        for (const message of added) await insertOutboxEvent(trx, effects.announce(message), at);
+      }
       if (before.status !== after.status && effects.onStatusChanged !== undefined) {
         await insertOutboxEvent(trx, effects.onStatusChanged, at);
       }

@@ -219,12 +219,9 @@ export class ChatWidget {
       const fresh = end.conversationId !== state.conversationId;
       this.#store.write({ visitorToken: end.visitorToken, conversationId: end.conversationId, visitorId: end.visitorId, ...(fresh ? { lastEventId: undefined } : {}) });
       this.#known.add(end.messageId);
+      // No answer: a person answers instead (the conversation's notices, read back or live, say so).
       if (end.answer === undefined) {
         answer.element.remove();
-        if (this.#aiEnabled) {
-          this.#aiEnabled = false;
-          this.#system(this.#t.personWillAnswer);
-        }
       } else {
         answer.element.removeAttribute('aria-busy');
         answer.body.replaceChildren(renderMarkdown(end.answer));
@@ -340,7 +337,6 @@ export class ChatWidget {
   }
 
   #statusChanged(status: ConversationStatus, aiEnabled: boolean | undefined): void {
-    if (aiEnabled === false && this.#aiEnabled) this.#system(this.#t.personJoined);
     if (aiEnabled !== undefined) this.#aiEnabled = aiEnabled;
     if (status === 'RESOLVED' && this.#status !== 'RESOLVED') this.#system(this.#t.resolved);
     this.#status = status;
@@ -359,7 +355,8 @@ export class ChatWidget {
         try {
           const transcript = await this.#client.setStatus(token, 'HUMAN_REQUESTED');
           this.#status = transcript.status;
-          this.#system(this.#t.personWillAnswer);
+          // The notice the request left (what happens next) shows now; the live stream brings it once more, skipped.
+          for (const message of transcript.messages) this.#live(message);
         } catch (error) {
           this.#system(this.#explain(error), true);
         }
@@ -505,8 +502,12 @@ export class ChatWidget {
     return { element, body };
   }
 
+  /** A notice line, as plain text; one that comes while an answer is being written goes before that answer, as it was stored. */
   #system(text: string, error = false): void {
-    this.#log.append(h('div', { class: error ? 'system error' : 'system', role: error ? 'alert' : undefined }, text));
+    const line = h('div', { class: error ? 'system error' : 'system', role: error ? 'alert' : undefined }, text);
+    const writing = error ? null : this.#log.querySelector('[aria-busy="true"]');
+    if (writing) writing.before(line);
+    else this.#log.append(line);
     this.#scroll();
   }
 

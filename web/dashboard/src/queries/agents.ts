@@ -47,6 +47,8 @@ export interface Agent {
   handle: string | null;
   allowedOrigins: string[];
   widget: WidgetSettings;
+  /** false: the agent goes quiet once a person is asked for; true: it answers until a member takes over. */
+  keepAnsweringUntilTakenOver: boolean;
   tools: { type: 'datastore'; datastoreId: string }[];
   createdAt: string;
   updatedAt: string;
@@ -54,7 +56,7 @@ export interface Agent {
 
 /** `systemPrompt: null` clears it (the agent then reads back `''`). */
 export type AgentInput = Partial<
-  Pick<Agent, 'name' | 'description' | 'modelName' | 'temperature' | 'visibility' | 'userPrompt' | 'allowedOrigins' | 'tools'>
+  Pick<Agent, 'name' | 'description' | 'modelName' | 'temperature' | 'visibility' | 'userPrompt' | 'allowedOrigins' | 'keepAnsweringUntilTakenOver' | 'tools'>
 > & { systemPrompt?: string | null; widget?: WidgetSettingsPatch };
 
 export const agentKeys = {

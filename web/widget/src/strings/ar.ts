@@ -8,8 +8,6 @@ export const ar: Strings = {
   send: 'إرسال',
   messages: 'الرسائل',
   talkToPerson: 'التحدث إلى شخص',
-  personWillAnswer: 'سيجيبك أحد الأشخاص هنا قريبًا.',
-  personJoined: 'انضم شخص إلى المحادثة.',
   resolved: 'تم حل هذه المحادثة.',
   newConversation: 'محادثة جديدة',
   helpful: 'مفيد',

@@ -7,8 +7,6 @@ export const en = {
   send: 'Send',
   messages: 'Messages',
   talkToPerson: 'Talk to a person',
-  personWillAnswer: 'A person will answer here shortly.',
-  personJoined: 'A person has joined the conversation.',
   resolved: 'This conversation is resolved.',
   newConversation: 'New conversation',
   helpful: 'Helpful',

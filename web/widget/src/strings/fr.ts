@@ -8,8 +8,6 @@ export const fr: Strings = {
   send: 'Envoyer',
   messages: 'Messages',
   talkToPerson: 'Parler à une personne',
-  personWillAnswer: 'Une personne va vous répondre ici sous peu.',
-  personJoined: 'Une personne a rejoint la conversation.',
   resolved: 'Cette conversation est résolue.',
   newConversation: 'Nouvelle conversation',
   helpful: 'Utile',

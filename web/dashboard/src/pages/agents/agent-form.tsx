@@ -10,9 +10,9 @@ import { useDatastores } from '../../queries/datastores';
 import { useModels } from '../../queries/models';
 
 /** A new agent's values: the API's defaults. */
-const DEFAULTS = { name: '', description: '', modelName: 'llm_b_mini', temperature: 0, visibility: 'private', systemPrompt: '', userPrompt: '{query}', allowedOrigins: [], tools: [] } as const;
+const DEFAULTS = { name: '', description: '', modelName: 'llm_b_mini', temperature: 0, visibility: 'private', systemPrompt: '', userPrompt: '{query}', allowedOrigins: [], keepAnsweringUntilTakenOver: false, tools: [] } as const;
 
-const FIELDS = ['name', 'description', 'modelName', 'temperature', 'visibility', 'systemPrompt', 'userPrompt', 'tools', 'allowedOrigins'];
+const FIELDS = ['name', 'description', 'modelName', 'temperature', 'visibility', 'systemPrompt', 'userPrompt', 'tools', 'allowedOrigins', 'keepAnsweringUntilTakenOver'];
 
 interface AgentFormProps {
   agent?: Agent;
@@ -57,6 +57,7 @@ export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: Agen
             .split('\n')
             .map((origin) => origin.trim())
             .filter(Boolean),
+          keepAnsweringUntilTakenOver: form.checked('keepAnsweringUntilTakenOver'),
         });
       }}
     >
@@ -162,6 +163,23 @@ export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: Agen
             <textarea {...control} className="input mono" name="allowedOrigins" rows={3} defaultValue={values.allowedOrigins.join('\n')} spellCheck={false} />
           )}
         </Field>
+      </div>
+
+      <div className="form-section">
+        <h2 className="form-section-title">When a visitor asks for a person</h2>
+        <label className="check">
+          <input
+            type="checkbox"
+            name="keepAnsweringUntilTakenOver"
+            defaultChecked={values.keepAnsweringUntilTakenOver}
+            aria-describedby={`${id}-keep-answering-hint`}
+          />
+          Keep answering until someone takes over
+        </label>
+        <p className="field-hint" id={`${id}-keep-answering-hint`}>
+          Off: once a person is asked for (by the visitor or your team), the agent stops answering in that conversation and the
+          visitor’s messages wait for your team. On: the agent answers them until a member replies or switches it off.
+        </p>
       </div>
 
       <div className="form-actions">
