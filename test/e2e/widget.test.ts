@@ -9,6 +9,7 @@ import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
 import { DESKTOP, PHONE, launchBrowser, openContext, screenshots, seriousViolations } from './support/browser.js';
 import { apiCall, settled } from './support/seed.js';
+import { handoffNotices } from '../../src/domain/handoff.js';
 
 /**
  * The chat widget on a customer's page: the page comes from a loopback origin of its own (the test's
@@ -214,15 +215,56 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.getByRole('link', { name: 'Shipping' }).waitFor();
 
     await page.getByRole('button', { name: 'Talk to a person' }).click();
-    await page.getByText('A person will answer here shortly.').waitFor();
+    await page.getByText(handoffNotices.humanRequested(null)).waitFor();
     expect((await conversation(conversationId)).status).toBe('HUMAN_REQUESTED');
 
     await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Hello, I am checking your order now.' });
     await page.getByText('Hello, I am checking your order now.').waitFor({ timeout: 5_000 });
     await page.locator('.who', { hasText: 'Test person' }).waitFor();
-    await page.getByText('A person has joined the conversation.').waitFor();
+    await page.getByText(handoffNotices.personJoined('Test person')).waitFor();
     await apiCall(parley, workspace.key, 'PATCH', `/conversations/${conversationId}`, { status: 'RESOLVED' });
     await page.getByText('This conversation is resolved.').waitFor({ timeout: 5_000 });
+    expect(problems).toEqual([]);
+  });
+
+  it('goes quiet once the visitor asks for a person, says what happens next, and shows live that a member joined', async () => {
+    const agent = await newAgent({ name: 'Shop helper' });
+    const { page, problems } = await openPage({ agent });
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    const input = await askAndWait(page, 'Where is my parcel?', ['It is on its way.']);
+    const { conversationId } = await visitorOf(page, agent);
+    await page.getByRole('button', { name: 'Talk to a person' }).click();
+    const requested = page.locator('.system', { hasText: handoffNotices.humanRequested(null) });
+    await requested.waitFor();
+    await expect(page.getByRole('button', { name: 'Talk to a person' }).count()).resolves.toBe(0);
+
+    // The next message waits for the team: no answer, no call to the model.
+    const calls = upstream.requests.length;
+    const answers = await page.locator('.msg:not(.mine)').count();
+    await input.fill('It was due yesterday.');
+    await input.press('Enter');
+    await until(() => conversation(conversationId), (c) => c.messages.some((m) => m.text === 'It was due yesterday.'), 5_000);
+    await expect.poll(() => page.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
+    expect(upstream.requests.length).toBe(calls);
+    await expect(page.locator('.msg:not(.mine)').count()).resolves.toBe(answers);
+    await expect(page.locator('.msg[aria-busy=true]').count()).resolves.toBe(0);
+    await expect(page.getByText('It was due yesterday.').count()).resolves.toBe(1);
+
+    // A member takes over with a reply: the widget says who joined, live, as a notice line (text, centred).
+    await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Ann here, let me look.' });
+    const joined = page.locator('.system', { hasText: handoffNotices.personJoined('Test person') });
+    await joined.waitFor({ timeout: 5_000 });
+    await page.getByText('Ann here, let me look.').waitFor();
+    await expect(joined.evaluate((element) => (element as unknown as { children: ArrayLike<unknown> }).children.length)).resolves.toBe(0);
+    await expect(joined.evaluate((element) => (globalThis as unknown as Probe).getComputedStyle(element as unknown as ProbeElement).textAlign)).resolves.toBe('center');
+    await screenshots(page, 'widget-handoff', { fullPage: false });
+
+    // After a reload the notices are read back from the history, in their place.
+    await page.reload();
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    await page.getByText('Ann here, let me look.').waitFor();
+    const notices = await page.locator('.system').allTextContents();
+    expect(notices).toEqual([handoffNotices.humanRequested(null), handoffNotices.personJoined('Test person')]);
     expect(problems).toEqual([]);
   });
 
@@ -553,7 +595,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.getByRole('button', { name: 'Helpful', exact: true }).click();
     await until(() => conversation(conversationId), (c) => c.messages.some((m) => m.from === 'agent' && m.eval === 'GOOD'), 5_000);
     await page.getByRole('button', { name: 'Talk to a person' }).click();
-    await page.getByText('A person will answer here shortly.').waitFor();
+    await page.getByText(handoffNotices.humanRequested('ada@example.com')).waitFor();
     expect((await conversation(conversationId)).status).toBe('HUMAN_REQUESTED');
     // The live stream (its `authorization` header asks a preflight) brings a member's reply.
     await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Checking your order now.' });
