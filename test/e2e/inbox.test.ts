@@ -147,7 +147,8 @@ describe.each(STORE_KINDS)('the inbox on %s', (kind) => {
     // The member takes over: the next question gets no answer from the agent, and shows up live.
     await page.getByRole('button', { name: 'Take over' }).click();
     await page.getByRole('button', { name: 'Hand back to the agent' }).waitFor();
-    await log.getByText('The agent was switched off for this conversation; a person will answer.').waitFor();
+    // The notice the visitor reads too, naming the member who took over.
+    await log.getByText(/^The agent was switched off for this conversation; .+ joined and will answer\.$/).waitFor();
     const unanswered = await ask('Is anybody there?', visitor);
     expect(unanswered.answer).toBeUndefined();
     await log.getByRole('listitem').filter({ hasText: 'Is anybody there?' }).waitFor();

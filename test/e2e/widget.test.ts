@@ -405,7 +405,8 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.getByText('Sous deux jours.').waitFor();
     await page.getByRole('button', { name: 'Utile', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Parler à une personne' }).click();
-    await page.getByText('Une personne va vous répondre ici sous peu.').waitFor();
+    // The notice is the conversation's own, as the team and a reload see it: written by the server, in English.
+    await page.getByText(handoffNotices.humanRequested(null)).waitFor();
     await screenshots(page, 'widget-fr', { fullPage: false });
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Ouvrir la discussion' }).waitFor();
