@@ -213,3 +213,29 @@ describe('the agent page’s widget tab', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('the agent page’s settings: when a visitor asks for a person', () => {
+  parleyTest('keeps the agent quiet by default and saves "keep answering until someone takes over"', async () => {
+    const { context, problems } = await openContext(browser, parley.url);
+    try {
+      await useSession(context, parley.url, owner.sessionSecret);
+      const page = await context.newPage();
+      const agentId = (await apiCall(parley, workspace.key, 'POST', '/agents', { name: 'Handoff bot', visibility: 'public' })).id;
+      await page.goto(`/dashboard/agents/${agentId}`);
+      const keepAnswering = page.getByRole('checkbox', { name: 'Keep answering until someone takes over' });
+      expect(await keepAnswering.isChecked()).toBe(false);
+      await expect(keepAnswering.getAttribute('aria-describedby')).resolves.toBeTruthy();
+      await page.getByText('the agent stops answering in that conversation').waitFor();
+      await keepAnswering.check();
+      await screenshots(page, 'agent-keep-answering');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByRole('status').getByText('Saved.').waitFor();
+      const saved = await apiCall<{ keepAnsweringUntilTakenOver: boolean }>(parley, workspace.key, 'GET', `/agents/${agentId}`);
+      expect(saved.keepAnsweringUntilTakenOver).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
