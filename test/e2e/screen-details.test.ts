@@ -1,0 +1,70 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { parleyTest } from '../support/parley-test.js';
+import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
+import { STORE_KINDS } from '../support/stores.js';
+import { until } from '../support/until.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+import type { DeliveryBody } from '../support/bodies.js';
+import { DESKTOP, PHONE, launchBrowser, openContext, type PageGlobals } from './support/browser.js';
+import { useSession } from './support/dashboard.js';
+import { apiCall } from './support/seed.js';
+
+/**
+ * Small things seen on screen (issue 27): the playground's page keeps its height however long the chat,
+ * dialogs open without a Content-Security-Policy error, a failing webhook says it fails, relative times
+ * move on. One store is enough: each is about the page, not the store.
+ */
+let browser: Browser;
+let receiver: WebhookReceiver;
+let parley: TestParley;
+let workspace: Workspace;
+let owner: SignedInMember;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  receiver = await WebhookReceiver.start();
+});
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+});
+
+parleyTest.beforeAll(async ({ startParley }) => {
+  // One attempt per delivery: a failing endpoint fails at once instead of after hours of retries.
+  parley = await startParley(STORE_KINDS[0]!, { workers: true, env: { PARLEY_DELIVERY_MAX_ATTEMPTS: '1' } });
+  workspace = await parley.newWorkspace('Acme support');
+  owner = await parley.newMember(workspace.id, 'owner');
+});
+
+async function signedInPage(): Promise<{ page: Page; problems: string[] }> {
+  const { context, problems } = await openContext(browser, parley.url);
+  await useSession(context, parley.url, owner.sessionSecret);
+  return { page: await context.newPage(), problems };
+}
+
+/** The page's whole scrollable height, as the window's scroll bar measures it. */
+const scrollHeight = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document.documentElement.scrollHeight);
+
+describe('the dashboard, in detail', () => {
+  parleyTest('the playground scrolls its chat inside its own box: ten questions leave the page as tall as before', async () => {
+    const agent = await apiCall(parley, workspace.key, 'POST', '/agents', { name: 'Support bot' });
+    const { page, problems } = await signedInPage();
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`/dashboard/agents/${agent.id}?tab=playground`);
+      const log = page.getByRole('log', { name: 'Conversation' });
+      await log.waitFor();
+      const before = await scrollHeight(page);
+      for (let question = 1; question <= 10; question++) {
+        await page.getByLabel('Your question').fill(`Question number ${question}: what are your opening hours?`);
+        await page.getByRole('button', { name: 'Send' }).click();
+        await page.getByRole('button', { name: 'Send' }).waitFor();
+        await expect.poll(() => log.locator('.answer-text').count()).toBe(question);
+      }
+      expect(Math.abs((await scrollHeight(page)) - before), `page height at ${viewport.width} px`).toBeLessThanOrEqual(4);
+    }
+    expect(problems).toEqual([]);
+  });
+});
