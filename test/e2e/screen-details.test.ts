@@ -3,10 +3,8 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { parleyTest } from '../support/parley-test.js';
 import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
-import { until } from '../support/until.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import type { DeliveryBody } from '../support/bodies.js';
-import { DESKTOP, PHONE, launchBrowser, openContext, type PageGlobals } from './support/browser.js';
+import { DESKTOP, PHONE, launchBrowser, openContext } from './support/browser.js';
 import { useSession } from './support/dashboard.js';
 import { apiCall } from './support/seed.js';
 
@@ -47,6 +45,13 @@ async function signedInPage(): Promise<{ page: Page; problems: string[] }> {
 const scrollHeight = (page: Page) =>
   page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document.documentElement.scrollHeight);
 
+/** The body's computed `overflow`: `hidden` while a dialog locks the page's scrolling. */
+const bodyOverflow = (page: Page) =>
+  page.evaluate(() => {
+    const scope = globalThis as unknown as { document: { body: unknown }; getComputedStyle(element: unknown): { overflow: string } };
+    return scope.getComputedStyle(scope.document.body).overflow;
+  });
+
 describe('the dashboard, in detail', () => {
   parleyTest('the playground scrolls its chat inside its own box: ten questions leave the page as tall as before', async () => {
     const agent = await apiCall(parley, workspace.key, 'POST', '/agents', { name: 'Support bot' });
@@ -66,5 +71,36 @@ describe('the dashboard, in detail', () => {
       expect(Math.abs((await scrollHeight(page)) - before), `page height at ${viewport.width} px`).toBeLessThanOrEqual(4);
     }
     expect(problems).toEqual([]);
+  });
+
+  parleyTest('dialogs open without a Content-Security-Policy error', async () => {
+    const datastore = await apiCall(parley, workspace.key, 'POST', '/datastores', { name: 'Handbook' });
+    const { page } = await signedInPage();
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
+    const dialogs: [string, string, string][] = [
+      [`/dashboard/datastores/${datastore.id}`, 'Add text', 'Add text'],
+      [`/dashboard/datastores/${datastore.id}`, 'Add web page', 'Add a web page'],
+      [`/dashboard/datastores/${datastore.id}`, 'Delete datastore', 'Delete the datastore “Handbook”?'],
+      ['/dashboard/datastores', 'New datastore', 'New datastore'],
+      ['/dashboard/settings/keys', 'New key', 'New API key'],
+      ['/dashboard/settings/members', 'Invite member', 'Invite a member'],
+      ['/dashboard/settings/webhooks', 'New endpoint', 'New webhook endpoint'],
+    ];
+    for (const [path, button, title] of dialogs) {
+      await page.goto(path);
+      await page.getByRole('button', { name: button, exact: true }).first().click();
+      await page.getByRole('dialog', { name: title }).or(page.getByRole('alertdialog', { name: title })).waitFor();
+      // The page behind stays locked: the scroll lock's styles apply without being inline.
+      expect(await bodyOverflow(page)).toBe('hidden');
+      await page.keyboard.press('Escape');
+      await expect.poll(() => bodyOverflow(page)).not.toBe('hidden');
+    }
+    await page.setViewportSize(PHONE);
+    await page.getByRole('button', { name: 'Open the menu' }).click();
+    await page.getByRole('dialog', { name: 'Parley' }).waitFor();
+    expect(refused).toEqual([]);
   });
 });
