@@ -103,4 +103,16 @@ describe('the dashboard, in detail', () => {
     await page.getByRole('dialog', { name: 'Parley' }).waitFor();
     expect(refused).toEqual([]);
   });
+
+  parleyTest('relative times move on with the clock, without a reload', async () => {
+    await apiCall(parley, workspace.key, 'POST', '/agents', { name: 'Clock bot' });
+    const { page, problems } = await signedInPage();
+    await page.clock.install();
+    await page.goto('/dashboard/agents');
+    const changed = page.getByRole('listitem').filter({ hasText: 'Clock bot' }).locator('time');
+    await expect.poll(() => changed.textContent()).toBe('just now');
+    await page.clock.fastForward('05:00');
+    await expect.poll(() => changed.textContent()).toBe('5 minutes ago');
+    expect(problems).toEqual([]);
+  });
 });
