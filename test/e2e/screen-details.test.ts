@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { parleyTest } from '../support/parley-test.js';
 import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
+import { until } from '../support/until.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { DESKTOP, PHONE, launchBrowser, openContext } from './support/browser.js';
+import type { DeliveryBody } from '../support/bodies.js';
+import { DESKTOP, PHONE, launchBrowser, openContext, screenshots } from './support/browser.js';
 import { useSession } from './support/dashboard.js';
 import { apiCall } from './support/seed.js';
 
@@ -113,6 +115,35 @@ describe('the dashboard, in detail', () => {
     await expect.poll(() => changed.textContent()).toBe('just now');
     await page.clock.fastForward('05:00');
     await expect.poll(() => changed.textContent()).toBe('5 minutes ago');
+    expect(problems).toEqual([]);
+  });
+
+  parleyTest('a webhook whose deliveries fail says it is failing, not receiving events', async () => {
+    const webhook = await apiCall(parley, workspace.key, 'POST', '/webhooks', { url: receiver.url, events: ['message.created'] });
+    receiver.replies.push(...Array.from({ length: 3 }, () => ({ status: 500, body: 'Internal error at the receiver' })));
+    const conversations = parley.core.services.conversations;
+    const { conversation } = await conversations.ensureConversation(workspace.id, { agentId: null, channel: 'api' });
+    for (const text of ['one', 'two', 'three']) await conversations.addMessage(workspace.id, conversation.id, { from: 'human', text });
+    const deliveries = await until(
+      () => apiCall<DeliveryBody[]>(parley, workspace.key, 'GET', `/webhooks/${webhook.id}/deliveries`),
+      (list) => list.length === 3 && list.every((delivery) => delivery.status === 'failed'),
+    );
+    expect(deliveries.map((delivery) => delivery.lastStatusCode)).toEqual([500, 500, 500]);
+
+    const { page, problems } = await signedInPage();
+    await page.goto(`/dashboard/settings/webhooks/${webhook.id}`);
+    await page.getByText(/^Failing: the last 3 deliveries failed, the latest just now/).waitFor();
+    expect(await page.getByText('Receiving events').count()).toBe(0);
+    await screenshots(page, 'webhook-failing');
+
+    // One success after the failures: receiving again.
+    await conversations.addMessage(workspace.id, conversation.id, { from: 'human', text: 'four' });
+    await until(
+      () => apiCall<DeliveryBody[]>(parley, workspace.key, 'GET', `/webhooks/${webhook.id}/deliveries`),
+      (list) => list[0]?.status === 'succeeded',
+    );
+    await page.reload();
+    await page.getByText('Receiving events.').waitFor();
     expect(problems).toEqual([]);
   });
 });
