@@ -71,6 +71,7 @@ describe('the dashboard, in detail', () => {
         await expect.poll(() => log.locator('.answer-text').count()).toBe(question);
       }
       expect(Math.abs((await scrollHeight(page)) - before), `page height at ${viewport.width} px`).toBeLessThanOrEqual(4);
+      await screenshots(page, 'playground-ten-questions', { viewports: [viewport] });
     }
     expect(problems).toEqual([]);
   });
@@ -144,6 +145,18 @@ describe('the dashboard, in detail', () => {
     );
     await page.reload();
     await page.getByText('Receiving events.').waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  parleyTest('a web page on a private address: the dialog says which setting refuses it', async () => {
+    const datastore = await apiCall(parley, workspace.key, 'POST', '/datastores', { name: 'Intranet' });
+    const { page, problems } = await signedInPage();
+    await page.goto(`/dashboard/datastores/${datastore.id}`);
+    await page.getByRole('button', { name: 'Add web page' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a web page' });
+    await dialog.getByLabel('Address (URL)').fill('http://10.0.0.5/handbook');
+    await dialog.getByRole('button', { name: 'Add web page' }).click();
+    await dialog.getByText('10.0.0.5 is a private address, which PARLEY_OUTBOUND_ALLOW=loopback does not allow').waitFor();
     expect(problems).toEqual([]);
   });
 });
