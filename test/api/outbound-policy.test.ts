@@ -114,6 +114,40 @@ describe('PARLEY_OUTBOUND_ALLOW=loopback, as every test runs Parley', () => {
 });
 
 /**
+ * As an operator runs Parley (public addresses only): a web page on a private address, named as one or
+ * behind a host name, is refused with a message naming the setting that would allow it, when added and
+ * when fetched.
+ */
+describe('PARLEY_OUTBOUND_ALLOW=public, the default', () => {
+  let parley: TestParley;
+  let ws: Workspace;
+  const REFUSED = 'which PARLEY_OUTBOUND_ALLOW=public does not allow';
+
+  it.beforeAll(async ({ startParley }) => {
+    parley = await startParley('sqlite', { workers: true, env: { PARLEY_OUTBOUND_ALLOW: 'public' } });
+    ws = await parley.newWorkspace();
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('refuses a web page on a private address, naming the setting: when added, and when its name resolves there', async () => {
+    const datastore = await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} });
+    const add = (url: string) =>
+      parley.call<DatasourceBody & ErrorBody>('POST', '/datasources', { key: ws.key, body: { type: 'web_page', datastoreId: datastore.body.id, config: { source_url: url } } });
+
+    const refused = await add('http://10.0.0.5/handbook');
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(`Parley does not fetch this page: 10.0.0.5 is a private address, ${REFUSED}`);
+    expect(refused.body.details).toEqual([{ field: 'body.config.source_url', message: `10.0.0.5 is a private address, ${REFUSED}` }]);
+
+    resolveNames({ 'intranet.example.com': [{ address: '10.0.0.5', family: 4 }] });
+    const accepted = await add('http://intranet.example.com/handbook');
+    expect(accepted.status).toBe(200);
+    const fetched = await waitForDatasource(parley, ws.key, accepted.body.id);
+    expect(fetched).toMatchObject({ status: 'error', error: `intranet.example.com resolves to 10.0.0.5, a private address, ${REFUSED}` });
+  });
+});
+
+/**
  * Every kind of outbound connection, each to a real server on 127.0.0.1, under a policy that allows only
  * 127.0.0.2: any connection that slipped past the policy would reach one of these servers, and nothing
  * outside this machine.

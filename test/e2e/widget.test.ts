@@ -83,7 +83,7 @@ class Site {
     response.writeHead(200, headers).end(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>` +
         `${q.get('hostile') ? '<link rel="stylesheet" href="/hostile.css">' : ''}</head>` +
-        `<body><h1 id="host-title">Our shop</h1><p id="host-text">We sell things.</p><div id="help"></div>${widget}</body></html>`,
+        `<body><header><p>Shop home</p></header><h1 id="host-title">Our shop</h1><p id="host-text">We sell things.</p><div id="help"></div>${widget}</body></html>`,
     );
   });
 
@@ -94,6 +94,17 @@ class Site {
   close(): Promise<void> {
     return closeServer(this.#server);
   }
+}
+
+/** The widget's buttons a finger can see but hardly hit: under 40 px either way, as `name: width×height`. */
+async function smallButtons(page: Page): Promise<string[]> {
+  const small: string[] = [];
+  for (const button of await page.locator('parley-chat').getByRole('button').all()) {
+    const box = await button.boundingBox();
+    if (box === null || !(await button.isVisible())) continue;
+    if (box.width < 40 || box.height < 40) small.push(`${(await button.getAttribute('aria-label')) ?? (await button.textContent())}: ${Math.round(box.width)}×${Math.round(box.height)}`);
+  }
+  return small;
 }
 
 const STREAMED = { kind: 'answer' as const, deltas: ['Parcels ', 'ship **within two days** ', 'of the order.'], delayMs: 250 };
@@ -357,7 +368,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     expect(second).not.toBe(first);
 
     // Escape on the bubble itself closes the open panel.
-    await page.getByRole('button', { name: 'Close the chat' }).first().focus();
+    await page.getByRole('button', { name: 'Hide the chat' }).focus();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     const seen = await page.evaluate(() => (globalThis as unknown as Probe).seen);
@@ -375,7 +386,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await returns.getByRole('textbox', { name: 'Write your question…' }).fill('Are returns free?');
     await returns.getByRole('textbox', { name: 'Write your question…' }).press('Enter');
     await returns.getByText('Returns are free.').waitFor();
-    await returns.getByRole('button', { name: 'Close the chat' }).first().click();
+    await returns.getByRole('button', { name: 'Close the chat' }).click();
     await shop.getByRole('button', { name: 'Open the chat' }).click();
     expect(await shop.getByText('Are returns free?').count()).toBe(0);
     upstream.replies.push({ kind: 'answer', deltas: ['Within two days.'] });
@@ -668,6 +679,29 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     const refused = await fetch(`${parley.url}/agents/${agent}/widget`, { headers: { origin: site.url } });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('on a phone: every button is a 40 px touch target with a name of its own, and the host page keeps its one banner', async () => {
+    const leadForm = { mode: 'before-first-question', name: 'optional', email: 'optional', phone: 'off' };
+    const agent = await newAgent({ widget: { leadForm, suggestedQuestions: ['Do you ship abroad?'] } });
+    const { page, problems } = await openPage({ agent });
+    await page.setViewportSize(PHONE);
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    await page.getByRole('button', { name: 'Send details' }).waitFor();
+    // The bubble, now closing the panel, and the panel's own close button say which they are.
+    expect(await page.getByRole('button', { name: 'Close the chat' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Hide the chat' }).count()).toBe(1);
+    expect(await page.getByRole('banner').count()).toBe(1);
+    expect(await page.getByRole('banner').getByText('Shop home').count()).toBe(1);
+    await expect(smallButtons(page)).resolves.toEqual([]);
+    await screenshots(page, 'widget-lead-phone', { fullPage: false, viewports: [PHONE] });
+    await page.setViewportSize(PHONE);
+
+    await page.getByRole('button', { name: 'Not now' }).click();
+    await askAndWait(page, 'Do you ship abroad?', ['Yes, we do.']);
+    await page.getByRole('button', { name: 'Helpful', exact: true }).waitFor();
+    await expect(smallButtons(page)).resolves.toEqual([]);
+    expect(problems).toEqual([]);
   });
 
   it('renders inline inside the page’s element', async () => {

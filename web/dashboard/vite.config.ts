@@ -7,6 +7,10 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/dashboard/',
   plugins: [react()],
+  resolve: {
+    // Radix's scroll lock adds its styles in a <style> element, which the CSP refuses: these go in an adopted sheet.
+    alias: { 'react-style-singleton': path.resolve(import.meta.dirname, 'src/components/adopted-style-singleton.ts') },
+  },
   build: {
     outDir: path.resolve(import.meta.dirname, '../../dist/web/dashboard'),
     emptyOutDir: true,

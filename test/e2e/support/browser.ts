@@ -65,13 +65,9 @@ export async function openContext(
 
 /**
  * Console errors that are not problems: API answers the page handles and shows (a 400 naming fields, a 401
- * before signing in, a 403 for a member, a 404 for an unknown link, the 409 of the last key), and the <style> element Radix's scroll lock tries to add while a
- * dialog is open, which the CSP refuses; the dashboard's CSS does the same from `body[data-scroll-locked]`.
+ * before signing in, a 403 for a member, a 404 for an unknown link, the 409 of the last key).
  */
-const EXPECTED_CONSOLE_ERRORS = [
-  /Failed to load resource: the server responded with a status of (400|401|403|404|409)/,
-  /^Applying inline style violates the following Content Security Policy directive 'style-src 'self''/,
-];
+const EXPECTED_CONSOLE_ERRORS = [/Failed to load resource: the server responded with a status of (400|401|403|404|409)/];
 
 function watch(page: Page, problems: string[]): void {
   page.on('pageerror', (error) => problems.push(`page error: ${error.stack ?? error.message}`));

@@ -101,9 +101,10 @@ export class ChatWidget {
     this.#actions = h('div', { class: 'actions' });
     this.#leadSlot = h('div');
     const avatar = safeHref(settings.avatarUrl ?? config.iconUrl ?? '');
+    // A <header> here would be a second banner landmark on the host page, which has its own.
     const header = h(
-      'header',
-      {},
+      'div',
+      { class: 'head' },
       avatar && avatar.startsWith('http') ? h('img', { src: avatar, alt: '' }) : null,
       h('h2', { id: `${id}-title` }, title),
       this.#button('icon', this.#t.newConversation, () => this.newConversation(), '+'),
@@ -157,7 +158,8 @@ export class ChatWidget {
     if (this.#launcher === null || this.isOpen) return;
     this.#panel.hidden = false;
     this.#launcher.setAttribute('aria-expanded', 'true');
-    this.#launcher.setAttribute('aria-label', this.#t.close);
+    // Not "close": that is the panel's own button; two buttons of one name would leave a listener guessing.
+    this.#launcher.setAttribute('aria-label', this.#t.hide);
     (this.#leadSlot.querySelector('input') ?? this.#input).focus();
     this.#scroll();
     this.#emit('open', {});

@@ -20,6 +20,7 @@ export function onAccent(accent: string): string {
  * The widget's whole stylesheet, adopted by its shadow root (a constructed sheet is no inline style, so a
  * host page's strict CSP allows it). Pixel units only, every inherited property set on `.root`: the host
  * page's rem size, fonts and colours never reach inside.
+ * On small screens every button is at least 40 px either way, a target a finger can hit.
  */
 export function widgetCss(accent: string): string {
   return `
@@ -39,8 +40,8 @@ button,input,textarea{font:inherit;color:inherit;letter-spacing:inherit}
 .floating.left .panel{right:auto;left:20px}
 .inline .panel{width:100%;height:520px}
 .panel[hidden]{display:none}
-header{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--accent);color:var(--on-accent)}
-header img{width:32px;height:32px;border-radius:16px;object-fit:cover}
+.head{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--accent);color:var(--on-accent)}
+.head img{width:32px;height:32px;border-radius:16px;object-fit:cover}
 h2{flex:1;margin:0;font-size:16px;font-weight:600;line-height:1.3;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:inherit}
 .icon{background:transparent;border:0;color:inherit;cursor:pointer;padding:6px;border-radius:6px;font-size:13px;line-height:1}
 .icon:focus-visible{outline-color:var(--on-accent)}
@@ -80,7 +81,7 @@ textarea{height:42px}
 .lead .row{display:flex;gap:8px}
 .brand{text-align:center;font-size:11px;color:var(--muted);padding:0 0 6px}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-@media (max-width:479px){.floating .panel{inset:0;width:100%;height:100%;max-height:none;border-radius:0;border:0}}
+@media (max-width:479px){.floating .panel{inset:0;width:100%;height:100%;max-height:none;border-radius:0;border:0}.icon,.send,.link,.chip,.rate button{min-width:40px;min-height:40px}.rate button{align-items:center}}
 @media (prefers-reduced-motion:no-preference){.launcher{transition:transform .15s}.launcher:hover{transform:scale(1.05)}}
 `;
 }

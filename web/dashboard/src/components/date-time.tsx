@@ -1,3 +1,5 @@
+import { useNow } from './shared-clock';
+
 const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 
@@ -26,7 +28,12 @@ export function DateTime({ iso, relative: asRelative = false }: { iso: string | 
   const date = new Date(iso);
   return (
     <time dateTime={iso} title={absolute.format(date)}>
-      {asRelative ? fromNow(iso) : absolute.format(date)}
+      {asRelative ? <FromNow iso={iso} /> : absolute.format(date)}
     </time>
   );
+}
+
+/** How long ago, moving on with the dashboard's clock. */
+function FromNow({ iso }: { iso: string }) {
+  return fromNow(iso, useNow());
 }

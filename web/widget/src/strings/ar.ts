@@ -3,6 +3,7 @@ import type { Strings } from './en.js';
 export const ar: Strings = {
   open: 'افتح المحادثة',
   close: 'أغلق المحادثة',
+  hide: 'أخفِ المحادثة',
   chat: 'محادثة',
   placeholder: 'اكتب سؤالك…',
   send: 'إرسال',

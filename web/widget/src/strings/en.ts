@@ -2,6 +2,7 @@
 export const en = {
   open: 'Open the chat',
   close: 'Close the chat',
+  hide: 'Hide the chat',
   chat: 'Chat',
   placeholder: 'Write your question…',
   send: 'Send',

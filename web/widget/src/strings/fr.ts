@@ -3,6 +3,7 @@ import type { Strings } from './en.js';
 export const fr: Strings = {
   open: 'Ouvrir la discussion',
   close: 'Fermer la discussion',
+  hide: 'Masquer la discussion',
   chat: 'Discussion',
   placeholder: 'Écrivez votre question…',
   send: 'Envoyer',

@@ -40,7 +40,7 @@ function WebhookView({ webhook }: { webhook: Webhook }) {
       <Link href="/settings/webhooks" className="back-link">
         <span aria-hidden="true">← </span>Webhooks
       </Link>
-      <SectionHeader title={webhook.url} description={webhook.enabled ? 'Receiving events.' : 'Switched off: receives no new events.'} />
+      <SectionHeader title={webhook.url} description={<EndpointState webhook={webhook} />} />
       <Deliveries webhookId={webhook.id} />
       <details className="panel">
         <summary>Endpoint settings</summary>
@@ -52,6 +52,28 @@ function WebhookView({ webhook }: { webhook: Webhook }) {
         <WebhookForm webhook={webhook} submitLabel="Save changes" pending={update.isPending} error={update.error} onSubmit={(input) => update.mutate(input)} />
       </details>
     </div>
+  );
+}
+
+/**
+ * What the endpoint's latest deliveries say about it: receiving events, or failing since its last success
+ * (a delivery still being retried has failed so far; one not yet tried says nothing).
+ */
+function EndpointState({ webhook }: { webhook: Webhook }) {
+  const deliveries = useDeliveries(webhook.id);
+  if (!webhook.enabled) return 'Switched off: receives no new events.';
+  const tried = (deliveries.data ?? []).filter((delivery) => delivery.attemptCount > 0);
+  const succeeded = tried.findIndex((delivery) => delivery.status === 'succeeded');
+  const failed = succeeded === -1 ? tried.length : succeeded;
+  const latest = tried[0];
+  if (failed === 0 || latest === undefined) return 'Receiving events.';
+  const failedAt = latest.attempts.at(-1)?.startedAt ?? latest.createdAt;
+  const error = latest.lastError ?? (latest.lastStatusCode === null ? null : `HTTP ${latest.lastStatusCode}`);
+  return (
+    <span className="endpoint-failing">
+      Failing: {failed === 1 ? 'the last delivery' : `the last ${counted(failed, 'delivery', 'deliveries')}`} failed, the latest <DateTime iso={failedAt} relative />
+      {error !== null && `: ${error}`}.
+    </span>
   );
 }
 
