@@ -54,6 +54,9 @@ const TestResult = Type.Object({
   durationMs: Type.Integer(),
 });
 
+/** Fields the use case may name that a request can leave out. */
+const fieldPaths = { baseUrl: 'body.baseUrl', apiKey: 'body.apiKey', model: 'body.model' };
+
 const RouteParams = Type.Object({ modelName: ModelName('The model name') });
 
 export type ModelBody = Static<typeof Model>;
@@ -93,7 +96,7 @@ export const modelRoutes: FastifyPluginAsyncTypebox<ModelRoutesOptions> = async 
   app.post(
     '/model-providers',
     {
-      config: { adminOnly: true },
+      config: { adminOnly: true, fieldPaths },
       schema: {
         tags,
         summary: 'Connect a model provider; its API key is sealed and never shown again',
@@ -112,7 +115,7 @@ export const modelRoutes: FastifyPluginAsyncTypebox<ModelRoutesOptions> = async 
   app.patch(
     '/model-providers/:id',
     {
-      config: { adminOnly: true },
+      config: { adminOnly: true, fieldPaths },
       schema: {
         tags,
         summary: 'Rename a provider, change its base URL, or replace (null: remove) its API key',
@@ -159,7 +162,7 @@ export const modelRoutes: FastifyPluginAsyncTypebox<ModelRoutesOptions> = async 
   app.put(
     '/model-routes/:modelName',
     {
-      config: { adminOnly: true },
+      config: { adminOnly: true, fieldPaths },
       schema: {
         tags,
         summary: 'Serve a model name in this workspace by a model of one of its providers',
