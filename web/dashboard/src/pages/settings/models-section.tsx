@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { fieldError } from '../../api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { counted } from '../../components/counted';
 import { EmptyState } from '../../components/empty-state';
 import { Field } from '../../components/field';
 import { readForm } from '../../components/form-data';
@@ -96,27 +97,23 @@ function ProviderForm({ provider, close }: { provider?: ModelProvider; close: ()
   );
 }
 
-function TestButton({ provider }: { provider: ModelProvider }) {
-  const test = useTestProvider(provider.id);
+/** What the provider's test showed: works (with how many models it lists) or why not, in our words. */
+function TestOutcome({ test }: { test: ReturnType<typeof useTestProvider> }) {
   return (
-    <>
-      <button type="button" className="button button-small" onClick={() => test.mutate()} disabled={test.isPending} aria-label={`Test ${provider.name}`}>
-        {test.isPending ? 'Testing…' : 'Test'}
-      </button>
-      <p className="provider-test" role="status">
-        {test.data !== undefined && (
-          <span className={test.data.ok ? 'test-ok' : 'field-error'}>
-            {test.data.ok ? `Works: ${test.data.models.length} models listed (${test.data.durationMs} ms).` : `${test.data.message} [${test.data.code}]`}
-          </span>
-        )}
-        {test.isError && <span className="field-error">{test.error.message}</span>}
-      </p>
-    </>
+    <p className="provider-test" role="status">
+      {test.data !== undefined && (
+        <span className={test.data.ok ? 'test-ok' : 'field-error'}>
+          {test.data.ok ? `Works: ${counted(test.data.models.length, 'model')} listed (${test.data.durationMs} ms).` : `${test.data.message} [${test.data.code}]`}
+        </span>
+      )}
+      {test.isError && <span className="field-error">{test.error.message}</span>}
+    </p>
   );
 }
 
 function ProviderCard({ provider, models }: { provider: ModelProvider; models: Model[] }) {
   const remove = useDeleteProvider();
+  const test = useTestProvider(provider.id);
   const serves = models.filter((model) => model.providerId === provider.id).map((model) => model.name);
   return (
     <li className="card">
@@ -138,7 +135,9 @@ function ProviderCard({ provider, models }: { provider: ModelProvider; models: M
         </p>
       )}
       <div className="card-actions">
-        <TestButton provider={provider} />
+        <button type="button" className="button button-small" onClick={() => test.mutate()} disabled={test.isPending} aria-label={`Test ${provider.name}`}>
+          {test.isPending ? 'Testing…' : 'Test'}
+        </button>
         <ModalDialog
           title={`Edit ${provider.name}`}
           trigger={
@@ -165,6 +164,7 @@ function ProviderCard({ provider, models }: { provider: ModelProvider; models: M
           onConfirm={() => remove.mutateAsync(provider.id)}
         />
       </div>
+      <TestOutcome test={test} />
     </li>
   );
 }
@@ -186,43 +186,45 @@ function ModelRoute({ model, providers }: { model: Model; providers: ModelProvid
         Answered by <strong>{servedBy(model)}</strong>
         {model.providerId !== null && <span className="muted"> — server default: {servedBy({ ...model.operatorDefault, providerName: null })}</span>}
       </p>
-      <form
-        className="model-route-form"
-        aria-label={`Model for ${model.name}`}
-        onSubmit={(event) => {
-          const form = readForm(event);
-          if (providerId === '') clear.mutate(model.name);
-          else set.mutate({ name: model.name, providerId, model: form.text('model').trim() });
-        }}
-      >
-        <div className="field">
-          <label htmlFor={`${id}-provider`}>Provider</label>
-          <select id={`${id}-provider`} className="input" value={providerId} onChange={(event) => setProviderId(event.target.value)}>
-            <option value="">Server default</option>
-            {providers.map((provider) => (
-              <option key={provider.id} value={provider.id}>
-                {provider.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-model`}>Provider’s model id</label>
-          <input
-            id={`${id}-model`}
-            className="input mono"
-            name="model"
-            defaultValue={model.providerId === null ? '' : model.model}
-            disabled={providerId === ''}
-            placeholder={providerId === '' ? '' : 'e.g. gpt-4o-mini, llama3.1:8b'}
-            required={providerId !== ''}
-            spellCheck={false}
-          />
-        </div>
-        <button type="submit" className="button button-small" disabled={set.isPending || clear.isPending}>
-          Save
-        </button>
-      </form>
+      {providers.length > 0 && (
+        <form
+          className="model-route-form"
+          aria-label={`Model for ${model.name}`}
+          onSubmit={(event) => {
+            const form = readForm(event);
+            if (providerId === '') clear.mutate(model.name);
+            else set.mutate({ name: model.name, providerId, model: form.text('model').trim() });
+          }}
+        >
+          <div className="field">
+            <label htmlFor={`${id}-provider`}>Provider</label>
+            <select id={`${id}-provider`} className="input" value={providerId} onChange={(event) => setProviderId(event.target.value)}>
+              <option value="">Server default</option>
+              {providers.map((provider) => (
+                <option key={provider.id} value={provider.id}>
+                  {provider.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-model`}>Provider’s model id</label>
+            <input
+              id={`${id}-model`}
+              className="input mono"
+              name="model"
+              defaultValue={model.providerId === null ? '' : model.model}
+              disabled={providerId === ''}
+              placeholder={providerId === '' ? '' : 'e.g. gpt-4o-mini, llama3.1:8b'}
+              required={providerId !== ''}
+              spellCheck={false}
+            />
+          </div>
+          <button type="submit" className="button button-small" disabled={set.isPending || clear.isPending}>
+            Save
+          </button>
+        </form>
+      )}
       {error !== null && (
         <p className="field-error" role="alert">
           {error.message}
