@@ -80,7 +80,7 @@ parleyTest('an owner connects a provider, tests it, maps a name, and the playgro
   await expect.poll(() => card.innerText()).toContain('sk-…W4ll');
 
   await page.getByRole('button', { name: 'Test Our vLLM' }).click();
-  await expect.poll(() => page.getByRole('status').first().innerText()).toMatch(/Works: 1 models listed/);
+  await expect.poll(() => page.getByRole('status').first().innerText()).toMatch(/Works: 1 model listed/);
   expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${PROVIDER_KEY}`);
 
   const route = page.getByRole('form', { name: 'Model for llm_a' });
@@ -102,6 +102,7 @@ parleyTest('an owner connects a provider, tests it, maps a name, and the playgro
   await expect.poll(() => page.locator('.model-about').innerText()).toMatch(/picks the sentences of your documents.*system prompt and the temperature change nothing/s);
   await model.selectOption('llm_a');
   await expect.poll(() => page.locator('.model-about').innerText()).toMatch(/answered by fake-chat on Our vLLM\. It writes answers/);
+  await shoot('models-agent-form');
 
   const agent = await apiCall(parley, workspace.key, 'POST', '/agents', { name: 'Routed agent', modelName: 'llm_a' });
   await page.goto(`${parley.url}/dashboard/agents/${agent.id}?tab=playground`);
