@@ -23,6 +23,11 @@ export interface Config {
   /** Model names accepted besides the built-in four (the list is open, see DESIGN §5). */
   readonly extraModelNames: readonly string[];
   readonly models: ModelsConfig;
+  /**
+   * PARLEY_SECRET_KEY: the 32-byte key that seals the API keys of providers connected in the dashboard; null:
+   * the first start makes one and keeps it in `secret.key` in the data directory (never in the database).
+   */
+  readonly secretKey: Uint8Array | null;
   readonly ingestion: IngestionConfig;
   readonly outbound: OutboundRules;
   readonly jobs: JobsConfig;
@@ -208,6 +213,9 @@ export const ENVIRONMENT = Type.Object({
   PARLEY_OPENAI_BASE_URL: Type.Optional(Type.String()),
   PARLEY_OPENAI_API_KEY: Type.Optional(Type.String()),
   PARLEY_ANTHROPIC_API_KEY: Type.Optional(Type.String()),
+  PARLEY_SECRET_KEY: Type.Optional(
+    Type.String({ description: 'Seals provider API keys entered in the dashboard: 32 random bytes, base64 or hex (default: secret.key in the data directory)' }),
+  ),
   PARLEY_QUOTA_QUERIES: Type.Optional(Type.Integer({ minimum: 0, description: 'Agent answers per workspace per month' })),
   PARLEY_MAX_UPLOAD_MB: positive(50, 'Largest upload or fetched web page'),
   PARLEY_QUOTA_CHARS: Type.Optional(Type.Integer({ minimum: 0, description: 'Characters of indexed text per workspace' })),
@@ -351,6 +359,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: v.PARLEY_LOG_LEVEL ?? 'info',
     bodyLimitBytes: megabytes(v.PARLEY_BODY_LIMIT_MB),
     extraModelNames: Object.freeze(Object.keys(models)),
+    secretKey: readSecretKey(v.PARLEY_SECRET_KEY),
     models: Object.freeze({
       models,
       openai: openai === undefined ? null : { baseURL: v.PARLEY_OPENAI_BASE_URL ?? null, apiKey: v.PARLEY_OPENAI_API_KEY ?? null },
@@ -415,6 +424,17 @@ export function loadConfig(env: Env = process.env): Config {
       host: v.PARLEY_METRICS_HOST,
     }),
   });
+}
+
+/** PARLEY_SECRET_KEY's 32 bytes, written as 64 hex digits or as base64 (`openssl rand -base64 32`). */
+function readSecretKey(raw: string | undefined): Uint8Array | null {
+  if (raw === undefined) return null;
+  const text = raw.trim();
+  const bytes = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, 'base64') : null;
+  if (bytes?.length !== 32) {
+    throw new ConfigError('PARLEY_SECRET_KEY must be 32 random bytes written as base64 (openssl rand -base64 32) or as 64 hex digits');
+  }
+  return new Uint8Array(bytes);
 }
 
 /** PARLEY_TRUST_PROXY as Fastify's `trustProxy` takes it: true/false, a hop count, or addresses and CIDRs. */

@@ -16,6 +16,11 @@ export const ERRORS = {
   RATE_LIMIT: { status: 429, retryable: true, message: 'Too many requests' },
   MODEL_RATE_LIMITED: { status: 429, retryable: true, message: 'The model provider is busy; try again after the time in Retry-After' },
   INTERNAL: { status: 500, retryable: false, message: 'Something went wrong on our side; quote the requestId if you report it' },
+  SECRET_KEY_MISMATCH: {
+    status: 500,
+    retryable: false,
+    message: 'A provider key was sealed under another secret key (PARLEY_SECRET_KEY or secret.key in the data directory): enter it again',
+  },
   MODEL_ERROR: { status: 502, retryable: false, message: 'The model provider refused the request; quote the requestId if you report it' },
   UNAVAILABLE: { status: 503, retryable: true, message: 'A service Parley depends on cannot be reached' },
   MODEL_UNAVAILABLE: { status: 503, retryable: true, message: 'The model provider is unavailable; try again later' },

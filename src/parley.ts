@@ -21,6 +21,7 @@ import { guardedFetch } from './net/guarded-fetch.js';
 import type { Store } from './store/store.js';
 import { readStoreWith, type StoreReadings } from './observability/instruments.js';
 import { recordServerUrl } from './recorded-server-url.js';
+import { loadSecretKey } from './secret-key-file.js';
 
 
 /** Store, models and use cases, opened and migrated: what every CLI command starts from. */
@@ -50,6 +51,7 @@ const tempDirOf = (config: Config) => path.join(config.dataDir, 'tmp');
 const ORPHANED_TEMP_FILE_MS = 15 * 60_000;
 
 export async function openCore(config: Config): Promise<Core> {
+  const secretKey = await loadSecretKey(config.secretKey, config.dataDir);
   const store = await openStore(config.store, config.dataDir);
   const tempFiles = new TempFolderSweeper(tempDirOf(config), {
     orphanAfterMs: ORPHANED_TEMP_FILE_MS,
@@ -80,6 +82,8 @@ export async function openCore(config: Config): Promise<Core> {
       embedder: () => core.embedder(),
       queryCacheSize: config.embeddings.queryCacheSize,
       models,
+      secretKey,
+      fetch,
       queryQuota: config.models.queryQuota,
       publicQueryMaxChars: config.publicAccess.queryMaxChars,
       knowledgeGapScore: config.analytics.knowledgeGapScore,
@@ -155,7 +159,6 @@ export async function startServer(config: Config, core: Core, { logStream }: { l
   const app = await buildServer({
     services: core.services,
     store: core.store,
-    models: core.models.catalogue(),
     publicUrl: config.events.publicUrl,
     logLevel: config.logLevel,
     logStream: logStream ?? standardOutputLog(),

@@ -29,6 +29,16 @@ describe('configuration', () => {
     expect(config.models.models.m).toMatchObject({ maxOutputTokens: 2048, timeoutSeconds: 1.5 });
   });
 
+  it('reads PARLEY_SECRET_KEY as 32 bytes of base64 or hex, and refuses anything weaker', () => {
+    expect(loadConfig({}).secretKey).toBeNull();
+    const bytes = Buffer.alloc(32, 9);
+    expect(Buffer.from(loadConfig({ PARLEY_SECRET_KEY: bytes.toString('base64') }).secretKey!)).toEqual(bytes);
+    expect(Buffer.from(loadConfig({ PARLEY_SECRET_KEY: bytes.toString('hex') }).secretKey!)).toEqual(bytes);
+    for (const weak of ['password', Buffer.alloc(16).toString('base64'), 'z'.repeat(64)]) {
+      expect(() => loadConfig({ PARLEY_SECRET_KEY: weak })).toThrow(/PARLEY_SECRET_KEY must be 32 random bytes/);
+    }
+  });
+
   it('switches to PostgreSQL for a postgres:// URL', () => {
     const config = loadConfig({ PARLEY_DATABASE_URL: 'postgres://u@db:5432/parley' });
     expect(config.store).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/parley' });

@@ -1,4 +1,3 @@
-import type { ModelLimits, ModelRegistry } from '../llm/chat/model-registry.js';
 import { streamAnswer, type AnswerUsage } from '../llm/chat/stream-answer.js';
 import { assemblePrompt } from '../llm/prompt/assemble-prompt.js';
 import type { RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
@@ -16,6 +15,7 @@ import { findKnowledgeGap } from './knowledge-gaps.js';
 import { agentAnswersIn } from './handoff.js';
 import { keylessExchange } from './visitor-access.js';
 import type { VisitorTokens } from './visitor-tokens.js';
+import type { AnsweredBy, ServedModel, WorkspaceModels } from './workspace-models.js';
 
 /** Passages retrieved per question, before the context budget trims them. */
 const PASSAGES = 8;
@@ -50,6 +50,8 @@ export interface AgentAnswer extends ExchangeIds {
   answer: string;
   sources: AnswerSource[];
   usage: AnswerUsage;
+  /** Which model answered; for the workspace's own callers only (a visitor need not know the provider). */
+  model?: AnsweredBy;
 }
 
 export interface AnswerOptions {
@@ -99,7 +101,7 @@ export class AgentAnswerService {
     private readonly store: Store,
     private readonly conversations: ConversationService,
     private readonly retriever: Retriever,
-    private readonly models: ModelRegistry,
+    private readonly models: WorkspaceModels,
     private readonly quota: QueryQuota,
     private readonly tokens: VisitorTokens,
     private readonly publicLimits: PublicQuestionLimits,
@@ -115,8 +117,8 @@ export class AgentAnswerService {
     const agent = await usableAgent(this.store.agents, caller, agentId, options.origin);
     const question = isWorkspaceCaller(caller) ? asked : await this.keylessQuestion(agent, caller, asked);
     const modelName = question.modelName ?? agent.modelName;
-    const limits = this.limitsOf(modelName, question.maxTokens);
-    const model = this.models.resolveModel(modelName);
+    const served = await this.modelFor(agent.workspaceId, modelName, question.maxTokens);
+    const { model, limits } = served;
     const { conversation, visitorId, created } = await this.conversations.ensureConversation(agent.workspaceId, {
       conversationId: question.conversationId,
       visitorId: question.visitorId,
@@ -195,6 +197,7 @@ export class AgentAnswerService {
             onDelta(delta);
           },
           timeoutMs: limits.timeoutMs,
+          secret: served.secret,
         },
       ),
     ).catch(async (error: unknown) => {
@@ -202,7 +205,8 @@ export class AgentAnswerService {
       throw error;
     });
     // A caller gone before the first word leaves no empty agent message behind.
-    if (finished.finish === 'aborted' && finished.text === '') return { ...ids, answer: '', sources, usage: finished.usage };
+    const answeredBy = isWorkspaceCaller(caller) ? { model: served.answeredBy } : {};
+    if (finished.finish === 'aborted' && finished.text === '') return { ...ids, answer: '', sources, usage: finished.usage, ...answeredBy };
     const gap = findKnowledgeGap(chunks.map((chunk) => chunk.score), finished.text, this.knowledgeGapScore);
     const message = await answer.end({
       text: finished.text,
@@ -211,7 +215,7 @@ export class AgentAnswerService {
       knowledgeGap: gap && { ...gap, question: question.query },
       interrupted: finished.finish === 'aborted',
     });
-    return { ...ids, messageId: message.id, answer: finished.text, sources, usage: finished.usage };
+    return { ...ids, messageId: message.id, answer: finished.text, sources, usage: finished.usage, ...answeredBy };
   }
 
   /** A question without a key: no overrides, and only in a conversation of the caller's own (see {@link keylessExchange}). */
@@ -220,21 +224,21 @@ export class AgentAnswerService {
     return { ...question, ...(await keylessExchange(this.store, agent, caller, question.conversationId, question.visitorId)) };
   }
 
-  /** The model's limits, refusing an unknown model and a `maxTokens` above what the model may write. */
-  private limitsOf(modelName: string, maxTokens: number | undefined): ModelLimits {
-    let limits: ModelLimits;
+  /** The model answering in the workspace, refusing an unknown model and a `maxTokens` above what the model may write. */
+  private async modelFor(workspaceId: string, modelName: string, maxTokens: number | undefined): Promise<ServedModel> {
+    let served: ServedModel;
     try {
-      limits = this.models.limitsOf(modelName);
+      served = await this.models.resolve(workspaceId, modelName);
     } catch (error) {
       throw fromModelFailure(error);
     }
-    const bound = limits.maxOutputTokens;
+    const bound = served.limits.maxOutputTokens;
     if (maxTokens !== undefined && maxTokens > bound) {
       throw invalid(`maxTokens may be at most ${bound} for model ${modelName}`, [
         { field: 'maxTokens', message: `must be <= ${bound}` },
       ]);
     }
-    return limits;
+    return served;
   }
 
   private async checkQuota(workspaceId: string): Promise<void> {

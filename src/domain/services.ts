@@ -23,6 +23,9 @@ import { RateLimitSettings, type RateLimits } from './rate-limits.js';
 import { EventStreamService } from './event-streams.js';
 import { VisitorConversationService } from './visitor-conversations.js';
 import { AnalyticsService } from './analytics.js';
+import { ModelProviderService } from './model-providers.js';
+import { SecretBox } from './secret-box.js';
+import { WorkspaceModels } from './workspace-models.js';
 
 /** Every use case, wired to one store; what the HTTP layer and the CLI call. */
 export interface Services {
@@ -47,6 +50,9 @@ export interface Services {
   readonly eventStreams: EventStreamService;
   readonly analytics: AnalyticsService;
   readonly visitorConversations: VisitorConversationService;
+  /** Which model answers for each model name in a workspace. */
+  readonly models: WorkspaceModels;
+  readonly modelProviders: ModelProviderService;
 }
 
 export interface ServiceOptions extends DatasourceServiceOptions {
@@ -54,7 +60,12 @@ export interface ServiceOptions extends DatasourceServiceOptions {
   embedder: () => Promise<Embedder>;
   /** Query vectors the retriever keeps; 0 for none. */
   queryCacheSize: number;
+  /** The operator's models (the environment's configuration): what a workspace's own choices fall back to. */
   models: ModelRegistry;
+  /** Seals the API keys of the providers workspaces connect (32 bytes, kept outside the database). */
+  secretKey: Uint8Array;
+  /** How providers are reached: through the outbound policy. */
+  fetch?: typeof fetch;
   /** Agent answers per workspace per UTC month; null for no limit. */
   queryQuota: number | null;
   /** Longest question a caller without a key may ask, in characters. */
@@ -98,6 +109,8 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     onBackgroundError: options.onBackgroundError,
   });
   const datasources = new DatasourceService(store, options);
+  const secretBox = new SecretBox(options.secretKey);
+  const models = new WorkspaceModels(store, options.models, secretBox, options.fetch);
   return {
     keys,
     workspaces: new WorkspaceService(store, keys),
@@ -110,7 +123,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
       store,
       conversations,
       retriever,
-      options.models,
+      models,
       { limit: options.queryQuota },
       visitorTokens,
       { maxQueryChars: options.publicQueryMaxChars },
@@ -132,5 +145,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     eventStreams,
     analytics: new AnalyticsService(store),
     visitorConversations: new VisitorConversationService(store, conversations, eventStreams),
+    models,
+    modelProviders: new ModelProviderService(store, secretBox, models, { outbound: options.outbound, fetch: options.fetch }),
   };
 }

@@ -16,7 +16,7 @@ import { PublicRoutes } from './plugins/public-routes.js';
 import { limitCallers, registerRateLimitStore } from './plugins/rate-limits.js';
 import cookie from '@fastify/cookie';
 import { authRoutes } from './routes/auth.js';
-import { modelRoutes, type ModelRoutesOptions } from './routes/models.js';
+import { modelRoutes } from './routes/models.js';
 import { answerUnparsableRequest, registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerMetrics } from './plugins/metrics.js';
@@ -43,8 +43,6 @@ import { SHARED_SCHEMAS } from './schemas.js';
 export interface ServerDeps {
   services: Services;
   store: Store;
-  /** The model names an agent may use, with their provider kinds (the registry's catalogue). */
-  models: ModelRoutesOptions['catalogue'];
   /** The address people reach Parley at (PARLEY_PUBLIC_URL). */
   publicUrl: string;
   logLevel: LogLevel;
@@ -190,7 +188,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     limitCallers(api, { settings: deps.services.rateLimits, access: deps.services.publicAccess });
     await api.register(keyRoutes, { keys: deps.services.keys });
     await api.register(agentRoutes, { agents: deps.services.agents });
-    await api.register(modelRoutes, { catalogue: deps.models });
+    await api.register(modelRoutes, { models: deps.services.models, providers: deps.services.modelProviders });
     await api.register(agentQueryRoutes, {
       answers: deps.services.answers,
       visitorTokens: deps.services.visitorTokens,

@@ -318,6 +318,27 @@ export interface DeliveryAttemptTable {
   response_excerpt: string | null;
 }
 
+export interface ModelProviderTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  kind: string;
+  base_url: string | null;
+  /** AES-256-GCM, sealed by the domain; never the key in clear. */
+  sealed_api_key: string | null;
+  api_key_hint: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ModelRouteTable {
+  workspace_id: string;
+  model_name: string;
+  provider_id: string;
+  provider_model: string;
+  updated_at: string;
+}
+
 /** Secrets the store's processes share (the visitor-token signing key), made once on first use. */
 export interface InstanceSecretTable {
   name: string;
@@ -366,4 +387,6 @@ export interface Database {
   user_session: UserSessionTable;
   one_time_link: OneTimeLinkTable;
   knowledge_gap: KnowledgeGapTable;
+  model_provider: ModelProviderTable;
+  model_route: ModelRouteTable;
 }

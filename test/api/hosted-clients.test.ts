@@ -356,7 +356,7 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
       const models = await parley.call<ModelBody[]>('GET', '/api/models', { key: ws.key });
       const names = models.body.map((model) => model.name);
       for (const name of ['gpt_3_5_turbo', 'gpt_4', 'gpt_4_turbo', 'gpt_4o', 'gpt_4o_mini', 'claude_3_haiku', 'claude_3_5_sonnet', 'mixtral_8x7b']) expect(names).toContain(name);
-      expect(models.body.find((model) => model.name === 'gpt_4o')).toEqual({ name: 'gpt_4o', provider: 'local' });
+      expect(models.body.find((model) => model.name === 'gpt_4o')).toMatchObject({ name: 'gpt_4o', provider: 'local', model: 'local-extractive', providerId: null });
 
       const agent = await parley.call<AgentBody>('POST', '/api/agents', { key: ws.key, body: { modelName: 'gpt_4o_mini', tools: [{ type: 'datastore', datastoreId }] } });
       expect([agent.status, agent.body.modelName]).toEqual([200, 'gpt_4o_mini']);

@@ -6,6 +6,7 @@ import type {
   DatastoreBody,
   InvitedBody,
   IssuedKeyBody,
+  ModelProviderBody,
 } from '../support/bodies.js';
 
 /** What workspace A owns when the table's requests are made with workspace B's key. */
@@ -24,6 +25,8 @@ export interface Seed {
   activeMemberId: string;
   /** An event of workspace A: another workspace resuming after it must see none of A's. */
   eventId: string;
+  /** A model provider of workspace A, serving its llm_a. */
+  modelProviderId: string;
 }
 
 export interface TableRequest {
@@ -75,7 +78,7 @@ export interface RouteCase {
 const mustNotMention = (body: unknown, seed: Seed) => {
   const text = JSON.stringify(body);
   const ids = [seed.agentId, seed.datastoreId, seed.datasourceId, seed.keyId, seed.conversationId, seed.messageId, seed.a.id];
-  for (const id of [...ids, seed.webhookId, seed.deliveryId, seed.memberId, seed.activeMemberId, 'a-admin@example.com']) {
+  for (const id of [...ids, seed.webhookId, seed.deliveryId, seed.memberId, seed.activeMemberId, seed.modelProviderId, 'a-admin@example.com', 'A provider', 'a-served-model']) {
     if (text.includes(id)) throw new Error(`another workspace's id ${id} leaked: ${text}`);
   }
 };
@@ -209,6 +212,22 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
   'PATCH /members/:id': { admins: true, request: (s) => ({ path: `/members/${s.memberId}`, body: { role: 'member' } }), foreign: 'forbidden' },
   'DELETE /members/:id': { admins: true, request: (s) => ({ path: `/members/${s.memberId}` }), foreign: 'forbidden' },
   'GET /models': { request: () => ({ path: '/models' }), foreign: mustNotMention },
+  'GET /model-providers': { admins: true, request: () => ({ path: '/model-providers' }), foreign: mustNotMention },
+  'POST /model-providers': { admins: true,
+    request: () => ({ path: '/model-providers', body: { name: 'B provider', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' } }),
+    foreign: mustNotMention,
+  },
+  'PATCH /model-providers/:id': { admins: true,
+    request: (s) => ({ path: `/model-providers/${s.modelProviderId}`, body: { baseUrl: 'http://127.0.0.1:9/stolen/v1' } }),
+    foreign: 'forbidden',
+  },
+  'DELETE /model-providers/:id': { admins: true, request: (s) => ({ path: `/model-providers/${s.modelProviderId}` }), foreign: 'forbidden' },
+  'POST /model-providers/:id/test': { admins: true, request: (s) => ({ path: `/model-providers/${s.modelProviderId}/test` }), foreign: 'forbidden' },
+  'PUT /model-routes/:modelName': { admins: true,
+    request: (s) => ({ path: '/model-routes/llm_b', body: { providerId: s.modelProviderId, model: 'stolen' } }),
+    foreign: 'forbidden',
+  },
+  'DELETE /model-routes/:modelName': { admins: true, request: () => ({ path: '/model-routes/llm_a' }), foreign: mustNotMention },
 };
 
 /** Creates what workspace A owns for the table's requests. */
@@ -245,6 +264,13 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
   };
   await parley.core.store.deliveries.createWithJob(delivery, { id: `job_${delivery.id}`, kind: 'deliver-webhook', workspaceId: a.id, payload: { deliveryId: delivery.id }, maxAttempts: 1 });
   const [event] = await parley.core.store.outbox.list({ workspaceId: a.id, limit: 1 });
+  const modelProviderId = (
+    await parley.call<ModelProviderBody>('POST', '/model-providers', {
+      key: a.key,
+      body: { name: 'A provider', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-a-provider-secret-key' },
+    })
+  ).body.id;
+  await parley.call('PUT', '/model-routes/llm_a', { key: a.key, body: { providerId: modelProviderId, model: 'a-served-model' } });
   return {
     a,
     eventId: event!.id,
@@ -258,6 +284,7 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
     deliveryId: delivery.id,
     memberId,
     activeMemberId,
+    modelProviderId,
   };
 }
 

@@ -65,6 +65,10 @@ export class FakeOpenAIChatServer {
   defaultReply: ChatReply = { kind: 'answer', deltas: ['Hello', ' from', ' the', ' fake', ' server.'] };
   /** Streams the server has cut short because the client went away. */
   abandoned = 0;
+  /** When set, every request must carry `Authorization: Bearer <apiKey>`, else 401 (as OpenAI answers a bad key). */
+  apiKey: string | null = null;
+  /** What `GET /v1/models` lists. */
+  models: string[] = ['fake-chat'];
   #server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
@@ -91,6 +95,12 @@ export class FakeOpenAIChatServer {
 
   async #handle(request: RecordedChatRequest, res: ServerResponse): Promise<void> {
     this.requests.push(request);
+    if (this.apiKey !== null && request.headers.authorization !== `Bearer ${this.apiKey}`) {
+      return json(res, 401, { error: { message: `Incorrect API key provided: ${request.headers.authorization ?? ''}`, type: 'invalid_request_error' } });
+    }
+    if (request.method === 'GET' && request.url === '/v1/models') {
+      return json(res, 200, { object: 'list', data: this.models.map((id) => ({ id, object: 'model', owned_by: 'fake' })) });
+    }
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
       return json(res, 404, { error: { message: `no route ${request.method} ${request.url}`, type: 'invalid_request_error' } });
     }

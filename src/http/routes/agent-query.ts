@@ -71,6 +71,17 @@ const Answer = Type.Object(
     }),
     sources: Type.Optional(Type.Array(Source, { description: 'One per datasource (its best chunk), best first' })),
     usage: Type.Optional(Type.Object({ promptTokens: Type.Integer(), completionTokens: Type.Integer(), totalTokens: Type.Integer() })),
+    model: Type.Optional(
+      Type.Object(
+        {
+          name: Type.String({ description: 'The model name asked for' }),
+          provider: StringEnum(['openai', 'openai-compatible', 'anthropic', 'local']),
+          model: Type.String({ description: 'The provider’s model id' }),
+          providerName: Nullable(Type.String({ description: 'The workspace’s provider; null: the operator’s configuration' })),
+        },
+        { description: 'Which model answered; only for callers with a key or a member’s token' },
+      ),
+    ),
   },
   { description: 'Without answer, sources and usage when the agent is switched off in this conversation' },
 );

@@ -33,8 +33,8 @@ export interface ModelRegistry {
   limitsOf(modelName: string): ModelLimits;
   /** Every name that resolves: the built-in ones first, then the hosted service's, then configured ones in their order. */
   modelNames(): string[];
-  /** The same names, each with the kind of provider that serves it. */
-  catalogue(): { name: string; provider: ModelProviderKind }[];
+  /** The same names, each with the kind of provider that serves it and that provider's model id. */
+  catalogue(): { name: string; provider: ModelProviderKind; modelId: string }[];
 }
 
 
@@ -134,8 +134,32 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
     resolveModel: (modelName) => find(modelName).model,
     limitsOf: (modelName) => find(modelName).limits,
     modelNames: () => [...names],
-    catalogue: () => names.map((name) => ({ name, provider: models.get(name)!.provider })),
+    catalogue: () => names.map((name) => ({ name, provider: models.get(name)!.provider, modelId: models.get(name)!.model.modelId })),
   };
+}
+
+/** What a remote provider's model is, as a workspace connects it (the dashboard's Models page). */
+export interface ProviderModelSettings {
+  provider: Exclude<ModelProviderKind, 'local'>;
+  /** The provider's model id. */
+  model: string;
+  /** The API root; null: the vendor's own (required for `openai-compatible`). */
+  baseURL: string | null;
+  apiKey: string | null;
+}
+
+/**
+ * A model of a provider a workspace connected, built as a PARLEY_MODELS entry is but from the workspace's
+ * own settings alone (the operator's keys are never lent to it); throws {@link ModelSettingsError}.
+ */
+export function createProviderModel(settings: ProviderModelSettings, fetchVia?: typeof fetch): { model: LanguageModelV3; limits: ModelLimits } {
+  const entry: ModelConfig = {
+    provider: settings.provider,
+    model: settings.model,
+    ...(settings.baseURL === null ? {} : { baseURL: settings.baseURL }),
+    ...(settings.apiKey === null ? {} : { apiKey: settings.apiKey }),
+  };
+  return { model: buildModel(settings.model, entry, { local: null, openai: null, anthropicApiKey: null, fetch: fetchVia }), limits: limitsOf(entry) };
 }
 
 function limitsOf(entry: ModelConfig): ModelLimits {
@@ -152,7 +176,8 @@ interface ServedModel {
 }
 
 interface Defaults {
-  local: LocalAnswerer;
+  /** Null where no name may be served by the built-in answerer (a workspace's provider). */
+  local: LocalAnswerer | null;
   openai: ModelRegistryOptions['openai'];
   anthropicApiKey: string | null;
   fetch: typeof fetch | undefined;
@@ -163,6 +188,7 @@ function buildModel(name: string, entry: ModelConfig, defaults: Defaults): Langu
   const builtIn = (BUILT_IN_MODEL_NAMES as readonly string[]).includes(name) ? (name as BuiltInModelName) : null;
   switch (entry.provider) {
     case 'local':
+      if (defaults.local === null) throw fail('the built-in model is not a provider');
       return defaults.local;
     case 'openai': {
       const model = entry.model || (builtIn && OPENAI_DEFAULT_MODELS[builtIn]);

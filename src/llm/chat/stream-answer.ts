@@ -34,6 +34,8 @@ export interface StreamOptions {
   onDelta: (delta: string) => void;
   /** How long the provider may stay silent, before its first delta or between two, before the call fails. */
   timeoutMs: number;
+  /** The provider's API key, cut from its error text before that is logged. */
+  secret?: string;
 }
 
 const SUBJECT = 'The model provider';
@@ -67,7 +69,7 @@ async function runModel(
   model: LanguageModelV3,
   prompt: AssembledPrompt,
   settings: AnswerSettings,
-  { signal, onDelta, timeoutMs }: StreamOptions,
+  { signal, onDelta, timeoutMs, secret }: StreamOptions,
 ): Promise<FinishedAnswer> {
   // Our own timer rather than the SDK's `timeout.chunkMs`, which starts only once a response has arrived:
   // a provider that accepts the connection and never answers must fail too.
@@ -109,8 +111,8 @@ async function runModel(
     clearTimeout(timer);
   }
   if (signal.aborted) return { text, usage: estimateUsage(prompt, text), finish: 'aborted' };
-  if (silence.signal.aborted) throw toModelError(silence.signal.reason, { subject: SUBJECT });
-  if (failure !== undefined) throw toModelError(failure, { subject: SUBJECT });
+  if (silence.signal.aborted) throw toModelError(silence.signal.reason, { subject: SUBJECT, secret });
+  if (failure !== undefined) throw toModelError(failure, { subject: SUBJECT, secret });
   if ((await result.finishReason) === 'content-filter') {
     throw new ModelError('refused', `${SUBJECT} stopped the answer with its content filter`, undefined, 'finish reason content-filter');
   }

@@ -3,7 +3,7 @@ import type { Database } from '../schema.js';
 import type { ScopedReads } from '../ports/owned-records.js';
 
 /** Tables whose rows belong to one workspace and are read by id, newest first. */
-export type OwnedTable = 'api_key' | 'datastore' | 'datasource' | 'conversation' | 'member' | 'webhook_endpoint' | 'delivery';
+export type OwnedTable = 'api_key' | 'datastore' | 'datasource' | 'conversation' | 'member' | 'webhook_endpoint' | 'delivery' | 'model_provider';
 
 interface OwnedColumns {
   id: string;

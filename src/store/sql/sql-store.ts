@@ -20,6 +20,7 @@ import { SqlInstanceSecretStore } from './instance-secret-store.js';
 import { SqlOneTimeLinkStore, SqlSessionStore, SqlUserStore } from './people-store.js';
 import { SqlDeliveryStore } from './delivery-store.js';
 import { SqlAnalyticsStore } from './analytics-store.js';
+import { SqlModelProviderStore } from './model-provider-store.js';
 
 /** Kysely's record of the migrations applied; always there once the store is open. */
 const MIGRATION_TABLE = 'parley_migration';
@@ -54,6 +55,7 @@ export function createSqlStore(connection: SqlConnection, { blobs, search }: Dia
     links: new SqlOneTimeLinkStore(db),
     webhooks: new SqlWebhookStore(db),
     deliveries: new SqlDeliveryStore(db),
+    modelProviders: new SqlModelProviderStore(db),
     secrets: new SqlInstanceSecretStore(db),
     async migrate() {
       const migrator = new Migrator({

@@ -149,7 +149,7 @@ describe('createModelRegistry: the hosted service’s model names', () => {
     const both = createModelRegistry({ openai: { apiKey: 'sk-test' }, anthropicApiKey: 'sk-ant-test' });
     expect(served(both, 'gpt_3_5_turbo')).toBe('openai.chat gpt-3.5-turbo');
     expect(served(both, 'claude_3_opus')).toBe('anthropic.messages claude-opus-4-5');
-    expect(both.catalogue().find((model) => model.name === 'claude_3_opus')).toEqual({ name: 'claude_3_opus', provider: 'anthropic' });
+    expect(both.catalogue().find((model) => model.name === 'claude_3_opus')).toEqual({ name: 'claude_3_opus', provider: 'anthropic', modelId: 'claude-opus-4-5' });
   });
 
   it('follow the operator: a hosted name in PARLEY_MODELS is served as configured, the others with their tier’s settings', () => {

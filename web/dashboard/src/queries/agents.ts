@@ -1,3 +1,4 @@
+import type { Model } from './models';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api';
 import { useWorkspaceId } from '../session/session';
@@ -131,6 +132,8 @@ export interface AgentAnswer {
   visitorId: string;
   messageId: string;
   sources?: AnswerSource[];
+  /** Which model answered (for members and keys only). */
+  model?: Pick<Model, 'name' | 'provider' | 'model' | 'providerName'>;
 }
 
 /** A question from the playground; overrides apply to this question only. */

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { fieldError } from '../../api';
 import { Field } from '../../components/field';
@@ -8,6 +8,8 @@ import { FormAlert } from '../../components/form-alert';
 import type { Agent, AgentInput, Visibility } from '../../queries/agents';
 import { useDatastores } from '../../queries/datastores';
 import { useModels } from '../../queries/models';
+import { roleOf, servedBy, whatItDoes } from '../../components/model-description';
+import { useCanAdminister } from '../../session/session';
 
 /** A new agent's values: the API's defaults. */
 const DEFAULTS = { name: '', description: '', modelName: 'llm_b_mini', temperature: 0, visibility: 'private', systemPrompt: '', userPrompt: '{query}', allowedOrigins: [], keepAnsweringUntilTakenOver: false, tools: [] } as const;
@@ -27,12 +29,15 @@ export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: Agen
   const id = useId();
   const values = agent ?? DEFAULTS;
   const models = useModels();
+  const canAdminister = useCanAdminister();
+  const [modelName, setModelName] = useState<string>(values.modelName);
+  const chosenModel = models.data?.find((model) => model.name === modelName);
   const datastores = useDatastores();
   const linked = new Set(values.tools.map((tool) => tool.datastoreId));
   // The agent's own model stays listed even if the server no longer offers it.
   const modelOptions = models.data?.some((model) => model.name === values.modelName)
     ? models.data
-    : [{ name: values.modelName, provider: '' }, ...(models.data ?? [])];
+    : [{ name: values.modelName, provider: '' as const, model: '', providerName: null }, ...(models.data ?? [])];
   const toolsError = fieldError(error, 'tools');
   const visibilityError = fieldError(error, 'visibility');
 
@@ -75,12 +80,25 @@ export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: Agen
       <div className="form-section">
         <h2 className="form-section-title">Model</h2>
         <div className="form-row">
-          <Field label="Model" error={fieldError(error, 'modelName')} hint={models.isError ? 'The list of models could not be loaded.' : undefined}>
+          <Field
+            label="Model"
+            error={fieldError(error, 'modelName')}
+            hint={
+              models.isError ? (
+                'The list of models could not be loaded.'
+              ) : chosenModel === undefined ? undefined : (
+                <span className="model-about">
+                  <strong>{chosenModel.name}</strong>, {roleOf(chosenModel.name)}, is answered by {servedBy(chosenModel)}. {whatItDoes(chosenModel.provider)}{' '}
+                  {canAdminister && <Link href="/settings/models">Choose models in Settings → Models.</Link>}
+                </span>
+              )
+            }
+          >
             {(control) => (
-              <select {...control} className="input" name="modelName" defaultValue={values.modelName} key={modelOptions.length}>
-                {modelOptions.map(({ name, provider }) => (
-                  <option key={name} value={name}>
-                    {provider === '' ? name : `${name} (${provider})`}
+              <select {...control} className="input" name="modelName" value={modelName} onChange={(event) => setModelName(event.target.value)}>
+                {modelOptions.map((model) => (
+                  <option key={model.name} value={model.name}>
+                    {model.provider === '' ? model.name : `${model.name} — ${servedBy(model)}`}
                   </option>
                 ))}
               </select>

@@ -4,6 +4,7 @@ import { streamAnswer } from '../../api';
 import { useModels } from '../../queries/models';
 import type { Agent, AgentAnswer, AnswerSource, PlaygroundQuestion } from '../../queries/agents';
 import { AnswerSources } from '../../components/answer-sources';
+import { servedBy } from '../../components/model-description';
 
 interface Turn {
   id: number;
@@ -12,6 +13,7 @@ interface Turn {
   state: 'streaming' | 'done' | 'failed' | 'stopped';
   error?: string;
   sources?: AnswerSource[];
+  answeredBy?: AgentAnswer['model'];
 }
 
 /**
@@ -75,7 +77,7 @@ export function Playground({ agent }: { agent: Agent }) {
         controller.signal,
       );
       setConversationId(result.conversationId);
-      update(turnId, (turn) => ({ state: 'done', answer: result.answer ?? turn.answer, sources: result.sources ?? [] }));
+      update(turnId, (turn) => ({ state: 'done', answer: result.answer ?? turn.answer, sources: result.sources ?? [], answeredBy: result.model }));
     } catch (error) {
       if (controller.signal.aborted) update(turnId, () => ({ state: 'stopped' }));
       else update(turnId, () => ({ state: 'failed', error: error instanceof Error ? error.message : 'The answer failed.' }));
@@ -144,6 +146,11 @@ export function Playground({ agent }: { agent: Agent }) {
                 )}
                 {turn.state === 'stopped' && <p className="muted small">Stopped.</p>}
                 {turn.sources !== undefined && <AnswerSources sources={turn.sources} />}
+                {turn.answeredBy !== undefined && (
+                  <p className="answered-by">
+                    Answered by <code>{turn.answeredBy.name}</code>: {servedBy(turn.answeredBy)}
+                  </p>
+                )}
               </div>
             </div>
           ))
