@@ -13,6 +13,7 @@ import * as requestIds from './009-request-ids.js';
 import * as vectorWindows from './010-vector-windows.js';
 import * as accessControl from './011-access-control.js';
 import * as interruptedAnswers from './012-interrupted-answers.js';
+import * as statusHistory from './014-status-history.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -32,6 +33,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '010-vector-windows': vectorWindows,
   '011-access-control': accessControl,
   '012-interrupted-answers': interruptedAnswers,
+  '014-status-history': statusHistory,
 };
 
 /** Every migration this build knows, oldest first: a store migrated past the last one was made by a newer Parley. */
