@@ -96,6 +96,8 @@ export interface ConversationFilter {
   /** ISO 8601 dates: created from the start of `startDate` to the end of `endDate` (UTC). */
   startDate?: string;
   endDate?: string;
+  /** The playground's conversations (the team trying its agents) too; left out otherwise. */
+  includePlayground?: boolean;
 }
 
 /** A list's parameters: the filter plus what a tab selects. Bulk status changes take the same. */
