@@ -103,6 +103,8 @@ describe.each(STORE_KINDS)('the team’s playground conversations and the status
       expect(await listed(member.accessToken, '/user-conversations?includePlayground=true')).toEqual([ids.D, ids.M, ids.P, ids.V].sort());
       expect(await listed(member.accessToken, '/user-conversations?channel=dashboard')).toEqual([ids.D]);
       expect(await listed(member.accessToken, '/user-conversations?channel=dashboard&includePlayground=true')).toEqual([ids.D, ids.P].sort());
+      const records = await get<ListedConversationBody[]>(member.accessToken, '/user-conversations?includePlayground=true');
+      expect(Object.fromEntries(records.map((record) => [record.id, record.playground]))).toEqual({ [ids.P]: true, [ids.D]: false, [ids.V]: false, [ids.M]: false });
     });
 
     it('lists an API client’s dashboard-channel conversations for its key, the playground’s only when asked', async () => {

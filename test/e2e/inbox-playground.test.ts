@@ -65,6 +65,7 @@ parleyTest('the playground’s questions stay out of the inbox until asked for',
   await page.getByRole('checkbox', { name: /Include playground/ }).check();
   await page.waitForURL((url) => url.searchParams.get('playground') === '1');
   await expect.poll(() => listed().count()).toBe(2);
+  expect(await listed().filter({ hasText: 'Playground' }).count()).toBe(1);
   await expect.poll(() => page.getByRole('tab', { name: /^All/ }).textContent()).toMatch(/^All2/);
   await screenshots(page, 'inbox-playground-included');
   for (const colorScheme of ['light', 'dark'] as const) {

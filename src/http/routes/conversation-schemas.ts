@@ -229,6 +229,7 @@ export const ListedConversation = Type.Object({
     Type.Object({ phoneNumber: Nullable(Type.String()), name: Nullable(Type.String()), email: Nullable(Type.String()) }),
   ),
   isAiEnabled: Type.Boolean({ description: 'False once a person took over' }),
+  playground: Type.Boolean({ description: 'Started by a member in the dashboard’s playground: the team’s own test (listed with includePlayground)' }),
   assignee: Assignee,
   unreadCount: UnreadCount,
   messages: Type.Array(ListedMessage, { description: 'The latest message, or all of them with fullConversation=true' }),

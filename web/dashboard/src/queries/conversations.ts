@@ -45,6 +45,8 @@ export interface ListedConversation {
   agent: { id: string; name: string; iconUrl: string | null; handle: string | null } | null;
   contactInfo: { name: string | null; email: string | null; phoneNumber: string | null } | null;
   isAiEnabled: boolean;
+  /** A member's test in an agent's playground (listed only when the inbox includes them). */
+  playground: boolean;
   assignee: Assignee | null;
   unreadCount: number;
   messages: ListedMessage[];
