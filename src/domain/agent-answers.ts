@@ -5,6 +5,7 @@ import type { AgentRecord, Store } from '../store/store.js';
 import { AnswerCheckpoints } from './answer-checkpoints.js';
 import { isWorkspaceCaller, type Caller } from './callers.js';
 import type { AgentQuestion } from './agent-question.js';
+import { normalizeChannel, type ChannelInput } from './channels.js';
 import type { ConversationService } from './conversations.js';
 import { ParleyError, invalid, notFound } from '../errors.js';
 import { fusionWeightsOf } from './fusion-weights.js';
@@ -92,6 +93,13 @@ const sourcesOf = (chunks: readonly RetrievedChunk[]): AnswerSource[] => {
 };
 
 /**
+ * A signed-in member asking on channel `dashboard`: the dashboard's playground, the team trying its agent.
+ * API keys send `dashboard` too (the hosted service's clients do), so the channel alone does not say it.
+ */
+const isPlaygroundQuestion = (caller: Caller, channel: ChannelInput): boolean =>
+  caller.kind === 'member' && normalizeChannel(channel) === 'dashboard';
+
+/**
  * Answers a question put to an agent, in the order compat-notes fix: store the human message, stop if the
  * agent does not answer in the conversation (switched off, or a person was asked for: {@link agentAnswersIn}),
  * retrieve, assemble the prompt, run the model, store the answer.
@@ -119,12 +127,14 @@ export class AgentAnswerService {
     const modelName = question.modelName ?? agent.modelName;
     const served = await this.modelFor(agent.workspaceId, modelName, question.maxTokens);
     const { model, limits } = served;
+    // Without a key the question comes from a web page (the widget): channel `website`.
+    const channel = question.channel ?? (isWorkspaceCaller(caller) ? 'api' : 'website');
     const { conversation, visitorId, created } = await this.conversations.ensureConversation(agent.workspaceId, {
       conversationId: question.conversationId,
       visitorId: question.visitorId,
       agentId: agent.id,
-      // Without a key the question comes from a web page (the widget): channel `website`.
-      channel: question.channel ?? (isWorkspaceCaller(caller) ? 'api' : 'website'),
+      channel,
+      playground: isPlaygroundQuestion(caller, channel),
     });
     // Two first questions under one made-up id at once: the one that did not create it has no business in it.
     if (!isWorkspaceCaller(caller) && !created && (conversation.agentId !== agent.id || conversation.visitorId !== visitorId)) {

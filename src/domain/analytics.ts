@@ -21,12 +21,16 @@ export interface AnalyticsQuery {
   to?: string;
   agentId?: string;
   channel?: ChannelInput;
+  /** true: the dashboard playground's conversations (the team's own tests) count too. */
+  includePlayground?: boolean;
 }
 
 export interface ConversationAnalytics {
   /** Conversations started in the range. */
   total: number;
+  /** Of them, those now RESOLVED. */
   resolved: number;
+  /** Of them, those that asked for a person at any time, whatever they are now (taken over, resolved). */
   humanRequested: number;
   /** resolved / total; null without conversations. */
   resolutionRate: number | null;
@@ -64,11 +68,14 @@ export interface AnalyticsReport {
   to: string;
   agentId: string | null;
   channel: Channel | null;
+  includePlayground: boolean;
   conversations: ConversationAnalytics;
   /** Every day of the range, oldest first, days without conversations included. */
   perDay: DayOfConversations[];
   /** The channels of the range's conversations, the busiest first. */
   channels: string[];
+  /** The channels of the range's conversations whatever the channel filter, by name: what it can pick. */
+  availableChannels: string[];
   ratings: { good: number; bad: number };
   topDatasources: CitedDatasource[];
   knowledgeGaps: { total: number; items: KnowledgeGapItem[] };
@@ -100,10 +107,12 @@ export class AnalyticsService {
       to: new Date(timeOf(to) + DAY_MS).toISOString(),
       agentId: query.agentId,
       channel,
+      includePlayground: query.includePlayground === true,
     };
     const { analytics } = this.store;
-    const [daily, figures, ratings, topDatasources, gaps, agents] = await Promise.all([
+    const [daily, availableChannels, figures, ratings, topDatasources, gaps, agents] = await Promise.all([
       analytics.conversationsPerDay(scope),
+      analytics.channelsInRange(scope),
       analytics.conversationFigures(scope),
       analytics.answerRatings(scope),
       analytics.citedDatasources(scope, TOP_DATASOURCES),
@@ -118,6 +127,7 @@ export class AnalyticsService {
       to,
       agentId: query.agentId ?? null,
       channel: channel ?? null,
+      includePlayground: scope.includePlayground === true,
       conversations: {
         total: figures.conversations,
         resolved: figures.resolved,
@@ -138,6 +148,7 @@ export class AnalyticsService {
         };
       }),
       channels: busiestFirst(daily),
+      availableChannels,
       ratings,
       topDatasources,
       knowledgeGaps: {

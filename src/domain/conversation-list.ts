@@ -20,6 +20,8 @@ export interface ConversationListQuery {
   /** ISO 8601 date or date-time; a bare date means the whole day (UTC). */
   startDate?: string;
   endDate?: string;
+  /** true: the dashboard playground's conversations (the team's own tests) too; left out otherwise. */
+  includePlayground?: boolean;
   messages?: ListedMessages;
   limit?: number;
   /** From a previous page's `nextCursor`. */
@@ -57,5 +59,6 @@ export function conversationFilter(query: ConversationListQuery): ConversationFi
     search: query.search?.trim() || undefined,
     createdFrom: query.startDate === undefined ? undefined : dateBound(query.startDate, 'startDate'),
     createdTo: query.endDate === undefined ? undefined : dateBound(query.endDate, 'endDate'),
+    playground: query.includePlayground === true ? undefined : false,
   };
 }

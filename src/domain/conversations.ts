@@ -66,6 +66,8 @@ export interface EnsureConversationInput {
   channelExternalId?: string;
   /** Who the visitor says they are; merged into the workspace's contact with the same e-mail. */
   contact?: ContactFields;
+  /** A signed-in member trying the agent in the dashboard's playground (set when it is created only). */
+  playground?: boolean;
 }
 
 export interface EnsuredConversation {
@@ -405,6 +407,7 @@ export class ConversationService {
       metadata: {},
       visitorId,
       contactId,
+      playground: input.playground === true,
       createdAt: at,
     };
     const ensured = await this.store.conversations.ensure(conversation, conversationCreatedEvent(conversation));

@@ -188,6 +188,17 @@ export interface ConversationTable {
   updated_at: string;
   /** The member handling it; null while unassigned. */
   assignee_id: string | null;
+  /** 1: a signed-in member asked through the dashboard's playground (the team's own test). */
+  playground: Generated<number>;
+}
+
+/** A status a conversation took, and when (the first row: the status it started with). */
+export interface ConversationStatusChangeTable {
+  id: Generated<number>;
+  workspace_id: string;
+  conversation_id: string;
+  status: string;
+  changed_at: string;
 }
 
 export interface MessageTable {
@@ -389,4 +400,5 @@ export interface Database {
   knowledge_gap: KnowledgeGapTable;
   model_provider: ModelProviderTable;
   model_route: ModelRouteTable;
+  conversation_status_change: ConversationStatusChangeTable;
 }

@@ -62,7 +62,7 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
     const ada = listed.find((c) => c.id === ids.ada)!;
     expect(Object.keys(ada).sort()).toEqual(
       [
-        'agent', 'assignee', 'channel', 'channelExternalId', 'contactInfo', 'createdAt', 'id', 'isAiEnabled', 'messages', 'status',
+        'agent', 'assignee', 'channel', 'channelExternalId', 'contactInfo', 'createdAt', 'id', 'isAiEnabled', 'messages', 'playground', 'status',
         'title', 'unreadCount', 'updatedAt',
       ].sort(),
     );

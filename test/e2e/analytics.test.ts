@@ -10,6 +10,7 @@ import { STORE_KINDS } from '../support/stores.js';
 import { launchBrowser, openContext, screenshots, seriousViolations } from './support/browser.js';
 import { useSession } from './support/dashboard.js';
 import { apiCall, settled } from './support/seed.js';
+import { streamAnswer } from '../support/streamed-answer.js';
 
 /**
  * The analytics page on a real server: empty, then over two weeks of conversations (today's asked through
@@ -237,11 +238,40 @@ parleyTest('full: figures, charts and knowledge gaps; the filter lives in the UR
   await expect.poll(() => page.getByRole('button', { name: 'Last 7 days' }).getAttribute('aria-pressed')).toBe('true');
   await capture('analytics-filtered');
 
-  // A knowledge gap leads to the datastore where its answer belongs.
+  // A knowledge gap leads to the datastore's text form, the question filled in, ready for the answer.
   await page.goto(`/dashboard/analytics?agentId=${support.id}`);
-  await marsRow.getByRole('link', { name: 'Add a document to Help centre' }).click();
-  await page.getByRole('heading', { name: 'Help centre', level: 1 }).waitFor();
+  await marsRow.getByRole('link', { name: 'Write the answer in Help centre' }).click();
+  const form = page.getByRole('dialog', { name: 'Answer a question' });
+  await form.waitFor();
   expect(new URL(page.url()).pathname).toBe(`/dashboard/datastores/${datastore.id}`);
+  expect(await form.getByLabel('Name').inputValue()).toBe('do you ship to MARS');
+  expect(await form.getByLabel('Text').inputValue()).toBe('do you ship to MARS\n\n');
+  await page.keyboard.type('Not yet: only to Earth addresses.');
+  await capture('analytics-gap-answer');
+  await form.getByRole('button', { name: 'Add text' }).click();
+  await form.waitFor({ state: 'detached' });
+  await page.getByRole('cell', { name: /^do you ship to MARS/ }).waitFor();
+  // The form is done with: a reload does not open it again.
+  expect(new URL(page.url()).searchParams.get('answer')).toBeNull();
+
+  // The team's playground questions count only when asked for; the channel filter offers the channels in use.
+  await page.goto('/dashboard/analytics');
+  await page.getByRole('img', { name: /^Conversations per day/ }).waitFor();
+  const options = await page.getByLabel('Channel').locator('option').all();
+  const offered = await Promise.all(options.map((option) => option.getAttribute('value')));
+  expect(offered).toEqual(['', ...report.availableChannels]);
+  expect(report.availableChannels).not.toContain('dashboard');
+  const asked = await streamAnswer(`${parley.url}/agents/${support.id}/query`, owner.accessToken, { query: 'Testing the bot', channel: 'dashboard' });
+  expect(asked.status).toBe(200);
+  await page.reload();
+  await page.getByRole('img', { name: /^Conversations per day/ }).waitFor();
+  const total = () => page.locator('.figure').filter({ hasText: /^Conversations/ }).locator('.figure-value').textContent();
+  expect(await total()).toBe(report.conversations.total.toLocaleString('en'));
+  await page.getByRole('checkbox', { name: /Include playground/ }).check();
+  await page.waitForURL((url) => url.searchParams.get('includePlayground') === 'true');
+  await expect.poll(total).toBe((report.conversations.total + 1).toLocaleString('en'));
+  await expect.poll(() => page.getByLabel('Channel').locator('option[value="dashboard"]').count()).toBe(1);
+  await capture('analytics-with-playground');
 
   // A range the API refuses says why.
   await page.goto('/dashboard/analytics?from=2030-01-08&to=2030-01-07');

@@ -233,6 +233,43 @@ describe.each(STORE_KINDS)('the analytics port of the %s store', (kind) => {
     });
   });
 
+  describe('the status history and the playground', () => {
+    it('counts every conversation that was ever human requested, whichever write changed its status, the playground’s when asked', async () => {
+      const [w] = await twoWorkspaces(store());
+      const scope: AnalyticsScope = { workspaceId: w.id, from: at(DAY1), to: at(DAY4) };
+      const started = (fields: Partial<NewConversation> = {}) => createConversation(store(), w.id, { createdAt: at(DAY1 + 10), ...fields });
+      const setStatus = (id: string, status: ConversationStatus, seconds: number) =>
+        store().conversations.update(w.id, id, { status }, {}, at(DAY1 + seconds));
+
+      // Started waiting for a person, resolved since.
+      await setStatus((await started({ status: 'HUMAN_REQUESTED' })).id, 'RESOLVED', 20);
+      // Asked for a person, resolved, then reopened by the visitor writing again.
+      const reopened = await started();
+      await setStatus(reopened.id, 'HUMAN_REQUESTED', 20);
+      await setStatus(reopened.id, 'RESOLVED', 30);
+      await store().conversations.appendMessage(messageRecord(w.id, reopened.id, visitor(DAY1 + 40)));
+      expect((await store().conversations.find(w.id, reopened.id))?.status).toBe('UNRESOLVED');
+      // Asked and resolved in bulk.
+      await started({ channel: 'mail' });
+      await store().conversations.bulkUpdateStatus(w.id, { channel: 'mail' }, 'HUMAN_REQUESTED', at(DAY1 + 20));
+      await store().conversations.bulkUpdateStatus(w.id, { channel: 'mail' }, 'RESOLVED', at(DAY1 + 30));
+      // Resolved without asking.
+      await setStatus((await started()).id, 'RESOLVED', 20);
+      // The team's test in the playground.
+      await setStatus((await started({ channel: 'dashboard', playground: true })).id, 'HUMAN_REQUESTED', 20);
+
+      expect(await store().analytics.conversationFigures(scope)).toMatchObject({ conversations: 4, humanRequested: 3, resolved: 3 });
+      expect(await store().analytics.conversationFigures({ ...scope, includePlayground: true })).toMatchObject({
+        conversations: 5,
+        humanRequested: 4,
+        resolved: 3,
+      });
+      expect(await store().analytics.channelsInRange({ ...scope, channel: 'mail' })).toEqual(['api', 'mail']);
+      expect(await store().analytics.channelsInRange({ ...scope, includePlayground: true })).toEqual(['api', 'dashboard', 'mail']);
+      expect(await store().analytics.channelsInRange({ ...scope, from: at(DAY4), to: at(DAY4 + DAY) })).toEqual([]);
+    });
+  });
+
   describe('answer figures (agent answers written in the range)', () => {
     it('counts the ratings of agent answers only', async () => {
       expect(await store().analytics.answerRatings(range())).toEqual({ good: 2, bad: 2 });

@@ -27,9 +27,21 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
       const wanted = conversationRecord(a.id, { channel: 'website', channelExternalId: 'ext-1', metadata: { plan: 'pro' }, createdAt: at(7) });
       const event = outboxEvent(a.id, { type: 'conversation.created' });
       const ensured = await store().conversations.ensure(wanted, event);
-      expect(ensured).toEqual({ created: true, conversation: { ...wanted, assigneeId: null, updatedAt: at(7) } });
+      expect(ensured).toEqual({ created: true, conversation: { ...wanted, assigneeId: null, playground: false, updatedAt: at(7) } });
       expect(await store().conversations.find(a.id, wanted.id)).toEqual(ensured.conversation);
       expect(await eventsOf(a.id)).toEqual([event.id]);
+    });
+
+    it('keeps whether a conversation is the playground’s, and filters on it', async () => {
+      const [a] = await twoWorkspaces(store());
+      const test = await createConversation(store(), a.id, { channel: 'dashboard', playground: true, createdAt: at(1) });
+      const visitor = await createConversation(store(), a.id, { channel: 'dashboard', createdAt: at(2) });
+      expect([test.playground, visitor.playground]).toEqual([true, false]);
+      const ids = async (filter: { playground?: boolean }) => (await store().conversations.list(a.id, filter)).map((one) => one.id);
+      expect(await ids({ playground: false })).toEqual([visitor.id]);
+      expect(await ids({ playground: true })).toEqual([test.id]);
+      expect(await ids({})).toEqual([visitor.id, test.id]);
+      expect((await store().conversations.countTabs(a.id, { playground: false }, null)).all.total).toBe(1);
     });
 
     it('returns the workspace’s existing conversation as it is, and writes no second event', async () => {

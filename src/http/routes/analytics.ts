@@ -14,6 +14,11 @@ const AnalyticsQuery = Type.Object({
   to: Type.Optional(Day(`Last day (UTC), included; today when absent. At most ${MAX_RANGE_DAYS} days after \`from\``)),
   agentId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only this agent’s conversations' })),
   channel: Type.Optional(Channel),
+  includePlayground: Type.Boolean({
+    default: false,
+    description:
+      'true: count the conversations members started in the dashboard’s playground too (the team’s own tests, left out by default)',
+  }),
 });
 
 const Report = Type.Object({
@@ -21,11 +26,15 @@ const Report = Type.Object({
   to: Day('Last day of the range, included'),
   agentId: Nullable(Type.String()),
   channel: Nullable(Type.String()),
+  includePlayground: Type.Boolean({ description: 'Whether the playground’s conversations count' }),
   conversations: Type.Object(
     {
       total: Count('Conversations started in the range'),
       resolved: Count('Of them, those now RESOLVED'),
-      humanRequested: Count('Of them, those now HUMAN_REQUESTED'),
+      humanRequested: Count(
+        'Of them, those that were HUMAN_REQUESTED at any time (asked for a person), whatever their status now: ' +
+          'taken over or resolved since still counts',
+      ),
       resolutionRate: Rate('resolved / total; null without conversations'),
       humanRequestedRate: Rate('humanRequested / total; null without conversations'),
       messages: Count('Their messages from visitors, the agent and members (system notices left out)'),
@@ -46,6 +55,9 @@ const Report = Type.Object({
     { description: 'Every day of the range, oldest first, days without conversations included' },
   ),
   channels: Type.Array(Type.String(), { description: 'Channels of the range’s conversations, the busiest first' }),
+  availableChannels: Type.Array(Type.String(), {
+    description: 'Channels of the range’s conversations whatever the channel filter (of the agent, when one is chosen), by name: what the channel filter can pick',
+  }),
   ratings: Type.Object(
     { good: Count('Agent answers rated GOOD'), bad: Count('Agent answers rated BAD') },
     { description: 'Of the agent answers written in the range' },
@@ -100,7 +112,8 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsSe
         summary: 'Conversation and answer figures over a range of days, and the questions the agents could not answer',
         description:
           'Conversation figures are about the conversations started in the range; ratings, datasources cited and ' +
-          'knowledge gaps about the agent answers written in it. Days are UTC days.',
+          'knowledge gaps about the agent answers written in it. Days are UTC days. The conversations members ' +
+          'start in the dashboard’s playground are left out unless includePlayground is true.',
         querystring: AnalyticsQuery,
         response: { 200: Report, ...errorResponses() },
       },

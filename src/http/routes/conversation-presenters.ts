@@ -100,6 +100,7 @@ export const toListed = (view: ConversationView): Static<typeof ListedConversati
   agent: agent && { id: agent.id, name: agent.name, iconUrl: agent.iconUrl, handle: agent.handle },
   contactInfo: contact && { phoneNumber: contact.phoneNumber, name: contactName(contact), email: contact.email },
   isAiEnabled: conversation.isAiEnabled,
+  playground: conversation.playground,
   assignee: assigneeOf(view),
   unreadCount: view.unreadCount,
   messages: messages.map((message) => toListedMessage(message, view)),

@@ -149,6 +149,13 @@ const FilterFields = {
   ),
   startDate: Type.Optional(DateBound('Conversations created from then on (a date means from its start, UTC)')),
   endDate: Type.Optional(DateBound('Conversations created up to then (a date means to its end, UTC)')),
+  includePlayground: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: also the conversations members started in the dashboard’s playground (the team’s own tests), left out ' +
+        'otherwise. Conversations started with an API key are never playground ones, whatever their channel.',
+    }),
+  ),
 };
 
 export const UpdateStatusQuery = Type.Object(FilterFields);
@@ -222,6 +229,7 @@ export const ListedConversation = Type.Object({
     Type.Object({ phoneNumber: Nullable(Type.String()), name: Nullable(Type.String()), email: Nullable(Type.String()) }),
   ),
   isAiEnabled: Type.Boolean({ description: 'False once a person took over' }),
+  playground: Type.Boolean({ description: 'Started by a member in the dashboard’s playground: the team’s own test (listed with includePlayground)' }),
   assignee: Assignee,
   unreadCount: UnreadCount,
   messages: Type.Array(ListedMessage, { description: 'The latest message, or all of them with fullConversation=true' }),

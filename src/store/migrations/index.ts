@@ -14,6 +14,7 @@ import * as vectorWindows from './010-vector-windows.js';
 import * as accessControl from './011-access-control.js';
 import * as interruptedAnswers from './012-interrupted-answers.js';
 import * as handoff from './013-handoff.js';
+import * as statusHistory from './014-status-history.js';
 import * as modelProviders from './015-model-providers.js';
 
 interface VersionedMigration {
@@ -35,6 +36,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '011-access-control': accessControl,
   '012-interrupted-answers': interruptedAnswers,
   '013-handoff': handoff,
+  '014-status-history': statusHistory,
   '015-model-providers': modelProviders,
 };
 

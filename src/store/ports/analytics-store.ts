@@ -35,6 +35,8 @@ export interface AnalyticsScope {
   to: string;
   agentId?: string;
   channel?: string;
+  /** true: the dashboard playground's conversations count too; left out otherwise (the team's own tests). */
+  includePlayground?: boolean;
 }
 
 /** Conversations of one UTC day and channel. */
@@ -50,7 +52,7 @@ export interface ConversationFigures {
   conversations: number;
   /** Of them, those now RESOLVED. */
   resolved: number;
-  /** Of them, those now HUMAN_REQUESTED. */
+  /** Of them, those that were HUMAN_REQUESTED at any time (their status history), whatever they are now. */
   humanRequested: number;
   /** Their messages from visitors, the agent and members (system notices left out). */
   messages: number;
@@ -107,6 +109,8 @@ export interface KnowledgeGapPage {
 export interface AnalyticsStore {
   /** Conversations started per UTC day and channel; days and channels without any are left out. */
   conversationsPerDay(scope: AnalyticsScope): Promise<DailyConversations[]>;
+  /** The channels of the conversations started in the scope, whatever its channel (what a channel filter may pick), by name. */
+  channelsInRange(scope: AnalyticsScope): Promise<string[]>;
   conversationFigures(scope: AnalyticsScope): Promise<ConversationFigures>;
   answerRatings(scope: AnalyticsScope): Promise<AnswerRatings>;
   /** The datasources cited most, most cited first (then by id), at most `limit`. */

@@ -23,12 +23,14 @@ export interface ConversationRecord {
   contactId: string | null;
   /** The member handling it; null while unassigned. */
   assigneeId: string | null;
+  /** A signed-in member's question in the dashboard's playground: the team's own test, not a visitor's. */
+  playground: boolean;
   createdAt: string;
   updatedAt: string;
 }
 
-/** A conversation to create when its id is not taken yet (clients make conversation ids up). */
-export type NewConversation = Omit<ConversationRecord, 'updatedAt' | 'assigneeId'>;
+/** A conversation to create when its id is not taken yet (clients make conversation ids up); not a playground one unless said. */
+export type NewConversation = Omit<ConversationRecord, 'updatedAt' | 'assigneeId' | 'playground'> & { playground?: boolean };
 
 /** Narrows a conversation list; every field given must match. */
 export interface ConversationFilter {
@@ -47,6 +49,8 @@ export interface ConversationFilter {
   /** Inclusive bounds on `createdAt`, ISO 8601 UTC. */
   createdFrom?: string;
   createdTo?: string;
+  /** true: only the playground's conversations; false: none of them. */
+  playground?: boolean;
 }
 
 /** Where a page of the list ordered by (updatedAt desc, id desc) starts: right after this row. */
@@ -108,7 +112,8 @@ export interface AppendedMessage {
 /**
  * A workspace's conversations and the messages added to them. Ids are unique per workspace only, so the
  * records written here carry the workspace id they are scoped by (`conversation.workspaceId`,
- * `message.workspaceId`).
+ * `message.workspaceId`). Every write that gives a conversation a status (its creation included) records
+ * it in the conversation's status history in the same transaction (what analytics counts "ever" from).
  */
 export interface ConversationStore extends ScopedReads<ConversationRecord> {
   /** Most recently active first (updatedAt desc, id desc), narrowed by `filter`, one page when `page` is given. */

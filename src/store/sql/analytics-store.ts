@@ -33,11 +33,15 @@ export async function insertKnowledgeGap(db: Kysely<Database>, gap: NewKnowledge
     .execute();
 }
 
-/** The workspace's conversations of the scope's agent and channel, whenever they started. */
+/**
+ * The workspace's conversations of the scope's agent and channel, whenever they started; the playground's
+ * only when the scope takes them in.
+ */
 function ofAgentAndChannel(eb: ExpressionBuilder<Database, 'conversation'>, scope: AnalyticsScope): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [eb('conversation.workspace_id', '=', scope.workspaceId)];
   if (scope.agentId !== undefined) conditions.push(eb('conversation.agent_id', '=', scope.agentId));
   if (scope.channel !== undefined) conditions.push(eb('conversation.channel', '=', scope.channel));
+  if (scope.includePlayground !== true) conditions.push(eb('conversation.playground', '=', 0));
   return eb.and(conditions);
 }
 
@@ -48,6 +52,17 @@ const startedInScope = (scope: AnalyticsScope) => (eb: ExpressionBuilder<Databas
     eb('conversation.created_at', '>=', scope.from),
     eb('conversation.created_at', '<', scope.to),
   ]);
+
+/** The conversation (joined as `conversation`) was HUMAN_REQUESTED at some time, by its status history. */
+const everHumanRequested = (eb: ExpressionBuilder<Database, 'conversation'>): Expression<SqlBool> =>
+  eb.exists(
+    eb
+      .selectFrom('conversation_status_change')
+      .select('conversation_status_change.id')
+      .whereRef('conversation_status_change.workspace_id', '=', 'conversation.workspace_id')
+      .whereRef('conversation_status_change.conversation_id', '=', 'conversation.id')
+      .where('conversation_status_change.status', '=', 'HUMAN_REQUESTED'),
+  );
 
 /** Messages written in the range, in conversations of the scope's agent and channel (joined as `conversation`). */
 const writtenInScope = (scope: AnalyticsScope) => (eb: ExpressionBuilder<Database, 'message' | 'conversation'>) =>
@@ -98,13 +113,24 @@ export class SqlAnalyticsStore implements AnalyticsStore {
     return rows.map((row) => ({ day: row.day, channel: row.channel, conversations: count(row.conversations) }));
   }
 
+  async channelsInRange(scope: AnalyticsScope): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('conversation')
+      .select('conversation.channel')
+      .distinct()
+      .where(startedInScope({ ...scope, channel: undefined }))
+      .orderBy('conversation.channel')
+      .execute();
+    return rows.map((row) => row.channel);
+  }
+
   async conversationFigures(scope: AnalyticsScope): Promise<ConversationFigures> {
     const statuses = await this.db
       .selectFrom('conversation')
       .select((eb) => [
         eb.fn.countAll<number | string>().as('conversations'),
         countWhen(eb('conversation.status', '=', 'RESOLVED')).as('resolved'),
-        countWhen(eb('conversation.status', '=', 'HUMAN_REQUESTED')).as('human_requested'),
+        countWhen(everHumanRequested(eb)).as('human_requested'),
       ])
       .where(startedInScope(scope))
       .executeTakeFirstOrThrow();

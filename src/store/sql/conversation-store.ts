@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { ConversationTable, Database } from '../schema.js';
 import type {
   AnswerEnd,
@@ -39,6 +39,7 @@ const toRecord = (row: Selectable<ConversationTable>): ConversationRecord => ({
   visitorId: row.visitor_id,
   contactId: row.contact_id,
   assigneeId: row.assignee_id,
+  playground: row.playground === 1,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -93,9 +94,18 @@ function matchesFilter(eb: ConversationScope, filter: ConversationFilter): Expre
   if (filter.unassigned === true) conditions.push(eb('conversation.assignee_id', 'is', null));
   if (filter.createdFrom !== undefined) conditions.push(eb('conversation.created_at', '>=', filter.createdFrom));
   if (filter.createdTo !== undefined) conditions.push(eb('conversation.created_at', '<=', filter.createdTo));
+  if (filter.playground !== undefined) conditions.push(eb('conversation.playground', '=', filter.playground ? 1 : 0));
   const { search } = filter;
   if (search !== undefined && search !== '') conditions.push(matchesSearch(eb, search));
   return eb.and(conditions);
+}
+
+/** Records the status a conversation took at `at`, in the transaction that gives it. */
+async function recordStatus(db: Kysely<Database>, conversation: Pick<ConversationRecord, 'workspaceId' | 'id' | 'status'>, at: string): Promise<void> {
+  await db
+    .insertInto('conversation_status_change')
+    .values({ workspace_id: conversation.workspaceId, conversation_id: conversation.id, status: conversation.status, changed_at: at })
+    .execute();
 }
 
 const INBOX_TABS: readonly InboxTab[] = ['humanRequested', 'unresolved', 'mine', 'unassigned', 'all'];
@@ -159,13 +169,16 @@ export class SqlConversationStore implements ConversationStore {
         metadata: JSON.stringify(conversation.metadata),
         visitor_id: conversation.visitorId,
         contact_id: conversation.contactId,
+        playground: conversation.playground === true ? 1 : 0,
         created_at: conversation.createdAt,
         updated_at: conversation.createdAt,
       })
       .onConflict((conflict) => conflict.columns(['workspace_id', 'id']).doNothing())
       .returningAll()
       .executeTakeFirst();
-      if (row !== undefined && onCreated !== undefined) await insertOutboxEvent(trx, onCreated, conversation.createdAt);
+      if (row === undefined) return row;
+      await recordStatus(trx, conversation, conversation.createdAt);
+      if (onCreated !== undefined) await insertOutboxEvent(trx, onCreated, conversation.createdAt);
       return row;
     });
     if (inserted !== undefined) return { conversation: toRecord(inserted), created: true };
@@ -181,15 +194,22 @@ export class SqlConversationStore implements ConversationStore {
     gap?: NewKnowledgeGap,
   ): Promise<AppendedMessage | undefined> {
     return this.db.transaction().execute(async (trx) => {
+      if (message.from === 'human') {
+        // A person writing again reopens what was resolved; the check and the change are one statement.
+        const reopened = await trx
+          .updateTable('conversation')
+          .set({ status: 'UNRESOLVED' })
+          .where('workspace_id', '=', message.workspaceId)
+          .where('id', '=', message.conversationId)
+          .where('status', '=', 'RESOLVED')
+          .returningAll()
+          .executeTakeFirst();
+        if (reopened !== undefined) await recordStatus(trx, toRecord(reopened), message.createdAt);
+      }
       const row = await trx
         .updateTable('conversation')
         .set((eb) => ({
           updated_at: message.createdAt,
-          // A person writing again reopens what was resolved; the check and the change are one statement.
-          status:
-            message.from === 'human'
-              ? eb.case().when('status', '=', 'RESOLVED').then('UNRESOLVED').else(eb.ref('status')).end()
-              : undefined,
           title: title === undefined ? undefined : eb.case().when('title', '=', '').then(title).else(eb.ref('title')).end(),
         }))
         .where('workspace_id', '=', message.workspaceId)
@@ -257,6 +277,7 @@ export class SqlConversationStore implements ConversationStore {
         .returningAll()
         .executeTakeFirstOrThrow();
       const after = toRecord(updated);
+      if (before.status !== after.status) await recordStatus(trx, after, at);
       const requested = before.status !== 'HUMAN_REQUESTED' && after.status === 'HUMAN_REQUESTED' ? effects.onHumanRequested : undefined;
       const switchedOff = before.isAiEnabled && !after.isAiEnabled ? effects.onAiSwitchedOff : undefined;
       const added = [requested, switchedOff].filter((message) => message !== undefined);
@@ -286,6 +307,18 @@ export class SqlConversationStore implements ConversationStore {
       let changing = trx.selectFrom('conversation').selectAll().where(inScope).where('status', '!=', status);
       if (this.connection.capabilities.supportsRowLocks) changing = changing.forUpdate();
       const before = (await changing.execute()).map(toRecord);
+      // One statement whatever their number (a row of values each would meet the dialects' parameter limits).
+      await trx
+        .insertInto('conversation_status_change')
+        .columns(['workspace_id', 'conversation_id', 'status', 'changed_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('conversation')
+            .select(['conversation.workspace_id', 'conversation.id', sql<string>`${status}`.as('status'), sql<string>`${at}`.as('changed_at')])
+            .where(inScope)
+            .where('conversation.status', '!=', status),
+        )
+        .execute();
       const result = await trx
         .updateTable('conversation')
         .set((eb) => ({

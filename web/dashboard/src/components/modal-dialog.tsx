@@ -8,11 +8,19 @@ interface ModalDialogProps {
   /** The dialog's body; `close` shuts it (after a successful submit). */
   children: (close: () => void) => ReactNode;
   wide?: boolean;
+  /** Open on arrival (a link that leads straight to the form). */
+  defaultOpen?: boolean;
+  /** Told when it opens or closes. */
+  onOpenChange?: (open: boolean) => void;
 }
 
 /** A dialog holding a form or a viewer, with focus kept inside and Escape to close. */
-export function ModalDialog({ trigger, title, description, children, wide = false }: ModalDialogProps) {
-  const [open, setOpen] = useState(false);
+export function ModalDialog({ trigger, title, description, children, wide = false, defaultOpen = false, onOpenChange }: ModalDialogProps) {
+  const [open, setOpenState] = useState(defaultOpen);
+  const setOpen = (next: boolean) => {
+    setOpenState(next);
+    onOpenChange?.(next);
+  };
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>

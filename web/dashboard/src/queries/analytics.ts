@@ -8,6 +8,8 @@ export interface AnalyticsFilter {
   to?: string;
   agentId?: string;
   channel?: string;
+  /** 'true': the playground's conversations (the team's tests) count too. */
+  includePlayground?: 'true';
 }
 
 export interface KnowledgeGap {
@@ -25,9 +27,11 @@ export interface AnalyticsReport {
   to: string;
   agentId: string | null;
   channel: string | null;
+  includePlayground: boolean;
   conversations: {
     total: number;
     resolved: number;
+    /** Those that asked for a person at any time, whatever they are now. */
     humanRequested: number;
     resolutionRate: number | null;
     humanRequestedRate: number | null;
@@ -38,6 +42,8 @@ export interface AnalyticsReport {
   };
   perDay: { date: string; total: number; byChannel: Record<string, number> }[];
   channels: string[];
+  /** The channels of the range's conversations whatever the channel filter: what it can pick. */
+  availableChannels: string[];
   ratings: { good: number; bad: number };
   topDatasources: { datasourceId: string; name: string; datastoreId: string | null; citations: number }[];
   knowledgeGaps: { total: number; items: KnowledgeGap[] };

@@ -45,6 +45,8 @@ export interface ListedConversation {
   agent: { id: string; name: string; iconUrl: string | null; handle: string | null } | null;
   contactInfo: { name: string | null; email: string | null; phoneNumber: string | null } | null;
   isAiEnabled: boolean;
+  /** A member's test in an agent's playground (listed only when the inbox includes them). */
+  playground: boolean;
   assignee: Assignee | null;
   unreadCount: number;
   messages: ListedMessage[];
@@ -96,6 +98,8 @@ export interface ConversationFilter {
   /** ISO 8601 dates: created from the start of `startDate` to the end of `endDate` (UTC). */
   startDate?: string;
   endDate?: string;
+  /** The playground's conversations (the team trying its agents) too; left out otherwise. */
+  includePlayground?: boolean;
 }
 
 /** A list's parameters: the filter plus what a tab selects. Bulk status changes take the same. */

@@ -2,24 +2,30 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'wouter';
 import type { Agent } from '../../queries/agents';
 import type { AnalyticsFilter } from '../../queries/analytics';
-import { CHANNEL_LABELS, addDays, todayUtc } from './analytics-format';
+import { PlaygroundToggle } from '../../components/playground-toggle';
+import { addDays, channelLabel, todayUtc } from './analytics-format';
 
-const FIELDS = ['from', 'to', 'agentId', 'channel'] as const;
+/** The channels the range's conversations took place in, and the one chosen even when it has none. */
+const channelChoices = (available: readonly string[], chosen: string | undefined): string[] =>
+  chosen === undefined || available.includes(chosen) ? [...available] : [...available, chosen].sort();
+
+const FIELDS = ['from', 'to', 'agentId', 'channel', 'includePlayground'] as const;
 
 /** The last n days, today included. */
 const PRESETS = [7, 30, 90] as const;
 
 /**
- * The report's filter lives in the URL (`/analytics?from=…&to=…&agentId=…&channel=…`, DESIGN §7); other
- * parameters (the workspace) stay as they are.
+ * The report's filter lives in the URL (`/analytics?from=…&to=…&agentId=…&channel=…&includePlayground=true`,
+ * DESIGN §7); other parameters (the workspace) stay as they are.
  */
 export function useAnalyticsFilter(): [AnalyticsFilter, (next: AnalyticsFilter) => void] {
   const [params, setParams] = useSearchParams();
   const filter: AnalyticsFilter = {};
-  for (const field of FIELDS) {
+  for (const field of ['from', 'to', 'agentId', 'channel'] as const) {
     const value = params.get(field);
     if (value !== null && value !== '') filter[field] = value;
   }
+  if (params.get('includePlayground') === 'true') filter.includePlayground = 'true';
   const change = (next: AnalyticsFilter) =>
     setParams((current) => {
       const kept = new URLSearchParams(current);
@@ -35,13 +41,13 @@ export function useAnalyticsFilter(): [AnalyticsFilter, (next: AnalyticsFilter) 
 
 interface AnalyticsFiltersProps {
   filter: AnalyticsFilter;
-  /** The range the report shown covers (the API's defaults filled in), once there is one. */
-  shown: { from: string; to: string } | undefined;
+  /** The report shown (the API's defaults filled in, the channels it can pick), once there is one. */
+  shown: { from: string; to: string; availableChannels: string[] } | undefined;
   agents: readonly Agent[];
   onChange: (next: AnalyticsFilter) => void;
 }
 
-/** The range, agent and channel of the report: presets apply at once, the form with its button. */
+/** The range, agent and channel of the report: presets and the playground switch apply at once, the form with its button. */
 export function AnalyticsFilters({ filter, shown, agents, onChange }: AnalyticsFiltersProps) {
   const id = useId();
   const current = { ...filter, from: filter.from ?? shown?.from ?? '', to: filter.to ?? shown?.to ?? '' };
@@ -123,9 +129,9 @@ export function AnalyticsFilters({ filter, shown, agents, onChange }: AnalyticsF
             onChange={(event) => setDraft({ ...draft, channel: event.target.value || undefined })}
           >
             <option value="">All channels</option>
-            {Object.entries(CHANNEL_LABELS).map(([channel, label]) => (
+            {channelChoices(shown?.availableChannels ?? [], draft.channel).map((channel) => (
               <option key={channel} value={channel}>
-                {label}
+                {channelLabel(channel)}
               </option>
             ))}
           </select>
@@ -134,6 +140,10 @@ export function AnalyticsFilters({ filter, shown, agents, onChange }: AnalyticsF
           Show
         </button>
       </form>
+      <PlaygroundToggle
+        checked={filter.includePlayground === 'true'}
+        onChange={(checked) => onChange({ ...filter, includePlayground: checked ? 'true' : undefined })}
+      />
     </div>
   );
 }

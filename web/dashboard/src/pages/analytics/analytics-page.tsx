@@ -66,8 +66,9 @@ function Report({ report, agents, datastores }: { report: AnalyticsReport; agent
   if (empty) {
     return (
       <EmptyState title="Nothing in this range">
-        No conversation started and no agent answered {scopeOf(report, agents)}. Pick a longer range, or ask an agent something in
-        its playground.
+        No conversation started and no agent answered {scopeOf(report, agents)}
+        {report.includePlayground ? '' : ' (the playground’s questions left out)'}. Pick a longer range
+        {report.includePlayground ? '' : ', or include the playground'}.
       </EmptyState>
     );
   }

@@ -3,7 +3,7 @@ import { DateTime } from '../../components/date-time';
 import type { KnowledgeGap } from '../../queries/analytics';
 import type { Datastore } from '../../queries/datastores';
 
-/** Where the answer to a gap belongs: the agent's (first) datastore, or the agent, to give it one. */
+/** Where the answer to a gap belongs: the agent's (first) datastore's text form, or the agent, to give it one. */
 function AddDocument({ gap, datastores }: { gap: KnowledgeGap; datastores: ReadonlyMap<string, Datastore> }) {
   const { agent } = gap;
   if (agent === null) return <span className="muted small">Agent deleted</span>;
@@ -16,9 +16,11 @@ function AddDocument({ gap, datastores }: { gap: KnowledgeGap; datastores: Reado
     );
   }
   const name = datastores.get(datastoreId)?.name;
+  // Straight to the datastore's text form, the question filled in: what is left is writing the answer.
+  const href = `/datastores/${encodeURIComponent(datastoreId)}?${new URLSearchParams({ answer: gap.question })}`;
   return (
-    <Link href={`/datastores/${encodeURIComponent(datastoreId)}`} className="button button-small">
-      Add a document{name === undefined ? '' : ` to ${name}`}
+    <Link href={href} className="button button-small">
+      Write the answer{name === undefined ? '' : ` in ${name}`}
     </Link>
   );
 }

@@ -10,26 +10,39 @@ interface FormProps {
   close: () => void;
 }
 
-/** Pasted text as a datasource. */
-export function AddTextDialog({ datastoreId }: { datastoreId: string }) {
+/** A question to write the answer to (an analytics knowledge gap): the form opens with it filled in. */
+export interface TextDraft {
+  question: string;
+}
+
+/** Pasted text as a datasource; with a draft, open at once on the question's answer. */
+export function AddTextDialog({ datastoreId, draft, onOpenChange }: { datastoreId: string; draft?: TextDraft; onOpenChange?: (open: boolean) => void }) {
   return (
     <ModalDialog
-      title="Add text"
-      description="Paste text, such as an FAQ or notes; it is indexed like a document."
+      title={draft === undefined ? 'Add text' : 'Answer a question'}
+      description={
+        draft === undefined
+          ? 'Paste text, such as an FAQ or notes; it is indexed like a document.'
+          : 'Write the answer under the question; once indexed, the agents answer it from this text.'
+      }
       wide
+      defaultOpen={draft !== undefined}
+      onOpenChange={onOpenChange}
       trigger={
         <button type="button" className="button">
           Add text
         </button>
       }
     >
-      {(close) => <TextForm datastoreId={datastoreId} close={close} />}
+      {(close) => <TextForm datastoreId={datastoreId} close={close} draft={draft} />}
     </ModalDialog>
   );
 }
 
-function TextForm({ datastoreId, close }: FormProps) {
+function TextForm({ datastoreId, close, draft }: FormProps & { draft?: TextDraft }) {
   const add = useAddDatasource(datastoreId);
+  // The question heads the text (it helps retrieval find it); the cursor waits below it for the answer.
+  const drafted = draft === undefined ? '' : `${draft.question}\n\n`;
   return (
     <form
       className="form"
@@ -42,10 +55,21 @@ function TextForm({ datastoreId, close }: FormProps) {
     >
       <FormAlert error={add.error} fields={['name', 'text']} />
       <Field label="Name" error={fieldError(add.error, 'name')} hint="Shown as the source of answers.">
-        {(control) => <input {...control} className="input" name="name" maxLength={500} />}
+        {(control) => <input {...control} className="input" name="name" maxLength={500} defaultValue={draft?.question} />}
       </Field>
-      <Field label="Text" error={fieldError(add.error, 'text')}>
-        {(control) => <textarea {...control} className="input" name="text" rows={10} required />}
+      <Field label="Text" error={fieldError(add.error, 'text')} hint={draft === undefined ? undefined : 'The question, then its answer.'}>
+        {(control) => (
+          <textarea
+            {...control}
+            className="input"
+            name="text"
+            rows={10}
+            required
+            defaultValue={drafted}
+            autoFocus={draft !== undefined}
+            onFocus={(event) => event.currentTarget.setSelectionRange(event.currentTarget.value.length, event.currentTarget.value.length)}
+          />
+        )}
       </Field>
       <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={add.isPending}>

@@ -1,3 +1,4 @@
+import { useSearchParams } from 'wouter';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState, LoadingState } from '../../components/query-status';
 import { isUnsettled, useDatasources } from '../../queries/datasources';
@@ -6,15 +7,32 @@ import { DatasourcesTable } from './datasources-table';
 import { UploadZone } from './upload-zone';
 import { counted } from '../../components/counted';
 
-/** Adding documents (files, text, web pages) and the table of those already in. */
+/**
+ * Adding documents (files, text, web pages) and the table of those already in. `?answer=<question>` (the
+ * analytics page's knowledge gaps link here) opens the text form on that question's answer.
+ */
 export function DatasourcesPanel({ datastoreId }: { datastoreId: string }) {
   const datasources = useDatasources(datastoreId);
+  const [params, setParams] = useSearchParams();
+  const question = params.get('answer')?.trim() || undefined;
+  // Closed, the form is done with: reloading the page does not open it again.
+  const forget = (open: boolean) => {
+    if (open) return;
+    setParams(
+      (current) => {
+        const kept = new URLSearchParams(current);
+        kept.delete('answer');
+        return kept;
+      },
+      { replace: true },
+    );
+  };
   const working = datasources.data?.filter(isUnsettled).length ?? 0;
   return (
     <div className="stack">
       <UploadZone datastoreId={datastoreId} />
       <div className="toolbar">
-        <AddTextDialog datastoreId={datastoreId} />
+        <AddTextDialog key={question ?? ''} datastoreId={datastoreId} draft={question === undefined ? undefined : { question }} onOpenChange={forget} />
         <AddWebPageDialog datastoreId={datastoreId} />
         <span className="toolbar-status muted small" role="status">
           {working > 0 ? `Processing ${counted(working, 'document')}…` : ''}

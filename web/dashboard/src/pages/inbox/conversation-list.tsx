@@ -82,6 +82,7 @@ export function ConversationList({ conversations, error, retry, selectedId, sear
               <span className="conversation-meta">
                 <ConversationStatusBadge status={conversation.status} />
                 {!conversation.isAiEnabled && <span className="badge badge-neutral">Agent off</span>}
+                {conversation.playground && <span className="badge badge-neutral">Playground</span>}
                 <span className="muted small">
                   {[conversation.agent?.name, conversation.channel, conversation.assignee && `→ ${conversation.assignee.name ?? 'a former member'}`]
                     .filter(Boolean)

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { PlaygroundToggle } from '../../components/playground-toggle';
 import { useAgents } from '../../queries/agents';
 import { CHANNELS, CONVERSATION_STATUSES, type ConversationStatus } from '../../queries/conversations';
 import { activeFilterCount, STATUS_LABELS, type InboxSearch } from './inbox-search';
@@ -103,12 +104,13 @@ export function InboxFilters({ search, change }: InboxFiltersProps) {
             <label htmlFor={`${id}-to`}>To</label>
             <input id={`${id}-to`} className="input input-small" type="date" value={search.to ?? ''} min={search.from} onChange={(event) => pick('to')(event.target.value)} />
           </div>
+          <PlaygroundToggle checked={search.playground === true} onChange={(checked) => change({ playground: checked ? true : undefined })} />
         </div>
         {active > 0 && (
           <button
             type="button"
             className="button button-small button-quiet"
-            onClick={() => change({ status: undefined, agentId: undefined, channel: undefined, from: undefined, to: undefined })}
+            onClick={() => change({ status: undefined, agentId: undefined, channel: undefined, from: undefined, to: undefined, playground: undefined })}
           >
             Clear filters
           </button>

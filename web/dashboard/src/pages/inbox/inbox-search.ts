@@ -12,7 +12,8 @@ import {
 
 /**
  * The inbox's state, kept in the URL (DESIGN §7): `/dashboard/inbox?tab=…&agentId=…&channel=…&q=…&from=…&to=…`,
- * and `status=…` (the All tab's status filter; older links carry it alone and land on its tab).
+ * `status=…` (the All tab's status filter; older links carry it alone and land on its tab) and `playground=1`
+ * (the playground's conversations shown too).
  */
 export interface InboxSearch {
   tab: InboxTab;
@@ -25,6 +26,8 @@ export interface InboxSearch {
   from?: string;
   /** YYYY-MM-DD, created up to the end of that day (UTC). */
   to?: string;
+  /** The playground's conversations (the team's tests) shown too. */
+  playground?: true;
 }
 
 export const TABS: ReadonlyArray<{ id: InboxTab; label: string }> = [
@@ -75,6 +78,7 @@ export function readInboxSearch(search: string): InboxSearch {
     q: text(params.get('q'), 500),
     from: date('from'),
     to: date('to'),
+    ...(params.get('playground') === '1' ? { playground: true } : {}),
   };
 }
 
@@ -87,6 +91,7 @@ export function inboxSearchString(state: InboxSearch): string {
     const value = state[name];
     if (value !== undefined) params.set(name, value);
   }
+  if (state.playground === true) params.set('playground', '1');
   const query = params.toString();
   return query === '' ? '' : `?${query}`;
 }
@@ -115,10 +120,11 @@ export const filterOf = (state: InboxSearch): ConversationFilter => ({
   ...(state.q === undefined ? {} : { search: state.q }),
   ...(state.from === undefined ? {} : { startDate: state.from }),
   ...(state.to === undefined ? {} : { endDate: state.to }),
+  ...(state.playground === true ? { includePlayground: true } : {}),
 });
 
 export const activeFilterCount = (state: InboxSearch): number =>
-  (['status', 'agentId', 'channel', 'from', 'to'] as const).filter((name) => state[name] !== undefined).length;
+  (['status', 'agentId', 'channel', 'from', 'to', 'playground'] as const).filter((name) => state[name] !== undefined).length;
 
 /** What a tab shows and how many there are: a bulk status change takes the same selection and changes exactly those. */
 export interface TabSelection {
