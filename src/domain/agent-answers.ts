@@ -1,9 +1,11 @@
 import type { ModelLimits, ModelRegistry } from '../llm/chat/model-registry.js';
 import { streamAnswer, type AnswerUsage } from '../llm/chat/stream-answer.js';
+import { AnswerCitations } from '../llm/prompt/answer-citations.js';
 import { assemblePrompt } from '../llm/prompt/assemble-prompt.js';
-import type { RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
+import type { Retriever } from '../rag/retrieve/retriever.js';
 import type { AgentRecord, Store } from '../store/store.js';
 import { AnswerCheckpoints } from './answer-checkpoints.js';
+import { answerSources, type AnswerSource } from './answer-sources.js';
 import { isWorkspaceCaller, type Caller } from './callers.js';
 import type { AgentQuestion } from './agent-question.js';
 import type { ConversationService } from './conversations.js';
@@ -20,21 +22,6 @@ import type { VisitorTokens } from './visitor-tokens.js';
 const PASSAGES = 8;
 const BUDGETS = { historyTokens: 2_000, contextTokens: 3_000 };
 
-
-/** One source of an answer: the best chunk of one datasource (compat-notes). */
-export interface AnswerSource {
-  chunk_id: string;
-  datasource_id: string;
-  datasource_name: string;
-  datasource_type: string;
-  source_url: string | null;
-  custom_id?: string;
-  mime_type?: string;
-  page_number?: number;
-  total_pages?: number;
-  score: number;
-  text: string;
-}
 
 /** Ids of the exchange; all an answer has when the agent is switched off in the conversation. */
 export interface ExchangeIds {
@@ -64,29 +51,6 @@ export interface AnswerOptions {
 export interface QueryQuota {
   limit: number | null;
 }
-
-const sourcesOf = (chunks: readonly RetrievedChunk[]): AnswerSource[] => {
-  const best = new Map<string, RetrievedChunk>();
-  for (const chunk of chunks) {
-    const current = best.get(chunk.datasourceId);
-    if (current === undefined || chunk.score > current.score) best.set(chunk.datasourceId, chunk);
-  }
-  return [...best.values()]
-    .sort((a, b) => b.score - a.score)
-    .map((chunk) => ({
-      chunk_id: chunk.chunkId,
-      datasource_id: chunk.datasourceId,
-      datasource_name: chunk.datasourceName,
-      datasource_type: chunk.datasourceType,
-      source_url: chunk.sourceUrl,
-      ...(chunk.customId === null ? {} : { custom_id: chunk.customId }),
-      ...(chunk.mimeType === null ? {} : { mime_type: chunk.mimeType }),
-      ...(chunk.pageNumber === null ? {} : { page_number: chunk.pageNumber }),
-      ...(chunk.totalPages === null ? {} : { total_pages: chunk.totalPages }),
-      score: chunk.score,
-      text: chunk.text,
-    }));
-};
 
 /**
  * Answers a question put to an agent, in the order compat-notes fix: store the human message, stop if the
@@ -167,10 +131,18 @@ export class AgentAnswerService {
       passages: chunks.map((chunk) => ({ text: chunk.text, source: chunk.source, pageNumber: chunk.pageNumber })),
       budgets: BUDGETS,
     });
-    const sources = sourcesOf(prompt.passageIndexes.map((index) => chunks[index]!));
-    const stored = sources.map((source) => ({ ...source }));
+    const passages = prompt.passageIndexes.map((index) => chunks[index]!);
+    // The text is rewritten as it streams so that its citations and its sources agree (see AnswerCitations).
+    const citations = new AnswerCitations(passages.length);
+    const sourcesSoFar = (complete: boolean) => answerSources(passages, { text: citations.text, cited: citations.cited, complete });
     const answer = new AnswerCheckpoints(this.conversations, agent.workspaceId, conversation.id, `${model.provider}:${model.modelId}`);
     const { onDelta } = options;
+    // What a caller sees as it streams is stored as it streams.
+    const pass = (settled: string) => {
+      if (onDelta === undefined || settled === '') return;
+      answer.add(settled);
+      onDelta(settled);
+    };
     const finished = await callingModel(() =>
       streamAnswer(
         model,
@@ -183,32 +155,29 @@ export class AgentAnswerService {
           frequencyPenalty: question.frequencyPenalty,
           maxTokens: question.maxTokens,
         },
-        {
-          signal: options.signal,
-          // What a caller sees as it streams is stored as it streams.
-          onDelta: (delta) => {
-            if (onDelta === undefined) return;
-            answer.add(delta);
-            onDelta(delta);
-          },
-          timeoutMs: limits.timeoutMs,
-        },
+        { signal: options.signal, onDelta: (delta) => pass(citations.add(delta)), timeoutMs: limits.timeoutMs },
       ),
     ).catch(async (error: unknown) => {
-      await answer.keepWhatStreamed(stored);
+      await answer.keepWhatStreamed(sourcesSoFar(false).map((source) => ({ ...source })));
       throw error;
     });
+    const complete = finished.finish === 'complete';
+    // The rest held back (a citation or a line being written) goes out only to a caller still there.
+    const rest = citations.end();
+    if (complete) pass(rest);
+    const text = citations.text;
+    const sources = sourcesSoFar(complete);
     // A caller gone before the first word leaves no empty agent message behind.
-    if (finished.finish === 'aborted' && finished.text === '') return { ...ids, answer: '', sources, usage: finished.usage };
-    const gap = findKnowledgeGap(chunks.map((chunk) => chunk.score), finished.text, this.knowledgeGapScore);
+    if (!complete && text === '') return { ...ids, answer: '', sources, usage: finished.usage };
+    const gap = findKnowledgeGap(chunks.map((chunk) => chunk.score), text, this.knowledgeGapScore);
     const message = await answer.end({
-      text: finished.text,
-      sources: stored,
+      text,
+      sources: sources.map((source) => ({ ...source })),
       usage: finished.usage,
       knowledgeGap: gap && { ...gap, question: question.query },
-      interrupted: finished.finish === 'aborted',
+      interrupted: !complete,
     });
-    return { ...ids, messageId: message.id, answer: finished.text, sources, usage: finished.usage };
+    return { ...ids, messageId: message.id, answer: text, sources, usage: finished.usage };
   }
 
   /** A question without a key: no overrides, and only in a conversation of the caller's own (see {@link keylessExchange}). */
