@@ -16,6 +16,22 @@ export interface AnswerSource {
   text: string;
 }
 
+/** A source as a reader is shown it: the n-th is what the answer's `[n]` cites. */
+export interface SourceLabel {
+  name: string;
+  url: string | null;
+  pageNumber: number | null;
+}
+
+/** The labels of an answer's stored sources (as {@link answerSources} made them), in their order. */
+export function sourceLabels(stored: readonly Record<string, unknown>[]): SourceLabel[] {
+  return stored.map((source) => ({
+    name: typeof source.datasource_name === 'string' ? source.datasource_name : '',
+    url: typeof source.source_url === 'string' ? source.source_url : null,
+    pageNumber: typeof source.page_number === 'number' ? source.page_number : null,
+  }));
+}
+
 /** An answer as far as its sources are concerned. */
 export interface CitingAnswer {
   /** The answer's text, its citations renumbered (see AnswerCitations). */

@@ -7,7 +7,7 @@ import { parleyTest as it } from '../support/parley-test.js';
 import type { TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { streamAnswer } from '../support/streamed-answer.js';
-import type { AgentBody, AnalyticsBody, AnswerBody, ConversationBody, DatasourceBody, DatastoreBody } from '../support/bodies.js';
+import type { AgentBody, AnalyticsBody, AnswerBody, ConversationBody, DatasourceBody, DatastoreBody, TranscriptBody } from '../support/bodies.js';
 
 /** A shop's help page in four parts, with unrelated neighbours: every part is one passage of the prompt. */
 const DOCUMENTS: Record<string, string> = {
@@ -79,6 +79,16 @@ describe.each(STORE_KINDS)('sources of an answer on %s', (kind) => {
     for (const answer of [whole.body, streamed.final!]) {
       expect(await storedAnswer(answer.conversationId)).toMatchObject({ text: expected, sources: whole.body.sources });
     }
+
+    // The conversation's export lists the one source too, numbered, as text in the HTML page.
+    const exported = `/user-conversations/export/${whole.body.conversationId}`;
+    const json = await parley.call<TranscriptBody>('GET', `${exported}?format=json`, { key: desk.ws.key });
+    expect(json.body.messages.find((message) => message.from === 'agent')).toMatchObject({
+      text: expected,
+      sources: [{ name: passages[1], url: null, pageNumber: null }],
+    });
+    const html = await fetch(`${parley.url}${exported}?format=html`, { headers: { authorization: `Bearer ${desk.ws.key}` } });
+    expect(await html.text()).toContain(`<ol class="sources"><li>${passages[1]}</li></ol>`);
   });
 
   it('gives a provider answer that cites nothing the top passage as its one source', async () => {
