@@ -6,16 +6,9 @@ import { waitForDatasource } from '../support/datasources.js';
 import { parleyTest as it } from '../support/parley-test.js';
 import type { TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
+import { SHOP_HELP_PASSAGES as DOCUMENTS } from '../support/shop-help-passages.js';
 import { streamAnswer } from '../support/streamed-answer.js';
 import type { AgentBody, AnalyticsBody, AnswerBody, ConversationBody, DatasourceBody, DatastoreBody, TranscriptBody } from '../support/bodies.js';
-
-/** A shop's help page in four parts, with unrelated neighbours: every part is one passage of the prompt. */
-const DOCUMENTS: Record<string, string> = {
-  'Shipping.txt': 'We ship to the United Kingdom, Germany and France. Delivery to the United Kingdom takes three to five working days.',
-  'Returns.txt': 'You may return unworn items within 30 days. Shipping costs for returns are refunded when the item was faulty.',
-  'Ducks.txt': 'Ducks ship their feathers once a year; researchers in the UK counted the shipping of down by wild ducks.',
-  'Novel.txt': 'The ship left the harbour at dawn, bound for the United Kingdom, and nobody on board spoke of delivery.',
-};
 
 const QUESTION = 'Do you ship to the United Kingdom, and how long does delivery take?';
 

@@ -5,17 +5,10 @@ import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
 import { parleyTest } from '../support/parley-test.js';
 import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
+import { SHOP_HELP_PASSAGES as DOCUMENTS } from '../support/shop-help-passages.js';
 import { launchBrowser, openContext, screenshots } from './support/browser.js';
 import { useSession } from './support/dashboard.js';
 import { apiCall, settled } from './support/seed.js';
-
-/** Four help-centre documents: each one passage of the prompt, so the model has four to cite from. */
-const DOCUMENTS: Record<string, string> = {
-  'Shipping.txt': 'We ship to the United Kingdom, Germany and France. Delivery to the United Kingdom takes three to five working days.',
-  'Returns.txt': 'You may return unworn items within 30 days. Shipping costs for returns are refunded when the item was faulty.',
-  'Ducks.txt': 'Ducks ship their feathers once a year; researchers in the UK counted the shipping of down by wild ducks.',
-  'Novel.txt': 'The ship left the harbour at dawn, bound for the United Kingdom, and nobody on board spoke of delivery.',
-};
 
 let browser: Browser;
 beforeAll(async () => {
