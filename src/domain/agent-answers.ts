@@ -1,8 +1,10 @@
 import { streamAnswer, type AnswerUsage } from '../llm/chat/stream-answer.js';
+import { AnswerCitations } from '../llm/prompt/answer-citations.js';
 import { assemblePrompt } from '../llm/prompt/assemble-prompt.js';
-import type { RetrievedChunk, Retriever } from '../rag/retrieve/retriever.js';
+import type { Retriever } from '../rag/retrieve/retriever.js';
 import type { AgentRecord, Store } from '../store/store.js';
 import { AnswerCheckpoints } from './answer-checkpoints.js';
+import { answerSources, type AnswerSource } from './answer-sources.js';
 import { isWorkspaceCaller, type Caller } from './callers.js';
 import type { AgentQuestion } from './agent-question.js';
 import { normalizeChannel, type ChannelInput } from './channels.js';
@@ -22,21 +24,6 @@ import type { AnsweredBy, ServedModel, WorkspaceModels } from './workspace-model
 const PASSAGES = 8;
 const BUDGETS = { historyTokens: 2_000, contextTokens: 3_000 };
 
-
-/** One source of an answer: the best chunk of one datasource (compat-notes). */
-export interface AnswerSource {
-  chunk_id: string;
-  datasource_id: string;
-  datasource_name: string;
-  datasource_type: string;
-  source_url: string | null;
-  custom_id?: string;
-  mime_type?: string;
-  page_number?: number;
-  total_pages?: number;
-  score: number;
-  text: string;
-}
 
 /** Ids of the exchange; all an answer has when the agent does not answer in the conversation (see {@link agentAnswersIn}). */
 export interface ExchangeIds {
@@ -68,29 +55,6 @@ export interface AnswerOptions {
 export interface QueryQuota {
   limit: number | null;
 }
-
-const sourcesOf = (chunks: readonly RetrievedChunk[]): AnswerSource[] => {
-  const best = new Map<string, RetrievedChunk>();
-  for (const chunk of chunks) {
-    const current = best.get(chunk.datasourceId);
-    if (current === undefined || chunk.score > current.score) best.set(chunk.datasourceId, chunk);
-  }
-  return [...best.values()]
-    .sort((a, b) => b.score - a.score)
-    .map((chunk) => ({
-      chunk_id: chunk.chunkId,
-      datasource_id: chunk.datasourceId,
-      datasource_name: chunk.datasourceName,
-      datasource_type: chunk.datasourceType,
-      source_url: chunk.sourceUrl,
-      ...(chunk.customId === null ? {} : { custom_id: chunk.customId }),
-      ...(chunk.mimeType === null ? {} : { mime_type: chunk.mimeType }),
-      ...(chunk.pageNumber === null ? {} : { page_number: chunk.pageNumber }),
-      ...(chunk.totalPages === null ? {} : { total_pages: chunk.totalPages }),
-      score: chunk.score,
-      text: chunk.text,
-    }));
-};
 
 /**
  * A signed-in member asking on channel `dashboard`: the dashboard's playground, the team trying its agent.
@@ -182,10 +146,18 @@ export class AgentAnswerService {
       passages: chunks.map((chunk) => ({ text: chunk.text, source: chunk.source, pageNumber: chunk.pageNumber })),
       budgets: BUDGETS,
     });
-    const sources = sourcesOf(prompt.passageIndexes.map((index) => chunks[index]!));
-    const stored = sources.map((source) => ({ ...source }));
+    const passages = prompt.passageIndexes.map((index) => chunks[index]!);
+    // The text is rewritten as it streams so that its citations and its sources agree (see AnswerCitations).
+    const citations = new AnswerCitations(passages.length);
+    const sourcesSoFar = (complete: boolean) => answerSources(passages, { text: citations.text, cited: citations.cited, complete });
     const answer = new AnswerCheckpoints(this.conversations, agent.workspaceId, conversation.id, `${model.provider}:${model.modelId}`);
     const { onDelta } = options;
+    // What a caller sees as it streams is stored as it streams.
+    const pass = (settled: string) => {
+      if (onDelta === undefined || settled === '') return;
+      answer.add(settled);
+      onDelta(settled);
+    };
     const finished = await callingModel(() =>
       streamAnswer(
         model,
@@ -198,34 +170,30 @@ export class AgentAnswerService {
           frequencyPenalty: question.frequencyPenalty,
           maxTokens: question.maxTokens,
         },
-        {
-          signal: options.signal,
-          // What a caller sees as it streams is stored as it streams.
-          onDelta: (delta) => {
-            if (onDelta === undefined) return;
-            answer.add(delta);
-            onDelta(delta);
-          },
-          timeoutMs: limits.timeoutMs,
-          secret: served.secret,
-        },
+        { signal: options.signal, onDelta: (delta) => pass(citations.add(delta)), timeoutMs: limits.timeoutMs, secret: served.secret },
       ),
     ).catch(async (error: unknown) => {
-      await answer.keepWhatStreamed(stored);
+      await answer.keepWhatStreamed(sourcesSoFar(false).map((source) => ({ ...source })));
       throw error;
     });
-    // A caller gone before the first word leaves no empty agent message behind.
+    const complete = finished.finish === 'complete';
+    // The rest held back (a citation or a line being written) goes out only to a caller still there.
+    const rest = citations.end();
+    if (complete) pass(rest);
+    const text = citations.text;
+    const sources = sourcesSoFar(complete);
     const answeredBy = isWorkspaceCaller(caller) ? { model: served.answeredBy } : {};
-    if (finished.finish === 'aborted' && finished.text === '') return { ...ids, answer: '', sources, usage: finished.usage, ...answeredBy };
-    const gap = findKnowledgeGap(chunks.map((chunk) => chunk.score), finished.text, this.knowledgeGapScore);
+    // A caller gone before the first word leaves no empty agent message behind.
+    if (!complete && text === '') return { ...ids, answer: '', sources, usage: finished.usage, ...answeredBy };
+    const gap = findKnowledgeGap(chunks.map((chunk) => chunk.score), text, this.knowledgeGapScore);
     const message = await answer.end({
-      text: finished.text,
-      sources: stored,
+      text,
+      sources: sources.map((source) => ({ ...source })),
       usage: finished.usage,
       knowledgeGap: gap && { ...gap, question: question.query },
-      interrupted: finished.finish === 'aborted',
+      interrupted: !complete,
     });
-    return { ...ids, messageId: message.id, answer: finished.text, sources, usage: finished.usage, ...answeredBy };
+    return { ...ids, messageId: message.id, answer: text, sources, usage: finished.usage, ...answeredBy };
   }
 
   /** A question without a key: no overrides, and only in a conversation of the caller's own (see {@link keylessExchange}). */

@@ -1,6 +1,7 @@
 import type { MessageFrom, MessageRecord } from '../store/store.js';
 import { contactName, senderOf, type ConversationView } from './conversation-view.js';
 import { escapeHtml } from '../text/escape-html.js';
+import { sourceLabels, type SourceLabel } from './answer-sources.js';
 
 export interface TranscriptMessage {
   id: string;
@@ -12,6 +13,8 @@ export interface TranscriptMessage {
   formattedTimestamp: string;
   senderName: string;
   attachments: Record<string, unknown>[];
+  /** An agent answer's sources: the n-th is what its `[n]` cites. */
+  sources: SourceLabel[];
 }
 
 /** The export JSON shape of the spec. */
@@ -62,6 +65,7 @@ export function toTranscript(view: ConversationView): ConversationTranscript {
       formattedTimestamp: formatUtcTimestamp(message.createdAt),
       senderName: senderName(message),
       attachments: message.attachments,
+      sources: sourceLabels(message.sources),
     })),
   };
 }
@@ -78,7 +82,8 @@ const STYLE = `
   .from-system { border-color: #bf8700; font-style: italic; }
   .meta { color: #57606a; font-size: .85rem; }
   .text { white-space: pre-wrap; overflow-wrap: anywhere; margin-top: .2rem; }
-  .attachments { margin: .3rem 0 0; padding-left: 1.2rem; font-size: .85rem; }
+  .attachments, .sources { margin: .3rem 0 0; padding-left: 1.2rem; font-size: .85rem; }
+  .sources-title { margin: .3rem 0 0; font-size: .85rem; color: #57606a; }
   @media print {
     body { max-width: none; margin: 0; font-size: 11pt; }
     .message { break-inside: avoid; }
@@ -91,14 +96,23 @@ const attachmentLabel = (attachment: Record<string, unknown>): string => {
   return typeof label === 'string' ? label : 'attachment';
 };
 
+/** A source as text (never a live link), with its page. */
+const sourceLabel = (source: SourceLabel): string =>
+  [source.name || source.url || 'source', source.pageNumber === null ? '' : `, page ${source.pageNumber}`].join('');
+
 const renderMessage = (message: TranscriptMessage): string => {
   const attachments =
     message.attachments.length === 0
       ? ''
       : `<ul class="attachments">${message.attachments.map((item) => `<li>${escapeHtml(attachmentLabel(item))}</li>`).join('')}</ul>`;
+  // Numbered as the answer's [n] cite them.
+  const sources =
+    message.sources.length === 0
+      ? ''
+      : `<p class="sources-title">Sources</p><ol class="sources">${message.sources.map((source) => `<li>${escapeHtml(sourceLabel(source))}</li>`).join('')}</ol>`;
   return `<article class="message from-${escapeHtml(message.from)}">
 <div class="meta"><strong>${escapeHtml(message.senderName)}</strong> · <time datetime="${escapeHtml(message.timestamp)}">${escapeHtml(message.formattedTimestamp)}</time></div>
-<div class="text">${escapeHtml(message.text)}</div>${attachments}
+<div class="text">${escapeHtml(message.text)}</div>${sources}${attachments}
 </article>`;
 };
 

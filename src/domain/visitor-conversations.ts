@@ -7,6 +7,7 @@ import type { EventStreamService, OpenedStream } from './event-streams.js';
 import { usableAgent } from './public-access.js';
 import { newestFirst } from './conversation-history.js';
 import { keylessConversation } from './visitor-access.js';
+import { sourceLabels, type SourceLabel } from './answer-sources.js';
 import type { EventEnvelope } from '../events/event-types.js';
 
 /** What the visitor's own view of a message shows: no internal ids, the sender by kind and name. */
@@ -18,7 +19,7 @@ export interface VisitorMessage {
   sender: { type: 'user' | 'visitor' | 'agent'; name: string | null } | null;
   eval: MessageEval | null;
   /** Where an agent answer came from, as far as a visitor may see: name, link, page. */
-  sources: { name: string; url: string | null; pageNumber: number | null }[];
+  sources: SourceLabel[];
 }
 
 export interface VisitorTranscript {
@@ -34,13 +35,6 @@ export interface VisitorEvent {
   type: 'message' | 'status';
   data: Record<string, unknown>;
 }
-
-const sourcesOf = (sources: readonly Record<string, unknown>[]): VisitorMessage['sources'] =>
-  sources.map((source) => ({
-    name: typeof source.datasource_name === 'string' ? source.datasource_name : '',
-    url: typeof source.source_url === 'string' ? source.source_url : null,
-    pageNumber: typeof source.page_number === 'number' ? source.page_number : null,
-  }));
 
 /**
  * A visitor's own conversation with a public agent, reached only with the visitor token that grants it
@@ -186,7 +180,7 @@ export class VisitorConversationService {
       createdAt: message.createdAt,
       sender: sender && { type: sender.type, name: sender.type === 'visitor' ? null : sender.name },
       eval: message.eval,
-      sources: sourcesOf(message.sources),
+      sources: sourceLabels(message.sources),
     };
   }
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, uploadFile, waitForDatasource } from '../support/datasources.js';
+import { CITATION_RULES } from '../../src/llm/prompt/assemble-prompt.js';
 import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
 import { askLikeHostedWidget } from '../support/hosted-widget.js';
 import { streamAnswer } from '../support/streamed-answer.js';
@@ -130,7 +131,7 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
       frequency_penalty: -0.5,
       max_tokens: 77,
     });
-    expect(request.messages[0]).toEqual({ role: 'system', content: 'Answer in one sentence.' });
+    expect(request.messages[0]).toEqual({ role: 'system', content: `Answer in one sentence.\n\n${CITATION_RULES}` });
     const user = JSON.stringify(request.messages.at(-1)!.content);
     expect(user).toContain(`Question: ${QUESTION}`);
     expect(user).toContain(`Again: ${QUESTION}`);
@@ -144,7 +145,7 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     await ask({ query: 'And when?', modelName: 'remote', conversationId: first.conversationId });
     const [one, two] = upstream.requests.slice(before).map((request) => request.body);
     expect(one!.temperature).toBe(0.2);
-    expect(two!.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(two!.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user']);
   });
 
   it('stores the question but calls no model when the agent is switched off in the conversation', async () => {

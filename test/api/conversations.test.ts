@@ -284,7 +284,7 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
       expect(body.messages.map((m) => m.senderName)).toEqual(['Ada Lovelace', 'Helper', 'Ada Lovelace', 'System']);
       for (const message of body.messages) {
         expect(Object.keys(message).sort()).toEqual(
-          ['attachments', 'formattedTimestamp', 'from', 'id', 'senderName', 'text', 'timestamp'].sort(),
+          ['attachments', 'formattedTimestamp', 'from', 'id', 'senderName', 'sources', 'text', 'timestamp'].sort(),
         );
         expect(new Date(message.timestamp).toISOString()).toBe(message.timestamp);
         expect(message.formattedTimestamp).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC$/);

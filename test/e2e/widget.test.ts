@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseContextBlock } from '../../src/llm/prompt/context-block.js';
 import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
 import { closeServer, listenOnLoopback } from '../support/loopback-server.js';
 import { parleyTest } from '../support/parley-test.js';
@@ -276,6 +277,29 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.getByText('Ann here, let me look.').waitFor();
     const notices = await page.locator('.system').allTextContents();
     expect(notices).toEqual([handoffNotices.humanRequested(null), handoffNotices.personJoined('Test person')]);
+    expect(problems).toEqual([]);
+  });
+
+  it('lists only the passage the answer cites, numbered as the text cites it, without the model’s own “Sources:” line (issue 28)', async () => {
+    const datastore = await apiCall(parley, workspace.key, 'POST', '/datastores', { name: 'Shop pages' });
+    const pages = { 'Returns.txt': 'Unworn items can be returned within 30 days.', 'Ducks.txt': 'Ducks return to their ponds every spring.', 'Opening hours.txt': 'The shop opens at nine and returns are taken until five.' };
+    for (const [name, text] of Object.entries(pages)) await apiCall(parley, workspace.key, 'POST', '/datasources', { type: 'text', datastoreId: datastore.id, name, text });
+    await settled(parley, workspace.key, datastore.id);
+    const agent = await newAgent({ tools: [{ type: 'datastore', datastoreId: datastore.id }] });
+    const { page, problems } = await openPage({ agent });
+    await page.getByRole('button', { name: 'Open the chat' }).click();
+    upstream.replies.push({ kind: 'answer', deltas: ['Within 30 days [', '2].', '\n\nSources: Ducks.txt; Opening hours.txt'] });
+    const input = page.getByRole('textbox', { name: 'Write your question…' });
+    await input.fill('How long do I have to return an item?');
+    await input.press('Enter');
+    await page.getByText('Within 30 days [1].', { exact: true }).waitFor();
+    const passages = parseContextBlock(String(upstream.requests.at(-1)?.body.messages.at(-1)?.content))?.passages ?? [];
+    expect(passages.length).toBeGreaterThanOrEqual(2);
+    const cited = passages[1]!.source;
+    const sources = page.locator('.sources li');
+    await expect(sources.allTextContents()).resolves.toEqual([cited]);
+    await expect(page.getByText(/Sources:/).count()).resolves.toBe(0);
+    await screenshots(page, 'widget-sources', { fullPage: false });
     expect(problems).toEqual([]);
   });
 

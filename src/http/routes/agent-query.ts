@@ -69,7 +69,9 @@ const Answer = Type.Object(
     visitorToken: Type.String({
       description: 'Continues this conversation without an API key: send it as `Authorization: Bearer <visitorToken>`',
     }),
-    sources: Type.Optional(Type.Array(Source, { description: 'One per datasource (its best chunk), best first' })),
+    sources: Type.Optional(
+      Type.Array(Source, { description: 'The passages the answer cites, in the order of its numbers: its [n] is the n-th (issue 28)' }),
+    ),
     usage: Type.Optional(Type.Object({ promptTokens: Type.Integer(), completionTokens: Type.Integer(), totalTokens: Type.Integer() })),
     model: Type.Optional(
       Type.Object(

@@ -253,6 +253,11 @@ export const ExportQuery = Type.Object({
   format: Type.Optional(StringEnum(['json', 'html'], { description: 'json (the default) or html' })),
 });
 
+/** An agent answer's sources as a reader is shown them. */
+export const SourceLabels = Type.Array(Type.Object({ name: Type.String(), url: Nullable(Type.String()), pageNumber: Nullable(Type.Integer()) }), {
+  description: 'An agent answer’s sources, as it cites them: the n-th is what its [n] cites',
+});
+
 export const TranscriptMessage = Type.Object({
   id: Type.String(),
   from: Message.properties.from,
@@ -261,6 +266,7 @@ export const TranscriptMessage = Type.Object({
   formattedTimestamp: Type.String({ description: 'For people, in UTC, e.g. "25 Nov 2026, 14:03 UTC"' }),
   senderName: Type.String({ description: 'The agent’s, member’s or contact’s name; "Visitor" or "System" without one' }),
   attachments: Message.properties.attachments,
+  sources: SourceLabels,
 });
 
 export const Transcript = Type.Object({

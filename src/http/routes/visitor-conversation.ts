@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { VisitorConversationService, VisitorEvent } from '../../domain/visitor-conversations.js';
 import { EVENT_STREAM_RESPONSE, LiveStreams, lastEventId } from '../live-streams.js';
+import { SourceLabels } from './conversation-schemas.js';
 import { IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
 
 const Sender = Nullable(
@@ -24,10 +25,7 @@ export const VisitorTranscript = Type.Object({
       createdAt: Timestamp('When it was written'),
       sender: Sender,
       eval: Nullable(StringEnum(['GOOD', 'BAD'])),
-      sources: Type.Array(
-        Type.Object({ name: Type.String(), url: Nullable(Type.String()), pageNumber: Nullable(Type.Integer()) }),
-        { description: 'What an agent answer drew from' },
-      ),
+      sources: SourceLabels,
     }),
     { description: 'Oldest first; newest first from GET /conversations/{id}, the hosted widget’s read' },
   ),

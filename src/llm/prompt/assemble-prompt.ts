@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { countTokens } from '../../text/count-tokens.js';
+import { NOT_FOUND_ANSWER } from '../chat/compose-extractive-answer.js';
 import type { ContextBlockPassage } from './context-block.js';
 import { PARLEY_PROVIDER_KEY, formatContextBlock, formatPassage, neutralizeMarkers } from './context-block.js';
 
@@ -40,7 +41,7 @@ export interface PromptInput {
 }
 
 export interface AssembledPrompt {
-  /** The system prompt, trimmed; `''` when there is none (pass `system: prompt.system || undefined`). */
+  /** The agent's system prompt, trimmed, then {@link CITATION_RULES}. */
   system: string;
   /** Kept history (oldest first) then the user message; for `streamText({ system, messages })`. */
   messages: ModelMessage[];
@@ -57,6 +58,15 @@ export interface AssembledPrompt {
 const PLACEHOLDER = /\{(query|context)\}/g;
 
 /**
+ * How a model is asked to cite, since an answer's sources are read back from its text (answer-citations.ts):
+ * by the passages' numbers, with no list of its own, and nothing when the passages do not answer, saying so
+ * with the built-in model's sentence, so that an answer with no sources is told from one that forgot to cite.
+ */
+export const CITATION_RULES =
+  'Cite each passage of the knowledge base you use by its number in brackets, e.g. [1] or [2][3]; do not write a list of sources. ' +
+  `If the passages do not answer the question, say exactly "${NOT_FOUND_ANSWER}" and cite nothing.`;
+
+/**
  * The messages of one model call (compat-notes, POST /agents/{id}/query). Pure: same input, same output.
  *
  * - The template's `{query}` and `{context}` are replaced in one pass, every occurrence, so a query that
@@ -70,6 +80,8 @@ const PLACEHOLDER = /\{(query|context)\}/g;
  * - Passages go in best first while the block fits `contextTokens`; one that does not fit is skipped and
  *   smaller later ones may still go in. The block's frame (header, markers) is always sent, so a budget
  *   smaller than the frame yields an empty block slightly over budget.
+ * - The system message is the agent's system prompt followed by {@link CITATION_RULES}: rules for every
+ *   answer, at the level of instructions, the same on every turn.
  * - The final user message carries `providerOptions.parley.query`, the bare query (see context-block.ts).
  */
 export function assemblePrompt(input: PromptInput): AssembledPrompt {
@@ -90,7 +102,7 @@ export function assemblePrompt(input: PromptInput): AssembledPrompt {
   messages.push({ role: 'user', content: user, providerOptions: { [PARLEY_PROVIDER_KEY]: { query: input.query } } });
 
   return {
-    system: input.systemPrompt?.trim() ?? '',
+    system: [input.systemPrompt?.trim(), CITATION_RULES].filter(Boolean).join('\n\n'),
     messages,
     contextTokens: context.tokens,
     historyTokens: history.tokens,

@@ -249,7 +249,7 @@ describe('registry models against a loopback OpenAI-compatible server', () => {
       max_tokens: 123,
     });
     expect(request?.body.messages).toEqual([
-      { role: 'system', content: 'You are the relief team assistant.' },
+      { role: 'system', content: prompt.system },
       { role: 'user', content: 'Hello' },
       { role: 'assistant', content: 'Hi! How can I help?' },
       { role: 'user', content: prompt.messages.at(-1)?.content },

@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { HistoryMessage, PromptInput, PromptPassage } from '../../../src/llm/prompt/assemble-prompt.js';
-import { assemblePrompt } from '../../../src/llm/prompt/assemble-prompt.js';
+import { CITATION_RULES, assemblePrompt } from '../../../src/llm/prompt/assemble-prompt.js';
 import {
   CONTEXT_END,
   CONTEXT_HEADER,
@@ -11,6 +11,7 @@ import {
   parseContextBlock,
 } from '../../../src/llm/prompt/context-block.js';
 import { countTokens } from '../../../src/text/count-tokens.js';
+import { NOT_FOUND_ANSWER } from '../../../src/llm/chat/compose-extractive-answer.js';
 
 const MEMO =
   'There were 20,000 bottles of water, 10,000 blankets, and 200 laptops delivered on January 23, 2023. ' +
@@ -58,7 +59,7 @@ describe('assemblePrompt: the user prompt template', () => {
     const user = lastUserText(prompt.messages);
 
     expect(user).toBe(`${formatContextBlock(PASSAGES)}\n\nAnswer briefly: How many bottles of water?`);
-    expect(prompt.system).toBe('You are Parley.');
+    expect(prompt.system).toBe(`You are Parley.\n\n${CITATION_RULES}`);
     expect(prompt.system).not.toContain(CONTEXT_START);
   });
 
@@ -71,9 +72,11 @@ describe('assemblePrompt: the user prompt template', () => {
     expect(lastUserText(noQuery.messages)).toBe(`${block}\nAnswer in French.\n\nHow many bottles of water?`);
   });
 
-  it('has an empty system prompt when none is given', () => {
-    expect(assemblePrompt(input()).system).toBe('');
-    expect(assemblePrompt(input({ systemPrompt: null })).system).toBe('');
+  it('asks the model to cite by number, with no list of its own and the not-found sentence, after any system prompt', () => {
+    for (const systemPrompt of [undefined, null, '', '  ']) expect(assemblePrompt(input({ systemPrompt })).system).toBe(CITATION_RULES);
+    expect(CITATION_RULES).toContain('[1]');
+    expect(CITATION_RULES).toMatch(/do not write a list of sources/);
+    expect(CITATION_RULES).toContain(`say exactly "${NOT_FOUND_ANSWER}"`);
   });
 
   it('attaches the bare query for the local answerer', () => {

@@ -516,7 +516,7 @@ export class ChatWidget {
   /** Sources as links (when they have a web address) and the rating buttons under an answer. */
   #decorate(element: HTMLElement, messageId: string, sources: Source[], rating: Rating): void {
     if (sources.length > 0) {
-      const list = h('ul');
+      const list = h('ol');
       for (const source of sources) {
         const href = source.url ? safeHref(source.url) : null;
         list.append(h('li', {}, href ? link(href, source.name) : source.name));

@@ -59,7 +59,7 @@ a{color:inherit;text-decoration:underline}
 .system{align-self:center;text-align:center;font-size:13px;color:var(--muted);padding:2px 8px}
 .error{color:var(--fg);border:1px solid var(--line);border-radius:8px;padding:6px 10px}
 .sources{margin-top:6px;font-size:12px;color:var(--muted)}
-.sources ul{margin:2px 0 0;padding-inline-start:18px}
+.sources ol{margin:2px 0 0;padding-inline-start:18px}
 .rate{display:flex;gap:4px;margin-top:4px}
 .rate button{border:1px solid var(--line);background:var(--bg);border-radius:6px;padding:3px 8px;cursor:pointer;display:flex}
 .rate svg{width:14px;height:14px;fill:currentColor}.rate svg.down{transform:rotate(180deg)}

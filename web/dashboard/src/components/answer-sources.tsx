@@ -5,20 +5,23 @@ const pageOf = (source: AnswerSource) =>
   source.page_number === undefined ? null : source.total_pages === undefined ? `page ${source.page_number}` : `page ${source.page_number} of ${source.total_pages}`;
 
 /**
- * Where an answer comes from: each datasource's best passage, with its page and score; shown open (the
- * playground) or behind its summary (a conversation's thread).
+ * Where an answer comes from: the passages it cites, numbered as its text cites them ([1] is the first), with
+ * their page and score; shown open (the playground) or behind its summary (a conversation's thread).
  */
 export function AnswerSources({ sources, defaultOpen = true }: { sources: readonly AnswerSource[]; defaultOpen?: boolean }) {
-  if (sources.length === 0) return <p className="muted small">No sources: nothing in the datastores matched.</p>;
+  if (sources.length === 0) return <p className="muted small">No sources: the answer cites no passage.</p>;
   return (
     <details className="sources" open={defaultOpen}>
       <summary>
         {counted(sources.length, 'source')}
       </summary>
       <ol className="source-list">
-        {sources.map((source) => (
+        {sources.map((source, index) => (
           <li key={source.chunk_id} className="source">
             <div className="source-head">
+              <span className="source-number">
+                [{index + 1}]
+              </span>
               <span className="source-name">{source.datasource_name}</span>
               {pageOf(source) !== null && <span className="muted">{pageOf(source)}</span>}
               <span className="score" title="Relevance score">

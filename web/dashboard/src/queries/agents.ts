@@ -113,7 +113,7 @@ export function useDeleteAgent() {
   });
 }
 
-/** One source of an answer: the best passage of a datasource. */
+/** One source of an answer: a passage it cites; its `[n]` is the n-th source. */
 export interface AnswerSource {
   chunk_id: string;
   datasource_id: string;

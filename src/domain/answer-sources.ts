@@ -1,0 +1,78 @@
+import { NOT_FOUND_ANSWER } from '../llm/chat/compose-extractive-answer.js';
+import type { RetrievedChunk } from '../rag/retrieve/retriever.js';
+
+/** One source of an answer: a passage it cites; the answer's `[n]` is the n-th source (compat-notes). */
+export interface AnswerSource {
+  chunk_id: string;
+  datasource_id: string;
+  datasource_name: string;
+  datasource_type: string;
+  source_url: string | null;
+  custom_id?: string;
+  mime_type?: string;
+  page_number?: number;
+  total_pages?: number;
+  score: number;
+  text: string;
+}
+
+/** A source as a reader is shown it: the n-th is what the answer's `[n]` cites. */
+export interface SourceLabel {
+  name: string;
+  url: string | null;
+  pageNumber: number | null;
+}
+
+/** The labels of an answer's stored sources (as {@link answerSources} made them), in their order. */
+export function sourceLabels(stored: readonly Record<string, unknown>[]): SourceLabel[] {
+  return stored.map((source) => ({
+    name: typeof source.datasource_name === 'string' ? source.datasource_name : '',
+    url: typeof source.source_url === 'string' ? source.source_url : null,
+    pageNumber: typeof source.page_number === 'number' ? source.page_number : null,
+  }));
+}
+
+/** An answer as far as its sources are concerned. */
+export interface CitingAnswer {
+  /** The answer's text, its citations renumbered (see AnswerCitations). */
+  text: string;
+  /** Prompt numbers of the passages it cites, in the order of its own numbers. */
+  cited: readonly number[];
+  /** Whether the model finished it, rather than failing or the caller going away. */
+  complete: boolean;
+}
+
+/**
+ * The passages an answer drew on, as its sources: those it cites, numbered as it cites them. A finished
+ * answer that cites nothing drew on the best passage (a model that does not cite still read it first),
+ * unless it says it found nothing; an unfinished one has only what it cited so far.
+ *
+ * `passages` are those the prompt numbered, in its order: prompt number n is `passages[n - 1]`.
+ */
+export function answerSources(passages: readonly RetrievedChunk[], answer: CitingAnswer): AnswerSource[] {
+  if (answer.cited.length > 0) return answer.cited.map((number) => toSource(passages[number - 1]!));
+  const top = passages[0];
+  if (top === undefined || !answer.complete || answer.text.trim() === '' || saysNotFound(answer.text)) return [];
+  return [toSource(top)];
+}
+
+/** Whether the answer opens with the sentence the built-in model, and the prompt's instruction, use for "nothing found". */
+function saysNotFound(text: string): boolean {
+  return text.trim().startsWith(NOT_FOUND_ANSWER);
+}
+
+function toSource(chunk: RetrievedChunk): AnswerSource {
+  return {
+    chunk_id: chunk.chunkId,
+    datasource_id: chunk.datasourceId,
+    datasource_name: chunk.datasourceName,
+    datasource_type: chunk.datasourceType,
+    source_url: chunk.sourceUrl,
+    ...(chunk.customId === null ? {} : { custom_id: chunk.customId }),
+    ...(chunk.mimeType === null ? {} : { mime_type: chunk.mimeType }),
+    ...(chunk.pageNumber === null ? {} : { page_number: chunk.pageNumber }),
+    ...(chunk.totalPages === null ? {} : { total_pages: chunk.totalPages }),
+    score: chunk.score,
+    text: chunk.text,
+  };
+}
