@@ -1,4 +1,6 @@
 import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 
@@ -14,7 +16,7 @@ const CorpusLine = z.object({
 const QueryLine = z.object({
   _id: Id,
   text: z.string().min(1),
-  metadata: z.object({ answers: z.array(z.string()).optional() }).nullish(),
+  metadata: z.object({ answers: z.array(z.string()).optional(), unanswerable: z.boolean().optional() }).nullish(),
 });
 
 export interface CorpusDocument {
@@ -30,6 +32,8 @@ export interface EvalQuery {
   answers: string[];
   /** Ids of the documents judged relevant (score > 0); empty when the qrels do not judge the query. */
   relevant: Set<string>;
+  /** The corpus does not answer it: the answerer should say it could not find the answer. */
+  unanswerable: boolean;
 }
 
 export interface Dataset {
@@ -93,10 +97,39 @@ export async function readQrels(file: string): Promise<Map<string, Set<string>>>
   return qrels;
 }
 
+/** Files of a corpus folder read as documents; other kinds (PDF, Office) go through uploads, not the evaluation. */
+const TEXT_FILE = /\.(md|markdown|html?|txt|csv)$/i;
+
+/**
+ * A folder of text files as corpus rows, one document per file (id and title: the file name), for a small
+ * hand-made set such as the help-centre fixture. Files that are not UTF-8 are skipped.
+ */
+async function readCorpusFolder(folder: string): Promise<z.infer<typeof CorpusLine>[]> {
+  const names = (await fs.readdir(folder)).filter((name) => TEXT_FILE.test(name)).sort();
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const rows: z.infer<typeof CorpusLine>[] = [];
+  for (const name of names) {
+    try {
+      rows.push({ _id: name, title: name, text: decoder.decode(await fs.readFile(path.join(folder, name))) });
+    } catch {
+      // Not UTF-8 (a UTF-16 fixture, say): not a text document for this purpose.
+    }
+  }
+  return rows;
+}
+
+/** `--corpus`: JSON lines, or folders of text files; several, comma-separated, are one corpus. */
+async function readCorpus(corpus: string): Promise<z.infer<typeof CorpusLine>[]> {
+  const parts = await Promise.all(
+    corpus.split(',').map(async (part) => ((await fs.stat(part)).isDirectory() ? readCorpusFolder(part) : readJsonLines(part, CorpusLine))),
+  );
+  return parts.flat();
+}
+
 export async function loadDataset(paths: DatasetPaths): Promise<Dataset> {
   const [corpusRows, queryRows, qrels] = await Promise.all([
-    readJsonLines(paths.corpus, CorpusLine),
-    readJsonLines(paths.queries, QueryLine),
+    readCorpus(paths.corpus),
+    Promise.all(paths.queries.split(',').map((part) => readJsonLines(part, QueryLine))).then((parts) => parts.flat()),
     readQrels(paths.qrels),
   ]);
   const documents = corpusRows.map((row) => ({ id: row._id, title: row.title.trim(), text: row.text }));
@@ -111,8 +144,9 @@ export async function loadDataset(paths: DatasetPaths): Promise<Dataset> {
   for (const row of queryRows) {
     const answers = (row.metadata?.answers ?? []).filter((answer) => answer.trim() !== '');
     const relevant = qrels.get(row._id) ?? new Set<string>();
-    if (relevant.size === 0 && answers.length === 0) skippedQueries += 1;
-    else queries.push({ id: row._id, text: row.text, answers, relevant });
+    const unanswerable = row.metadata?.unanswerable ?? false;
+    if (relevant.size === 0 && answers.length === 0 && !unanswerable) skippedQueries += 1;
+    else queries.push({ id: row._id, text: row.text, answers, relevant, unanswerable });
   }
   const missingJudgedDocuments = [...new Set(queries.flatMap((query) => [...query.relevant]))].filter((id) => !documentIds.has(id));
   return { documents, queries, skippedQueries, missingJudgedDocuments };

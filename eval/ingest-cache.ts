@@ -39,6 +39,24 @@ async function hashFile(file: string, hash = createHash('sha256')): Promise<Retu
   return hash;
 }
 
+/** The corpus files (`--corpus`: files or folders, comma-separated), by name and content. */
+async function hashCorpus(corpus: string): Promise<ReturnType<typeof createHash>> {
+  const hash = createHash('sha256');
+  for (const part of corpus.split(',')) {
+    if (!(await fs.stat(part)).isDirectory()) {
+      await hashFile(part, hash);
+      continue;
+    }
+    for (const name of (await fs.readdir(part)).sort()) {
+      const file = path.join(part, name);
+      if (!(await fs.stat(file)).isFile()) continue;
+      hash.update(name);
+      await hashFile(file, hash);
+    }
+  }
+  return hash;
+}
+
 /** One hash over the files of `folders` (under `root`), by relative path and content, in a stable order. */
 async function hashSources(root: string, folders: readonly string[]): Promise<string> {
   const hash = createHash('sha256');
@@ -67,7 +85,7 @@ export interface FingerprintInput {
 
 export async function fingerprintOf(input: FingerprintInput): Promise<Fingerprint> {
   return {
-    corpus: (await hashFile(input.corpusPath)).digest('hex').slice(0, 16),
+    corpus: (await hashCorpus(input.corpusPath)).digest('hex').slice(0, 16),
     chunking: `${input.chunkTokens}/${input.chunkOverlapTokens}`,
     embedder: input.embedder,
     [CODE_PART]: await hashSources(input.repoRoot, INGESTION_SOURCES),

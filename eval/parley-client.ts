@@ -26,6 +26,10 @@ const SearchHit = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
+const Agent = z.object({ id: z.string() }).loose();
+const Answer = z.object({ answer: z.string(), sources: z.array(z.object({ custom_id: z.string().optional() }).loose()).optional() }).loose();
+export type Answer = z.infer<typeof Answer>;
+
 /** A refused or failed API call, with the status and the body Parley answered. */
 export class ParleyApiError extends Error {
   override readonly name = 'ParleyApiError';
@@ -75,6 +79,15 @@ export class ParleyClient {
 
   query(datastoreId: string, input: { query: string; topK: number; mode: RetrievalMode }): Promise<SearchHit[]> {
     return this.call('POST', `/datastores/${encodeURIComponent(datastoreId)}/query`, z.array(SearchHit), input);
+  }
+
+  /** An agent that answers from the datastore, with the default model (the built-in one unless configured). */
+  createAgent(datastoreId: string): Promise<z.infer<typeof Agent>> {
+    return this.call('POST', '/agents', Agent, { name: 'eval answerer', tools: [{ type: 'datastore', datastoreId }] });
+  }
+
+  ask(agentId: string, query: string): Promise<Answer> {
+    return this.call('POST', `/agents/${encodeURIComponent(agentId)}/query`, Answer, { query });
   }
 
   private async call<T>(method: string, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {

@@ -1,5 +1,6 @@
 import type { AnswerCoverage } from './answer-coverage.js';
 import type { EvalQuery } from './dataset.js';
+import type { AnswerMetrics, answerFailures } from './evaluate-answers.js';
 import { documentsOf, type Cutoffs, type ModeMetrics, type QueryOutcome } from './evaluate-mode.js';
 import type { RetrievalMode } from './parley-client.js';
 
@@ -48,6 +49,9 @@ export interface Results {
   answerCoverage: AnswerCoverage | null;
   metrics: Partial<Record<RetrievalMode, ModeMetrics>>;
   hybridFailures: HybridFailure[];
+  /** Mode `answer`: the answers' metrics, and the questions it got wrong with what it answered. */
+  answers?: AnswerMetrics;
+  answerFailures?: ReturnType<typeof answerFailures>;
 }
 
 export const METRIC_NOTES = (cutoffs: Cutoffs): Record<string, string> => ({
@@ -119,6 +123,21 @@ export function formatTable(metrics: Partial<Record<RetrievalMode, ModeMetrics>>
     String(m.errors),
   ]);
   return alignColumns(header, rows);
+}
+
+/** The answer mode's line: answer-contains, what it declined, latency. */
+export function formatAnswers(m: AnswerMetrics): string {
+  const header = ['answers', 'contains', 'declined (answerable)', 'declined (unanswerable)', 'p50 ms', 'p95 ms', 'errors'];
+  const row = [
+    `${m.queries} asked`,
+    `${fixed(m.answerContains, 3)} of ${m.answeredQueries}`,
+    fixed(m.declinedAnswerable, 3),
+    m.unanswerableQueries === 0 ? '–' : `${fixed(m.declinedUnanswerable, 3)} of ${m.unanswerableQueries}`,
+    fixed(m.latencyMs.p50, 1),
+    fixed(m.latencyMs.p95, 1),
+    String(m.errors),
+  ];
+  return alignColumns(header, [row]);
 }
 
 /** Per-query outcomes of every mode, for `--details`: enough to compare modes query by query. */

@@ -6,9 +6,20 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { measureAnswerCoverage, type AnswerCoverage } from './answer-coverage.js';
+import { answerFailures, evaluateAnswers, summarizeAnswers, type AnswerMetrics } from './evaluate-answers.js';
 import { evaluateMode, summarize, type ModeMetrics, type QueryOutcome } from './evaluate-mode.js';
 import type { RetrievalMode } from './parley-client.js';
-import { METRIC_NOTES, detailsOf, fixed, formatTable, hybridFailures, runSummary, type Results, type RunConfig } from './report.js';
+import {
+  METRIC_NOTES,
+  detailsOf,
+  fixed,
+  formatAnswers,
+  formatTable,
+  hybridFailures,
+  runSummary,
+  type Results,
+  type RunConfig,
+} from './report.js';
 import {
   DATA_FLAGS,
   DATA_USAGE,
@@ -25,10 +36,13 @@ import {
 } from './session.js';
 
 const ALL_MODES: readonly RetrievalMode[] = ['vector', 'keyword', 'hybrid'];
+/** Not a retrieval mode: each question asked of an agent (the built-in offline model unless configured). */
+const ANSWER_MODE = 'answer';
 
 const USAGE = `Usage: npm run eval -- [options]
 ${DATA_USAGE}
-  --modes LIST         comma-separated subset of vector,keyword,hybrid (default: all three)
+  --modes LIST         comma-separated subset of vector,keyword,hybrid,answer (default: all four); answer asks
+                       each question of an agent over the datastore and checks the answer text
   --weights V,K        hybrid fusion weights of the vector and keyword engines (datastore vectorWeight,
                        keywordWeight), set for this run; default: the datastore's own
   --out FILE           results file (default eval/results.json)
@@ -37,6 +51,7 @@ ${DATA_USAGE}
 
 interface Options extends DataOptions {
   modes: RetrievalMode[];
+  answers: boolean;
   weights?: FusionWeightsChange;
   out: string;
   details?: string;
@@ -55,9 +70,9 @@ function readOptions(argv: string[]): Options | undefined {
   });
   if (values.help) return undefined;
   const data = readDataOptions(values);
-  const modes = values.modes === undefined ? [...ALL_MODES] : values.modes.split(',').map((mode) => mode.trim());
-  const unknown = modes.filter((mode) => !ALL_MODES.some((known) => known === mode));
-  if (unknown.length > 0) throw new UsageError(`--modes: unknown ${unknown.join(', ')}; use ${ALL_MODES.join(', ')}`);
+  const modes = values.modes === undefined ? [...ALL_MODES, ANSWER_MODE] : values.modes.split(',').map((mode) => mode.trim());
+  const unknown = modes.filter((mode) => mode !== ANSWER_MODE && !ALL_MODES.some((known) => known === mode));
+  if (unknown.length > 0) throw new UsageError(`--modes: unknown ${unknown.join(', ')}; use ${[...ALL_MODES, ANSWER_MODE].join(', ')}`);
   const weights = values.weights?.split(',').map(Number);
   if (weights !== undefined && (weights.length !== 2 || weights.some((weight) => !Number.isFinite(weight) || weight < 0))) {
     throw new UsageError(`--weights must be two non-negative numbers, vector,keyword; got "${values.weights}"`);
@@ -65,6 +80,7 @@ function readOptions(argv: string[]): Options | undefined {
   return {
     ...data,
     modes: ALL_MODES.filter((mode) => modes.includes(mode)),
+    answers: modes.includes(ANSWER_MODE),
     weights: weights === undefined ? undefined : { vectorWeight: weights[0]!, keywordWeight: weights[1]! },
     out: path.resolve(values.out ?? path.join(import.meta.dirname, 'results.json')),
     details: values.details === undefined ? undefined : path.resolve(values.details),
@@ -94,6 +110,17 @@ async function main(options: Options): Promise<void> {
       log(`${mode}: ${queries.length} queries in ${seconds(performance.now() - started)}`);
     }
 
+    let answers: { metrics: AnswerMetrics; failures: ReturnType<typeof answerFailures> } | undefined;
+    if (options.answers) {
+      const started = performance.now();
+      const step = Math.max(1, Math.ceil(queries.length / 4));
+      const outcomes = await evaluateAnswers(client, datastoreId, queries, (done) => {
+        if (done % step === 0 && done < queries.length) log(`answer: ${done}/${queries.length}`);
+      });
+      answers = { metrics: summarizeAnswers(queries, outcomes), failures: answerFailures(queries, outcomes) };
+      log(`answer: ${queries.length} queries in ${seconds(performance.now() - started)}`);
+    }
+
     const config: RunConfig = {
       ...session.dataConfig(queries.length),
       ...(embeddingModel === undefined ? {} : { embeddingModel }),
@@ -107,14 +134,16 @@ async function main(options: Options): Promise<void> {
       answerCoverage: coverage,
       metrics,
       hybridFailures: outcomes.hybrid === undefined ? [] : hybridFailures(queries, outcomes.hybrid, options.cutoffs),
+      ...(answers === undefined ? {} : { answers: answers.metrics, answerFailures: answers.failures }),
     };
     await fs.writeFile(options.out, JSON.stringify(results, null, 2) + '\n');
     if (options.details !== undefined) await fs.writeFile(options.details, JSON.stringify(detailsOf(queries, outcomes), null, 2) + '\n');
 
     const { topK, answerK } = options.cutoffs;
     const fusion = fusionWeights === undefined ? '' : `, fusion weights vector ${fusionWeights.vector} / keyword ${fusionWeights.keyword}`;
-    console.log(`\n${runSummary(config, metrics[options.modes[0]!], fusion)}\n`);
-    console.log(formatTable(metrics, options.cutoffs));
+    console.log(`\n${runSummary(config, options.modes[0] === undefined ? undefined : metrics[options.modes[0]], fusion)}\n`);
+    if (options.modes.length > 0) console.log(formatTable(metrics, options.cutoffs));
+    if (answers !== undefined) console.log(`\n${formatAnswers(answers.metrics)}`);
     console.log(
       `\nR@${topK}, docMRR@${topK}: judged article among the DISTINCT documents of the top ${topK} hits (headline MRR); ` +
         `hitMRR@${topK}: rank counted over raw hits (chunks).`,

@@ -23,8 +23,8 @@ function outcome(queryId: string, docRank: number | null | undefined, answerRank
 
 describe('groupOf', () => {
   it('groups by the first judged document, or by the query alone', () => {
-    expect(groupOf({ id: 'q1', text: '', answers: [], relevant: new Set(['d2', 'd1']) })).toBe('d2');
-    expect(groupOf({ id: 'q1', text: '', answers: ['a'], relevant: new Set() })).toBe('query:q1');
+    expect(groupOf({ id: 'q1', text: '', answers: [], relevant: new Set(['d2', 'd1']), unanswerable: false })).toBe('d2');
+    expect(groupOf({ id: 'q1', text: '', answers: ['a'], relevant: new Set(), unanswerable: false })).toBe('query:q1');
   });
 });
 

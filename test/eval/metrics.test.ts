@@ -106,8 +106,8 @@ describe('dataset', () => {
       { id: '2', title: '', text: 'y' },
     ]);
     expect(dataset.queries).toEqual([
-      { id: 'q1', text: 'a?', answers: ['x'], relevant: new Set(['d1']) },
-      { id: 'q2', text: 'b?', answers: [], relevant: new Set(['2', 'gone']) },
+      { id: 'q1', text: 'a?', answers: ['x'], relevant: new Set(['d1']), unanswerable: false },
+      { id: 'q2', text: 'b?', answers: [], relevant: new Set(['2', 'gone']), unanswerable: false },
     ]);
     expect(dataset.skippedQueries).toBe(1);
     expect(dataset.missingJudgedDocuments).toEqual(['gone']);

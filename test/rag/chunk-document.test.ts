@@ -226,6 +226,34 @@ describe('chunkDocument on pages and sections', () => {
     ]);
   });
 
+  it('cuts an FAQ at its questions: one question heading with its answer per chunk, heading path kept', () => {
+    const faq = (question: string, answer: string): DocumentSection => ({ text: answer, headings: ['Help', 'Returns', question] });
+    const chunks = chunkDocument({
+      kind: 'markdown',
+      sections: [
+        { text: 'Answers to common questions.', headings: ['Help'] },
+        faq('Can I return an item?', 'Yes, within 30 days of delivery.'),
+        faq('How long does a refund take?', 'Refunds show within 5–10 working days.'),
+      ],
+    });
+    expect(chunks.map((chunk) => chunk.text)).toEqual([
+      'Help\n\nAnswers to common questions.',
+      'Help > Returns > Can I return an item?\n\nYes, within 30 days of delivery.',
+      'Help > Returns > How long does a refund take?\n\nRefunds show within 5–10 working days.',
+    ]);
+  });
+
+  it('cuts a plain-text FAQ before each question line, without carrying the previous answer over', () => {
+    const text =
+      'Shipping questions\n\nDo you ship abroad?\nWe ship to the EU and the United Kingdom.\n\n' +
+      'How long does delivery take?\nTwo to five working days.\n\nIs there a tracking link?\nYes, by e-mail.';
+    expect(chunkDocument(textDocument(text)).map((chunk) => chunk.text)).toEqual([
+      'Shipping questions\n\nDo you ship abroad?\nWe ship to the EU and the United Kingdom.',
+      'How long does delivery take?\nTwo to five working days.',
+      'Is there a tracking link?\nYes, by e-mail.',
+    ]);
+  });
+
   it('starts every chunk of a long section with its heading path, counted in the budget', () => {
     const options: ChunkingOptions = { maxTokens: 100, overlapTokens: 15 };
     const headings = ['Operations', 'Backups and restores'];

@@ -2,61 +2,81 @@ import type { LabelledPassage } from '../prompt/context-block.js';
 import { bm25Idf } from '../../text/bm25-idf.js';
 import type { Term } from '../../text/extract-terms.js';
 import { extractTerms } from '../../text/extract-terms.js';
-import { splitSentences } from '../../text/split-sentences.js';
+import { answerUnits, type AnswerUnit } from './answer-units.js';
 
 export const NOT_FOUND_ANSWER = 'I could not find this in the knowledge base.';
 
 export interface ExtractiveAnswerOptions {
   /**
-   * Weighted share of the question's terms the best sentence must contain (0..1) to be an answer; a sentence
-   * holding two or more of them needs only 60% of this. Default 0.5.
+   * Weighted share of the question's terms the best unit (with its heading and neighbours) must contain
+   * (0..1) to be an answer; a unit holding two or more of them needs only 60% of this. Default 0.5.
    */
   minRelevance?: number;
-  /** Sentences quoted at most. Default 3. */
+  /** Sentences (list items, table rows) quoted at most. Default 3. */
   maxSentences?: number;
 }
 
 export interface ExtractiveAnswer {
-  /** Quoted sentences with their `[n]` marks and a "Sources:" line, or {@link NOT_FOUND_ANSWER}. */
+  /**
+   * Quoted sentences, each passage's run of them followed by its `[n]`, or {@link NOT_FOUND_ANSWER}, which
+   * cites nothing. No list of sources: `cited` is that list, for the caller to show.
+   */
   text: string;
   found: boolean;
   /** The passages cited, in order of first citation. */
   cited: LabelledPassage[];
 }
 
-interface ScoredSentence {
-  passage: LabelledPassage;
-  passageRank: number;
-  index: number;
-  text: string;
-  terms: Term[];
-  keys: Set<string>;
+interface ScoredUnit extends AnswerUnit {
+  /** Question terms the unit, its heading or its neighbours hold, weighted, as a share of all (0..1). */
   coverage: number;
+  /** Question terms the unit itself holds. */
   matched: number;
+  /** Question terms the unit holds that its heading holds too: the section is about them. */
+  confirmed: number;
   score: number;
 }
 
 type AnswerType = 'quantity' | 'date' | null;
 
 const QUANTITY_QUESTION =
-  /\b(how (many|much|long|far|old|often|large|big|tall|high|heavy|fast)|what (number|amount|percentage|percent|quantity|total|price|cost|size))\b/i;
+  /\b(how (many|much|long|far|old|often|large|big|tall|high|heavy|fast|soon)|what (number|amount|percentage|percent|quantity|total|price|cost|size))\b/i;
 const DATE_QUESTION = /\b(when|(what|which) (year|date|day|month|time))\b/i;
 const MONTH = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)/;
 const ENTITY_WEIGHT = 1.5;
 const NEAR = 3;
 const LONG_SENTENCE_TERMS = 60;
 const WINDOW_TERMS = 40;
+/** What a term found only in a unit's heading, or only in the unit next to it, counts for. */
+const HEADING_SHARE = 0.6;
+const NEIGHBOUR_SHARE = 0.3;
+/**
+ * How much a passage's place in the prompt (search's ranking, best first) weighs: the unit's score is
+ * divided by `1 + RANK_DECAY × rank`, so the first passage's sentence wins over an equally worded one of
+ * the fifth (0.5×), and a much better worded one of the fifth still wins.
+ */
+const RANK_DECAY = 0.25;
+/** A sentence opening like this leans on the one before it, which is quoted with it. */
+const LEANS_BACK = /^(this|these|that|those|it|its|they|their|such|however|but|also|thus|therefore|then|here|there|he|she|both|yes|no)\b/i;
 
 /**
- * An answer quoted from `passages` (best first): the sentences most relevant to `question`, verbatim up to
- * whitespace, each followed by its passage's `[n]`, then the sources. Deterministic: the same input always
- * gives the same text. Never adds a word of its own beyond the citations and the not-found sentence.
+ * An answer quoted from `passages` (best first, as search ranked them): the unit (sentence, list item or
+ * table row) that best answers `question`, with what belongs to it, verbatim up to whitespace, each
+ * passage's run of quotes followed by its `[n]`. Deterministic: the same input always gives the same text.
+ * Never adds a word of its own beyond the citations and the not-found sentence, and never quotes a heading.
  *
- * Relevance of a sentence: the IDF-weighted share of the question's content terms it contains (IDF over all
- * sentences of all passages, so words found everywhere count little and words found nowhere count most;
- * names and numbers of the question count 1.5×). Ranking adds bonuses: a number (or date) in a sentence
- * when the question asks how many / how much (or when), more when it stands within three words of a
- * question term ("20,000 bottles"); question terms appearing side by side as in the question.
+ * Relevance of a unit: the IDF-weighted share of the question's content terms found in it (IDF over all
+ * units of all passages, so words found everywhere count little; names and numbers count 1.5×; an acronym
+ * of the question also matches the words it stands for, "UK" the "United Kingdom"), with the terms of its
+ * heading counting 0.6 and those of the units beside it 0.3, so an FAQ's matching question points at the
+ * answer beneath it. Ranking adds bonuses for a number (or date) when the question asks how many (or
+ * when), and for question terms side by side as in the question, then divides by the passage's rank
+ * weight.
+ *
+ * What is quoted: the best unit; under a question heading, the answer beneath it from its start (an FAQ
+ * answer opens with what it says); the sentence before it when it leans on it ("This …"); the list after
+ * a lead-in ending with ":"; and the sentence after it while under `maxSentences` when that one holds
+ * question terms or a number asked for. Everything quoted comes from one passage, which alone is cited.
  */
 export function composeExtractiveAnswer(
   question: string,
@@ -69,52 +89,82 @@ export function composeExtractiveAnswer(
 
   const questionTerms = extractTerms(question);
   const content = contentTerms(questionTerms);
-  const sentences = passages.flatMap((passage, passageRank) =>
-    splitSentences(passage.text).map((sentence, index) => {
-      const terms = extractTerms(sentence.text);
-      return { passage, passageRank, index, text: sentence.text, terms, keys: new Set(terms.map((t) => t.key)) };
-    }),
-  );
-  if (content.size === 0 || sentences.length === 0) return notFound;
+  const units = answerUnits(passages);
+  if (content.size === 0 || units.length === 0) return notFound;
 
-  const weights = termWeights(content, sentences);
+  const acronyms = acronymsOf(questionTerms, question);
+  const has = (unit: { terms: Term[]; keys: Set<string> }, key: string) => unit.keys.has(key) || spells(unit.terms, acronyms.get(key));
+  const weights = termWeights(content, units, has);
   const total = [...weights.values()].reduce((sum, w) => sum + w, 0);
   const answerType = answerTypeOf(question);
   const questionNumbers = new Set(questionTerms.filter((t) => t.isNumber).map((t) => t.key));
   const pairs = adjacentPairs(questionTerms);
 
-  const scored: ScoredSentence[] = sentences.map((sentence) => {
-    const matchedKeys = [...weights.keys()].filter((key) => sentence.keys.has(key));
-    const coverage = matchedKeys.reduce((sum, key) => sum + (weights.get(key) ?? 0), 0) / total;
-    let score = 0;
-    if (coverage > 0) {
-      const contentCount = sentence.terms.filter((t) => !t.isStopWord).length;
-      // Headings and labels match well and answer nothing.
-      score = coverage * (contentCount < 4 ? 0.8 : 1);
-      score += answerBonus(answerType, sentence.terms, new Set(matchedKeys), questionNumbers);
-      score += Math.min(0.15, 0.05 * countPairs(sentence.terms, pairs));
+  const scored: ScoredUnit[] = units.map((unit, position) => {
+    const neighbours = [units[position - 1], units[position + 1]].filter(
+      (other): other is AnswerUnit => other !== undefined && other.passage === unit.passage && other.section === unit.section,
+    );
+    const headingUnit = { terms: unit.heading, keys: new Set(unit.heading.map((t) => t.key)) };
+    let own = 0;
+    let context = 0;
+    let matched = 0;
+    const matchedKeys = new Set<string>();
+    for (const [key, weight] of weights) {
+      if (has(unit, key)) {
+        own += weight;
+        matched += 1;
+        matchedKeys.add(key);
+      } else if (has(headingUnit, key)) context += HEADING_SHARE * weight;
+      else if (neighbours.some((other) => has(other, key))) context += NEIGHBOUR_SHARE * weight;
     }
-    return { ...sentence, coverage, matched: matchedKeys.length, score };
+    const coverage = (own + context) / total;
+    const confirmed = [...matchedKeys].filter((key) => has(headingUnit, key)).length;
+    let score = 0;
+    if (own > 0 || (unit.answersHeading && context > 0)) {
+      const contentCount = unit.terms.filter((t) => !t.isStopWord).length;
+      // Labels and fragments match well and answer little.
+      score = coverage * (contentCount < 4 ? 0.8 : 1);
+      score += answerBonus(answerType, unit.terms, matchedKeys, questionNumbers);
+      score += Math.min(0.15, 0.05 * countPairs(unit.terms, pairs));
+      score /= 1 + RANK_DECAY * unit.passageRank;
+    }
+    return { ...unit, coverage, matched, confirmed, score };
   });
-  scored.sort((a, b) => b.score - a.score || a.passageRank - b.passageRank || a.index - b.index);
+  const ranked = [...scored].sort((a, b) => b.score - a.score || a.passageRank - b.passageRank || a.index - b.index);
 
-  const relevant = (s: ScoredSentence) => s.coverage >= minRelevance || (s.matched >= 2 && s.coverage >= 0.6 * minRelevance);
-  const best = scored[0];
-  if (!best || !relevant(best)) return notFound;
+  const best = ranked[0];
+  // Two question terms, or one that the unit's heading names too, make a weaker match an answer.
+  const relevant = (s: ScoredUnit) => s.coverage >= minRelevance || ((s.matched >= 2 || s.confirmed >= 1) && s.coverage >= 0.6 * minRelevance);
+  if (!best || best.score === 0 || !relevant(best)) return notFound;
 
-  const chosen: ScoredSentence[] = [];
-  for (const candidate of scored) {
-    if (chosen.length >= maxSentences || candidate.score < 0.6 * best.score) break;
-    if (relevant(candidate) && !chosen.some((c) => nearDuplicate(c, candidate))) chosen.push(candidate);
+  const quoted = quotedUnits(best, scored, maxSentences, (unit) => unit.matched > 0 || (answerType !== null && answerBonus(answerType, unit.terms, new Set(), questionNumbers) > 0));
+  const text = `${quoted.map((unit) => quote(unit, weights)).join(' ')} [${best.passage.number}]`;
+  return { text, found: true, cited: [best.passage] };
+}
+
+/**
+ * What is quoted around the best unit, in passage order: see {@link composeExtractiveAnswer}. `useful` says
+ * whether a following sentence adds to the answer.
+ */
+function quotedUnits(best: ScoredUnit, all: readonly ScoredUnit[], max: number, useful: (unit: ScoredUnit) => boolean): ScoredUnit[] {
+  const section = all.filter((unit) => unit.passage === best.passage && unit.section === best.section);
+  const at = section.indexOf(best);
+  let first = at;
+  if (best.answersHeading && at < max) first = 0;
+  else if (at > 0 && (LEANS_BACK.test(best.text) || section[at - 1]!.text.trimEnd().endsWith(':'))) first = at - 1;
+  let last = at;
+  const leadIn = (unit: ScoredUnit) => unit.text.trimEnd().endsWith(':');
+  // A lead-in brings its list; a list item its neighbours in the list only when it is the lead-in's.
+  if (leadIn(best)) {
+    while (last + 1 < section.length && section[last + 1]!.kind === 'item' && last - first + 1 < max + 2) last += 1;
   }
-
-  const cited: LabelledPassage[] = [];
-  const quotes = chosen.map((sentence) => {
-    if (!cited.includes(sentence.passage)) cited.push(sentence.passage);
-    return `${quote(sentence, weights)} [${sentence.passage.number}]`;
-  });
-  const sources = cited.map((p) => `[${p.number}] ${p.source}${p.pageNumber === null ? '' : `, page ${p.pageNumber}`}`);
-  return { text: `${quotes.join(' ')}\n\nSources: ${sources.join('; ')}`, found: true, cited };
+  while (last + 1 < section.length && last - first + 1 < max) {
+    const next = section[last + 1]!;
+    const belongs = best.answersHeading ? first === 0 : LEANS_BACK.test(next.text) || useful(next);
+    if (!belongs) break;
+    last += 1;
+  }
+  return section.slice(first, last + 1);
 }
 
 /** The question's content terms: not stop words; names and numbers flagged. */
@@ -127,12 +177,38 @@ function contentTerms(terms: readonly Term[]): Map<string, boolean> {
   return content;
 }
 
-/** BM25's IDF over sentences, times 1.5 for names and numbers. */
-function termWeights(content: Map<string, boolean>, sentences: readonly { keys: Set<string> }[]): Map<string, number> {
-  const n = sentences.length;
+/** The question's acronyms ("UK", "EU"), by key, as the initials they stand for ("uk"). */
+function acronymsOf(terms: readonly Term[], question: string): Map<string, string> {
+  const acronyms = new Map<string, string>();
+  for (const term of terms) {
+    const word = question.slice(term.start, term.end);
+    if (/^\p{Lu}{2,6}$/u.test(word)) acronyms.set(term.key, word.toLowerCase());
+  }
+  return acronyms;
+}
+
+/** The terms hold capitalised words in a row whose initials spell `initials` ("United Kingdom": "uk"). */
+function spells(terms: readonly Term[], initials: string | undefined): boolean {
+  if (initials === undefined) return false;
+  const words = terms.filter((t) => !t.isStopWord);
+  for (let i = 0; i + initials.length <= words.length; i++) {
+    let j = 0;
+    while (j < initials.length && words[i + j]!.isEntity && words[i + j]!.key.startsWith(initials[j]!)) j++;
+    if (j === initials.length) return true;
+  }
+  return false;
+}
+
+/** BM25's IDF over units, times 1.5 for names and numbers. */
+function termWeights(
+  content: Map<string, boolean>,
+  units: readonly AnswerUnit[],
+  has: (unit: AnswerUnit, key: string) => boolean,
+): Map<string, number> {
+  const n = units.length;
   const weights = new Map<string, number>();
   for (const [key, special] of content) {
-    const df = sentences.filter((s) => s.keys.has(key)).length;
+    const df = units.filter((unit) => has(unit, key)).length;
     weights.set(key, bm25Idf(n, df) * (special ? ENTITY_WEIGHT : 1));
   }
   return weights;
@@ -173,18 +249,9 @@ function countPairs(terms: readonly Term[], pairs: Set<string>): number {
   return count;
 }
 
-/** Same sentence twice (overlapping chunks) or one containing the other. */
-function nearDuplicate(a: ScoredSentence, b: ScoredSentence): boolean {
-  const x = squash(a.text);
-  const y = squash(b.text);
-  if (x.includes(y) || y.includes(x)) return true;
-  const shared = [...a.keys].filter((k) => b.keys.has(k)).length;
-  return shared / (a.keys.size + b.keys.size - shared) >= 0.8;
-}
-
-/** The sentence with whitespace collapsed; a very long one cut to its densest window, marked with "…". */
-function quote(sentence: ScoredSentence, weights: Map<string, number>): string {
-  const { terms, text } = sentence;
+/** The unit with whitespace collapsed; a very long one cut to its densest window, marked with "…". */
+function quote(unit: AnswerUnit, weights: Map<string, number>): string {
+  const { terms, text } = unit;
   if (terms.length <= LONG_SENTENCE_TERMS) return squash(text);
   let bestStart = 0;
   let bestWeight = -1;

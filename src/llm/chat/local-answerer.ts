@@ -34,6 +34,11 @@ const TEXT_ID = 'txt-0';
  * - the question: `providerOptions.parley.query` of the last user message, else that message's text
  *   without the context block.
  *
+ * Citations: the answer cites the passages it quotes, and only those, as `[n]` with n the passage's label in
+ * the context block (as `assemblePrompt` numbers them: `[n]` is the prompt's n-th passage); it writes no
+ * "Sources:" line, since the caller lists the cited passages as the answer's sources. "Could not find"
+ * answers cite nothing.
+ *
  * Sampling settings (temperature, top-p, penalties, seed) have no meaning here and are ignored, as are tools
  * and files. `maxOutputTokens` cuts the answer at a word; `usage` is counted with cl100k.
  */

@@ -1,6 +1,16 @@
 import { countTokens } from '../../text/count-tokens.js';
+import { isQuestionLine } from '../../text/question-line.js';
 import type { DocumentSection } from './document.js';
-import { PARAGRAPH_SEP, makeUnit, paragraphUnit, refine, splitParagraphs, sumTokens, type Flow, type Unit } from './text-units.js';
+import {
+  PARAGRAPH_SEP,
+  makeUnit,
+  paragraphUnit,
+  refine,
+  splitParagraphs,
+  sumTokens,
+  type Flow,
+  type Unit,
+} from './text-units.js';
 
 export interface ChunkingOptions {
   /** No chunk's text, heading line included, has more cl100k tokens than this. At least 16. */
@@ -91,6 +101,8 @@ export class ChunkPacker {
   /** A small section joins the chunk before it, whole, when it fits and is about the same thing. */
   #canMerge(chunk: OpenChunk, last: SectionPlace, next: SectionPlace, units: readonly Unit[]): boolean {
     if (chunk.units.length === chunk.overlapCount) return false;
+    // One question of an FAQ with its answer per chunk: a question heading opens a chunk.
+    if (isQuestionLine(next.headings.at(-1) ?? '')) return false;
     const sameTopHeading = last.headings.length > 0 && last.headings[0] === next.headings[0];
     if (!sameTopHeading && !adjacentPages(last, next)) return false;
     const small = this.#maxTokens / 4;
@@ -126,7 +138,11 @@ export class ChunkPacker {
     // A merged section's heading line is only useful inside a chunk; a chunk it would open has it as prefix.
     if (unit.kind === 'heading' && !hasNew) return;
 
-    if (chunk.tokens + unit.tokens <= this.#maxTokens) {
+    if (unit.asksQuestion && answersSomething(chunk)) {
+      // An FAQ entry opens a chunk of its own, without the previous answer's tail.
+      this.#pending.push(unit);
+      this.#finishChunk();
+    } else if (chunk.tokens + unit.tokens <= this.#maxTokens) {
       chunk.units.push(unit);
       chunk.tokens += unit.tokens;
     } else if (hasNew && unit.flow.prefixTokens + this.#overlapTokens + unit.tokens <= this.#maxTokens) {
@@ -211,12 +227,23 @@ export class ChunkPacker {
       return;
     }
     const budget = Math.min(this.#overlapTokens, Math.floor((chunk.tokens - chunk.flow.prefixTokens) / 2));
-    this.#chunk = openChunk(next.flow, useful ? overlapTail(chunk.units, budget, next.flow) : []);
+    this.#chunk = openChunk(next.flow, useful && !next.asksQuestion ? overlapTail(chunk.units, budget, next.flow) : []);
   }
 }
 
 function openChunk(flow: Flow, overlap: Unit[]): OpenChunk {
   return { flow, units: overlap, overlapCount: overlap.length, tokens: flow.prefixTokens + sumTokens(overlap) };
+}
+
+/** Ends like a statement, not like a question or a title. */
+const STATEMENT_END = /[.!:;…]["'”’)\]]*$/u;
+
+/**
+ * The chunk holds new text that says something (a statement, not only questions or a title), so an FAQ
+ * entry after it may open the next chunk: a run of questions alone is not cut apart.
+ */
+function answersSomething(chunk: OpenChunk): boolean {
+  return chunk.units.slice(chunk.overlapCount).some((unit) => unit.kind !== 'heading' && STATEMENT_END.test(unit.text.trimEnd()));
 }
 
 function dropOverlapHead(chunk: OpenChunk): void {

@@ -1,4 +1,5 @@
 import { countTokens } from '../../text/count-tokens.js';
+import { isQuestionLine } from '../../text/question-line.js';
 import { sentenceSpans, type SentenceRules } from '../../text/split-sentences.js';
 
 /**
@@ -31,6 +32,8 @@ export interface Unit {
   readonly page: number | undefined;
   /** Whether the unit starts at a word boundary, so an overlap may start with it. */
   readonly wordStart: boolean;
+  /** A paragraph that opens with a question line (an FAQ entry): it starts a chunk of its own, with no overlap. */
+  readonly asksQuestion?: boolean;
   /** Finer units, computed once when first needed; empty when the unit cannot be cut. */
   children?: readonly Unit[];
 }
@@ -53,6 +56,11 @@ export function splitParagraphs(text: string): string[] {
 const CUTTING: SentenceRules = { softWraps: false, abbreviations: false };
 
 export function paragraphUnit(text: string, flow: Flow, page: number | undefined): Unit {
+  const unit = sentencesOf(text, flow, page);
+  return isQuestionLine(text.split('\n', 1)[0]!) ? { ...unit, asksQuestion: true } : unit;
+}
+
+function sentencesOf(text: string, flow: Flow, page: number | undefined): Unit {
   let previousEnd: number | undefined;
   const sentences = sentenceSpans(text, CUTTING).map(({ start, end }) => {
     const sep = previousEnd === undefined ? PARAGRAPH_SEP : text.slice(previousEnd, start);

@@ -28,20 +28,65 @@ describe('composeExtractiveAnswer', () => {
       passage(1, `Staff park behind the building. ${shared}`),
       passage(2, `${shared} Deliveries arrive at noon.`),
     ]);
-    expect(answer.text).toBe(`${shared} [1]\n\nSources: [1] doc-1.txt`);
+    expect(answer.text).toBe(`${shared} [1]`);
     expect(answer.cited.map((p) => p.number)).toEqual([1]);
   });
 
-  it('quotes up to three relevant sentences from several passages and lists each source once', () => {
-    const answer = composeExtractiveAnswer('What do ducks eat and where do ducks live?', [
+  it('quotes from the one passage that answers best and cites only it, with no sources line', () => {
+    const answer = composeExtractiveAnswer('Where do ducks live?', [
       passage(1, 'Ducks live near ponds and rivers. The weather was cold.', 'ducks.pdf', 2),
       passage(2, 'Most ducks eat plants and insects.', 'food.md'),
     ]);
     expect(answer.found).toBe(true);
-    expect(answer.text).toContain('Ducks live near ponds and rivers. [1]');
-    expect(answer.text).toContain('Most ducks eat plants and insects. [2]');
-    expect(answer.text).not.toContain('weather');
-    expect(answer.text).toMatch(/\n\nSources: \[1\] ducks\.pdf, page 2; \[2\] food\.md$|\n\nSources: \[2\] food\.md; \[1\] ducks\.pdf, page 2$/);
+    expect(answer.text).toBe('Ducks live near ponds and rivers. [1]');
+    expect(answer.cited.map((p) => p.number)).toEqual([1]);
+  });
+
+  it('answers with the text beneath a matching FAQ question, never with the question or its heading path', () => {
+    const answer = composeExtractiveAnswer('How soon do I get my money back after a return?', [
+      passage(
+        1,
+        'Help centre > Returns and refunds > How long does a refund take?\n\n' +
+          'We check every return within 3 working days. The money is then paid back to your card and shows within 5–10 working days.',
+      ),
+      passage(2, 'Money back guarantees are common in retail. A return rate of 20% is typical for clothing.'),
+    ]);
+    expect(answer.text).toBe(
+      'We check every return within 3 working days. The money is then paid back to your card and shows within 5–10 working days. [1]',
+    );
+  });
+
+  it('treats a short question line followed by its answer in plain text as an FAQ entry', () => {
+    const answer = composeExtractiveAnswer('Which cards do you take?', [
+      passage(1, 'Can I pay by card?\nYes: we take Visa and Mastercard.\n\nDo you ship abroad?\nOnly within the EU.'),
+    ]);
+    expect(answer.text).toBe('Yes: we take Visa and Mastercard. [1]');
+  });
+
+  it('matches an acronym of the question with the words it stands for, and prefers the passage search ranked first', () => {
+    const answer = composeExtractiveAnswer('Do you ship to the UK?', [
+      passage(1, 'Shipping > Which countries do you deliver to?\n\nWe deliver to the European Union and the United Kingdom. We do not ship to Canada.'),
+      passage(2, 'The study was led by the University of Hertfordshire, UK.'),
+    ]);
+    expect(answer.text).toContain('United Kingdom');
+    expect(answer.cited.map((p) => p.number)).toEqual([1]);
+  });
+
+  it('weighs a passage by its rank: the same sentence in a lower passage loses', () => {
+    const sentence = 'Opening hours are 9 to 5 on weekdays.';
+    const answer = composeExtractiveAnswer('What are the opening hours?', [
+      passage(1, 'Unrelated text about the weather.'),
+      passage(2, sentence),
+      passage(3, `Old notice: ${sentence}`),
+    ]);
+    expect(answer.text).toBe(`${sentence} [2]`);
+  });
+
+  it('keeps a lead-in with its list', () => {
+    const answer = composeExtractiveAnswer('What plans do you offer?', [
+      passage(1, 'We offer three plans:\n- Starter: free for 3 users.\n- Team: $8 per user.\n- Enterprise: on request.\n\nAll plans include backups.'),
+    ]);
+    expect(answer.text).toBe('We offer three plans: - Starter: free for 3 users. - Team: $8 per user. - Enterprise: on request. [1]');
   });
 
   it('prefers the sentence holding the number asked for', () => {
