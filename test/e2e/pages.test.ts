@@ -127,7 +127,7 @@ describe('a workspace', () => {
     await capture(page, 'not-found');
   });
 
-  parleyTest('full: lists, detail pages, the playground and settings', async () => {
+  parleyTest('full: lists, detail pages and the playground', async () => {
     const key = workspace.key;
     receiver.replies.push({ status: 500, body: 'Internal error at the receiver' });
     webhookId = (await apiCall(parley, key, 'POST', '/webhooks', { url: receiver.url, events: ['datasource.synched', 'datasource.error'], description: 'CRM sync' })).id;
@@ -215,7 +215,9 @@ describe('a workspace', () => {
     await page.goto(`/dashboard/datastores/${spare.id}?tab=settings`);
     expect(await page.getByRole('checkbox', { name: /Read long passages whole/ }).isChecked()).toBe(false);
     await apiCall(parley, workspace.key, 'DELETE', `/datastores/${spare.id}`);
+  });
 
+  parleyTest('full: settings (keys, members, webhooks, workspace, account)', async () => {
     await page.goto('/dashboard/settings/keys');
     await page.getByRole('cell', { name: 'Website backend', exact: true }).waitFor();
     await capture(page, 'settings-keys');
