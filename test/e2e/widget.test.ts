@@ -9,7 +9,7 @@ import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
 import { DESKTOP, PHONE, launchBrowser, openContext, screenshots, seriousViolations } from './support/browser.js';
 import { apiCall, settled } from './support/seed.js';
-import { handoffNotices } from '../../src/domain/handoff.js';
+import { handoffNotices, noticeText } from '../../src/domain/handoff.js';
 
 /**
  * The chat widget on a customer's page: the page comes from a loopback origin of its own (the test's
@@ -226,13 +226,13 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.getByRole('link', { name: 'Shipping' }).waitFor();
 
     await page.getByRole('button', { name: 'Talk to a person' }).click();
-    await page.getByText(handoffNotices.humanRequested(null)).waitFor();
+    await page.getByText(noticeText(handoffNotices.humanRequested(null))).waitFor();
     expect((await conversation(conversationId)).status).toBe('HUMAN_REQUESTED');
 
     await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Hello, I am checking your order now.' });
     await page.getByText('Hello, I am checking your order now.').waitFor({ timeout: 5_000 });
     await page.locator('.who', { hasText: 'Test person' }).waitFor();
-    await page.getByText(handoffNotices.personJoined('Test person')).waitFor();
+    await page.getByText(noticeText(handoffNotices.personJoined('Test person'))).waitFor();
     await apiCall(parley, workspace.key, 'PATCH', `/conversations/${conversationId}`, { status: 'RESOLVED' });
     await page.getByText('This conversation is resolved.').waitFor({ timeout: 5_000 });
     expect(problems).toEqual([]);
@@ -245,7 +245,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     const input = await askAndWait(page, 'Where is my parcel?', ['It is on its way.']);
     const { conversationId } = await visitorOf(page, agent);
     await page.getByRole('button', { name: 'Talk to a person' }).click();
-    const requested = page.locator('.system', { hasText: handoffNotices.humanRequested(null) });
+    const requested = page.locator('.system', { hasText: noticeText(handoffNotices.humanRequested(null)) });
     await requested.waitFor();
     await expect(page.getByRole('button', { name: 'Talk to a person' }).count()).resolves.toBe(0);
 
@@ -263,7 +263,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
 
     // A member takes over with a reply: the widget says who joined, live, as a notice line (text, centred).
     await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Ann here, let me look.' });
-    const joined = page.locator('.system', { hasText: handoffNotices.personJoined('Test person') });
+    const joined = page.locator('.system', { hasText: noticeText(handoffNotices.personJoined('Test person')) });
     await joined.waitFor({ timeout: 5_000 });
     await page.getByText('Ann here, let me look.').waitFor();
     await expect(joined.evaluate((element) => (element as unknown as { children: ArrayLike<unknown> }).children.length)).resolves.toBe(0);
@@ -275,7 +275,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.getByRole('button', { name: 'Open the chat' }).click();
     await page.getByText('Ann here, let me look.').waitFor();
     const notices = await page.locator('.system').allTextContents();
-    expect(notices).toEqual([handoffNotices.humanRequested(null), handoffNotices.personJoined('Test person')]);
+    expect(notices).toEqual([noticeText(handoffNotices.humanRequested(null)), noticeText(handoffNotices.personJoined('Test person'))]);
     expect(problems).toEqual([]);
   });
 
@@ -417,7 +417,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.getByRole('button', { name: 'Utile', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Parler à une personne' }).click();
     // The notice is the conversation's own, as the team and a reload see it: written by the server, in English.
-    await page.getByText(handoffNotices.humanRequested(null)).waitFor();
+    await page.getByText(noticeText(handoffNotices.humanRequested(null))).waitFor();
     await screenshots(page, 'widget-fr', { fullPage: false });
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Ouvrir la discussion' }).waitFor();
@@ -607,7 +607,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.getByRole('button', { name: 'Helpful', exact: true }).click();
     await until(() => conversation(conversationId), (c) => c.messages.some((m) => m.from === 'agent' && m.eval === 'GOOD'), 5_000);
     await page.getByRole('button', { name: 'Talk to a person' }).click();
-    await page.getByText(handoffNotices.humanRequested('ada@example.com')).waitFor();
+    await page.getByText(noticeText(handoffNotices.humanRequested('ada@example.com'))).waitFor();
     expect((await conversation(conversationId)).status).toBe('HUMAN_REQUESTED');
     // The live stream (its `authorization` header asks a preflight) brings a member's reply.
     await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Checking your order now.' });

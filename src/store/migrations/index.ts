@@ -14,6 +14,7 @@ import * as vectorWindows from './010-vector-windows.js';
 import * as accessControl from './011-access-control.js';
 import * as interruptedAnswers from './012-interrupted-answers.js';
 import * as handoff from './013-handoff.js';
+import * as messageNotices from './017-message-notices.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -34,6 +35,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '011-access-control': accessControl,
   '012-interrupted-answers': interruptedAnswers,
   '013-handoff': handoff,
+  '017-message-notices': messageNotices,
 };
 
 /** Every migration this build knows, oldest first: a store migrated past the last one was made by a newer Parley. */
