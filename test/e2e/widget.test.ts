@@ -415,12 +415,48 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await input.press('Enter');
     await page.getByText('Sous deux jours.').waitFor();
     await page.getByRole('button', { name: 'Utile', exact: true }).waitFor();
+    const { conversationId, visitorToken } = await visitorOf(page, agentId);
+    await apiCall(parley, visitorToken, 'PUT', `/agents/${agentId}/conversation/contact`, { email: 'ada@example.com' });
     await page.getByRole('button', { name: 'Parler à une personne' }).click();
-    // The notice is the conversation's own, as the team and a reload see it: written by the server, in English.
-    await page.getByText(noticeText(handoffNotices.humanRequested(null))).waitFor();
+    // The server's notices, worded in French from their kind; the team reads them in English.
+    await page
+      .getByText('Une personne va vous répondre ici sous peu. Si vous partez, nous pourrons aussi vous répondre par e-mail à ada@example.com.')
+      .waitFor();
+    await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Bonjour, je regarde.' });
+    await page.getByText('L’agent a été désactivé pour cette conversation ; Test person l’a rejointe et va vous répondre.').waitFor({ timeout: 5_000 });
     await screenshots(page, 'widget-fr', { fullPage: false });
+    expect((await conversation(conversationId)).messages.filter((m) => m.from === 'system').map((m) => m.text)).toEqual([
+      noticeText(handoffNotices.personJoined('Test person')),
+      noticeText(handoffNotices.humanRequested('ada@example.com')),
+    ]);
+    // Read back after a reload: still French.
+    await page.reload();
+    await page.getByRole('button', { name: 'Ouvrir la discussion' }).click();
+    await page.getByText('Une personne va vous répondre ici sous peu.').waitFor();
+    expect(await page.getByText('A person will answer here soon.').count()).toBe(0);
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Ouvrir la discussion' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('words the notices in Arabic, the e-mail and the name kept as they are', async () => {
+    const agent = await newAgent({});
+    const { page, problems } = await openPage({ agent, lang: 'ar' });
+    await page.getByRole('button', { name: 'افتح المحادثة' }).click();
+    upstream.replies.push({ kind: 'answer', deltas: ['خلال يومين.'] });
+    const input = page.getByRole('textbox', { name: 'اكتب سؤالك…' });
+    await input.fill('متى تشحنون؟');
+    await input.press('Enter');
+    await page.getByText('خلال يومين.').waitFor();
+    const { conversationId, visitorToken } = await visitorOf(page, agent);
+    await apiCall(parley, visitorToken, 'PUT', `/agents/${agent}/conversation/contact`, { email: 'ada@example.com' });
+    await page.getByRole('button', { name: 'التحدث إلى شخص' }).click();
+    const requested = page.locator('.system', { hasText: 'سيجيبك أحد الأشخاص هنا قريبًا.' });
+    await requested.waitFor();
+    expect(await requested.locator('bdi').textContent()).toBe('ada@example.com');
+    await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'مرحبًا' });
+    const joined = page.locator('.system', { hasText: 'تم إيقاف الوكيل في هذه المحادثة؛ انضم Test person وسيجيبك.' });
+    await joined.waitFor({ timeout: 5_000 });
     expect(problems).toEqual([]);
   });
 
