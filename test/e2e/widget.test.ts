@@ -266,7 +266,9 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     const joined = page.locator('.system', { hasText: noticeText(handoffNotices.personJoined('Test person')) });
     await joined.waitFor({ timeout: 5_000 });
     await page.getByText('Ann here, let me look.').waitFor();
-    await expect(joined.evaluate((element) => (element as unknown as { children: ArrayLike<unknown> }).children.length)).resolves.toBe(0);
+    // Text only: the name is isolated in a <bdi> that holds its text and nothing else.
+    await expect(joined.locator('*').count()).resolves.toBe(1);
+    await expect(joined.locator('bdi').textContent()).resolves.toBe('Test person');
     await expect(joined.evaluate((element) => (globalThis as unknown as Probe).getComputedStyle(element as unknown as ProbeElement).textAlign)).resolves.toBe('center');
     await screenshots(page, 'widget-handoff', { fullPage: false });
 
