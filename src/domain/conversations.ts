@@ -8,6 +8,7 @@ import type {
   ConversationStatus,
   MessageEval,
   MessageFrom,
+  MessageNotice,
   MessageRecord,
   MessageUsage,
   NewConversation,
@@ -35,7 +36,7 @@ import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 import type { KnowledgeGapFinding } from './knowledge-gaps.js';
 import { questionKey } from '../text/question-key.js';
-import { handoffNotices } from './handoff.js';
+import { handoffNotices, noticeText } from './handoff.js';
 
 export const CONVERSATION_STATUSES = ['UNRESOLVED', 'RESOLVED', 'HUMAN_REQUESTED'] as const satisfies readonly ConversationStatus[];
 
@@ -92,6 +93,8 @@ export interface NewMessageInput {
   knowledgeGap?: KnowledgeGapFinding & { question: string };
   /** An agent answer that stopped before its end: the text is what had been written. */
   interrupted?: boolean;
+  /** A system message the server writes: what it tells, by kind (the text is its English wording). */
+  notice?: MessageNotice;
 }
 
 /** What the end of an answer started with {@link ConversationService.startAnswer} sets. */
@@ -115,8 +118,12 @@ function newMessage(workspaceId: string, conversationId: string, input: NewMessa
     memberId: input.memberId ?? null,
     createdAt: now(),
     interrupted: input.interrupted ?? false,
+    notice: input.notice ?? null,
   };
 }
+
+/** A system message telling the visitor `notice`, in its stored English words. */
+const noticeInput = (notice: MessageNotice): NewMessageInput => ({ from: 'system', text: noticeText(notice), notice });
 
 /** The knowledge gap an agent answer records, when it found nothing to answer from. */
 function knowledgeGapOf(message: NewMessage, agentId: string | null, gap: NewMessageInput['knowledgeGap']): NewKnowledgeGap | undefined {
@@ -244,7 +251,7 @@ export class ConversationService {
     const handsBack = requested.isAiEnabled === true && requested.status === undefined && conversation.status === 'HUMAN_REQUESTED';
     const patch: ConversationPatch = handsBack ? { ...requested, status: 'UNRESOLVED' } : requested;
     const at = now();
-    const notice = (text: string): NewMessage => ({ ...newMessage(workspaceId, id, { from: 'system', text }), createdAt: at });
+    const notice = (told: MessageNotice): NewMessage => ({ ...newMessage(workspaceId, id, noticeInput(told)), createdAt: at });
     const willSwitchOff = conversation.isAiEnabled && patch.isAiEnabled === false;
     const willRequest = conversation.status !== 'HUMAN_REQUESTED' && patch.status === 'HUMAN_REQUESTED';
     const joined = willSwitchOff ? notice(handoffNotices.personJoined(by?.name.trim() || null)) : undefined;
@@ -439,7 +446,7 @@ export class ConversationService {
     if (appended === undefined) throw notFound('Conversation', conversationId);
     this.onEvent(workspaceId);
     if (fromVisitor && conversation.status === 'RESOLVED' && appended.conversation.status !== 'RESOLVED') {
-      await this.addMessage(workspaceId, conversationId, { from: 'system', text: handoffNotices.reopened });
+      await this.addMessage(workspaceId, conversationId, noticeInput(handoffNotices.reopened));
     }
     return appended;
   }

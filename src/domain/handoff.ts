@@ -1,4 +1,4 @@
-import type { AgentRecord, ConversationRecord } from '../store/store.js';
+import type { AgentRecord, ConversationRecord, MessageNotice } from '../store/store.js';
 
 /**
  * Whether the agent answers a new message in the conversation (as it stands once the message is stored):
@@ -15,19 +15,34 @@ export const agentAnswersIn = (
 export const AI_SWITCHED_OFF_NOTICE = 'The agent was switched off for this conversation; a person will answer.';
 
 /**
- * The system messages the visitor reads when the conversation changes hands. They start as the notice
- * compat-notes quote where they replace it, and name a member only by the name the visitor already sees on
- * that member's replies.
+ * The system messages the visitor reads when the conversation changes hands, by kind. They start as the
+ * notice compat-notes quote where they replace it, and name a member only by the name the visitor already
+ * sees on that member's replies.
  */
 export const handoffNotices = {
   /** A person was asked for; `email`: where the visitor said they can be reached. */
-  humanRequested: (email: string | null): string =>
-    email === null
-      ? 'A person will answer here soon.'
-      : `A person will answer here soon. If you leave, we can also reply to ${email} by e-mail.`,
+  humanRequested: (email: string | null): MessageNotice => (email === null ? { kind: 'humanRequested' } : { kind: 'humanRequested', email }),
   /** A member took the conversation over (the agent is switched off); `name`: theirs, when one is known. */
-  personJoined: (name: string | null): string =>
-    name === null ? AI_SWITCHED_OFF_NOTICE : `The agent was switched off for this conversation; ${name} joined and will answer.`,
+  personJoined: (name: string | null): MessageNotice => (name === null ? { kind: 'aiSwitchedOff' } : { kind: 'personJoined', name }),
   /** The visitor wrote in a resolved conversation. */
-  reopened: 'This conversation was reopened.',
-} as const;
+  reopened: { kind: 'reopened' },
+} as const satisfies Record<string, MessageNotice | ((value: string | null) => MessageNotice)>;
+
+/**
+ * A notice's stored text: English, what the inbox, the API, exports and e-mails show. The chat widget words
+ * the kinds it knows in the visitor's language instead (web/widget/src/strings).
+ */
+export function noticeText(notice: MessageNotice): string {
+  switch (notice.kind) {
+    case 'humanRequested':
+      return notice.email === undefined
+        ? 'A person will answer here soon.'
+        : `A person will answer here soon. If you leave, we can also reply to ${notice.email} by e-mail.`;
+    case 'personJoined':
+      return `The agent was switched off for this conversation; ${notice.name} joined and will answer.`;
+    case 'aiSwitchedOff':
+      return AI_SWITCHED_OFF_NOTICE;
+    case 'reopened':
+      return 'This conversation was reopened.';
+  }
+}

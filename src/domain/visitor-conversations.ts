@@ -1,4 +1,4 @@
-import type { ContactFields, ConversationStatus, MessageEval, Store } from '../store/store.js';
+import type { ContactFields, ConversationStatus, MessageEval, MessageNotice, Store } from '../store/store.js';
 import { ParleyError, notFound, unauthorized } from '../errors.js';
 import type { Caller, VisitorGrant } from './callers.js';
 import type { ConversationService } from './conversations.js';
@@ -20,6 +20,8 @@ export interface VisitorMessage {
   eval: MessageEval | null;
   /** Where an agent answer came from, as far as a visitor may see: name, link, page. */
   sources: SourceLabel[];
+  /** A notice the server wrote: what it tells, by kind, for a client that words it in the visitor's language. */
+  notice?: MessageNotice;
 }
 
 export interface VisitorTranscript {
@@ -145,7 +147,9 @@ export class VisitorConversationService {
     nameOf: (type: string, id: string) => Promise<string | null>,
   ): Promise<VisitorEvent> {
     if (envelope.type === 'message.created') {
-      const message = envelope.data.message as { id: string; from: VisitorMessage['from']; text: string; createdAt: string; sender: { type: string; id: string | null } | null };
+      const message = envelope.data.message as Pick<VisitorMessage, 'id' | 'from' | 'text' | 'createdAt' | 'notice'> & {
+        sender: { type: string; id: string | null } | null;
+      };
       const { sender } = message;
       const name = sender === null || sender.id === null || sender.type === 'visitor' ? null : await nameOf(sender.type, sender.id);
       return {
@@ -157,6 +161,7 @@ export class VisitorConversationService {
           text: message.text,
           createdAt: message.createdAt,
           sender: sender === null ? null : { type: sender.type, name, mine: sender.type === 'visitor' && sender.id === grant.visitorId },
+          ...(message.notice === undefined ? {} : { notice: message.notice }),
         },
       };
     }
@@ -181,6 +186,7 @@ export class VisitorConversationService {
       sender: sender && { type: sender.type, name: sender.type === 'visitor' ? null : sender.name },
       eval: message.eval,
       sources: sourceLabels(message.sources),
+      ...(message.notice === null ? {} : { notice: message.notice }),
     };
   }
 

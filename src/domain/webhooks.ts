@@ -23,6 +23,9 @@ export interface WebhookServiceOptions {
 }
 
 /** Deliveries shown per page of an endpoint's log. */
+/** An endpoint as listed: with how many of its latest tried deliveries failed since its last success (0: none). */
+export type ListedWebhook = WebhookEndpointRecord & { consecutiveFailures: number };
+
 export const DELIVERY_LOG_LIMIT = 100;
 
 /** Webhook endpoints of a workspace, their delivery logs and replays. */
@@ -51,8 +54,10 @@ export class WebhookService {
     return endpoint;
   }
 
-  list(workspaceId: string): Promise<WebhookEndpointRecord[]> {
-    return this.store.webhooks.list(workspaceId);
+  /** The workspace's endpoints, each with how many of its latest deliveries failed since its last success. */
+  async list(workspaceId: string): Promise<ListedWebhook[]> {
+    const [endpoints, failures] = await Promise.all([this.store.webhooks.list(workspaceId), this.store.deliveries.consecutiveFailures(workspaceId)]);
+    return endpoints.map((endpoint) => ({ ...endpoint, consecutiveFailures: failures.get(endpoint.id) ?? 0 }));
   }
 
   get(workspaceId: string, id: string): Promise<WebhookEndpointRecord> {

@@ -107,6 +107,8 @@ export const messageCreatedEvent = (message: NewMessage, agentId: string | null)
       text: message.text,
       createdAt: message.createdAt,
       sender: senderRef(message, agentId),
+      // A server-written notice says what it tells, so a client can word it in its visitor's language.
+      ...(message.notice === null ? {} : { notice: message.notice }),
     },
   });
 

@@ -222,6 +222,8 @@ export interface MessageTable {
   created_at: string;
   /** 1: an agent answer that stopped before its end, or is still being written. */
   interrupted: number;
+  /** JSON MessageNotice of a system message the server wrote; null otherwise. */
+  notice: string | null;
 }
 
 export interface EventOutboxTable {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AI_SWITCHED_OFF_NOTICE, handoffNotices } from '../../src/domain/handoff.js';
+import { AI_SWITCHED_OFF_NOTICE, handoffNotices, noticeText } from '../../src/domain/handoff.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { seedConversation } from './conversations-seed.js';
@@ -75,7 +75,7 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
     const [event] = await eventsOf(seeded.id);
     const texts = (event!.payload.messages as { text: string }[]).map((message) => message.text);
     // The notice telling the visitor a person will answer is the last of them.
-    expect(texts).toEqual([...messages.slice(3).map(([, text]) => text), handoffNotices.humanRequested(null)]);
+    expect(texts).toEqual([...messages.slice(3).map(([, text]) => text), noticeText(handoffNotices.humanRequested(null))]);
   });
 
   it('writes the event in the transaction of the change: a failed event write undoes the change', async () => {
@@ -106,6 +106,7 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
             memberId: null,
             createdAt: at,
             interrupted: false,
+            notice: { kind: 'aiSwitchedOff' },
           },
           onStatusChanged: { id: existing!.id, workspaceId: ws.id, type: 'human-requested', payload: {} },
         },

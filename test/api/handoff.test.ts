@@ -6,12 +6,13 @@ import { STORE_KINDS } from '../support/stores.js';
 import { streamAnswer } from '../support/streamed-answer.js';
 import { follow } from '../support/visitor-stream.js';
 import type { AgentBody, AnswerBody, ConversationBody, ErrorBody } from '../support/bodies.js';
-import { handoffNotices } from '../../src/domain/handoff.js';
+import { handoffNotices, noticeText } from '../../src/domain/handoff.js';
+import type { MessageNotice } from '../../src/store/store.js';
 
 interface Transcript {
   status: string;
   isAiEnabled: boolean;
-  messages: { from: string; text: string; sender: { type: string; name: string | null } | null }[];
+  messages: { from: string; text: string; sender: { type: string; name: string | null } | null; notice?: MessageNotice }[];
 }
 
 const ANSWER = 'Hello from the fake server.';
@@ -86,7 +87,7 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
     expect(conversation.messages.map((message) => [message.from, message.text]).reverse()).toEqual([
       ['human', 'Where is my parcel?'],
       ['agent', ANSWER],
-      ['system', handoffNotices.humanRequested('lin@example.com')],
+      ['system', noticeText(handoffNotices.humanRequested('lin@example.com'))],
       ['human', 'Are you there?'],
       ['human', 'Hello?'],
     ]);
@@ -106,7 +107,7 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
     expect(await nextQuestion(quietAgent, visitor, 'Still there?')).not.toHaveProperty('answer');
     expect(upstream.requests.length).toBe(calls);
     expect(lines((await transcript(quietAgent, visitor)).messages).slice(2)).toEqual([
-      ['system', handoffNotices.humanRequested(null)],
+      ['system', noticeText(handoffNotices.humanRequested(null))],
       ['human', 'Still there?'],
     ]);
 
@@ -138,8 +139,8 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
       await stream.frames.waitFor(5, 10_000);
       const notices = stream.frames.items.filter((frame) => frame.event === 'message').map((frame) => [frame.data.from, frame.data.text, frame.data.sender]);
       expect(notices).toEqual([
-        ['system', handoffNotices.humanRequested(null), null],
-        ['system', handoffNotices.personJoined('Test person'), null],
+        ['system', noticeText(handoffNotices.humanRequested(null)), null],
+        ['system', noticeText(handoffNotices.personJoined('Test person')), null],
         ['human', 'Hi, Ann here.', { type: 'user', name: 'Test person', mine: false }],
       ]);
     } finally {
@@ -147,8 +148,8 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
     }
     const history = await transcript(quietAgent, visitor);
     expect(history.messages.slice(2).map((message) => [message.from, message.text, message.sender])).toEqual([
-      ['system', handoffNotices.humanRequested(null), null],
-      ['system', handoffNotices.personJoined('Test person'), null],
+      ['system', noticeText(handoffNotices.humanRequested(null)), null],
+      ['system', noticeText(handoffNotices.personJoined('Test person')), null],
       ['human', 'Hi, Ann here.', { type: 'user', name: 'Test person' }],
     ]);
     // The hosted widget's read of the history has them too (newest first).
@@ -165,7 +166,7 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
       const frames = await stream.frames.waitFor(3, 10_000);
       expect(frames.filter((frame) => frame.event === 'message').map((frame) => [frame.data.from, frame.data.text])).toEqual([
         ['human', 'One more thing'],
-        ['system', handoffNotices.reopened],
+        ['system', noticeText(handoffNotices.reopened)],
         ['agent', ANSWER],
       ]);
     } finally {
@@ -173,7 +174,7 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
     }
     expect(lines((await transcript(quietAgent, visitor)).messages).slice(2)).toEqual([
       ['human', 'One more thing'],
-      ['system', handoffNotices.reopened],
+      ['system', noticeText(handoffNotices.reopened)],
       ['agent', ANSWER],
     ]);
 
@@ -185,7 +186,51 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
     expect(upstream.requests.length).toBe(calls);
     expect(lines((await transcript(quietAgent, visitor)).messages).slice(-2)).toEqual([
       ['human', 'Actually, not quite'],
-      ['system', handoffNotices.reopened],
+      ['system', noticeText(handoffNotices.reopened)],
+    ]);
+  });
+
+  it('names what each notice tells, by kind and parameters, live and read back; the text stays English', async () => {
+    const visitor = await firstQuestion(quietAgent);
+    await parley.call('PUT', `/agents/${quietAgent}/conversation/contact`, { key: visitor.visitorToken, body: { email: 'lin@example.com' } });
+    const stream = await follow(`${parley.url}/agents/${quietAgent}/conversation/events`, visitor.visitorToken);
+    const expected = [
+      ['human', undefined],
+      ['agent', undefined],
+      ['system', { kind: 'humanRequested', email: 'lin@example.com' }],
+      ['system', { kind: 'personJoined', name: 'Test person' }],
+      ['human', undefined],
+      ['system', { kind: 'reopened' }],
+      ['system', { kind: 'aiSwitchedOff' }],
+    ];
+    try {
+      await askForPerson(quietAgent, visitor);
+      await parley.call('PATCH', `/conversations/${visitor.conversationId}`, { key: member.accessToken, body: { isAiEnabled: false, status: 'RESOLVED' } });
+      await nextQuestion(quietAgent, visitor, 'One more thing');
+      // Handed back, then taken over with the API key: nobody is named.
+      await parley.call('PATCH', `/conversations/${visitor.conversationId}`, { key: ws.key, body: { isAiEnabled: true } });
+      await parley.call('PATCH', `/conversations/${visitor.conversationId}`, { key: ws.key, body: { isAiEnabled: false } });
+      const live = () => stream.frames.items.filter((frame) => frame.event === 'message').map((frame) => [frame.data.from, frame.data.notice]);
+      // Status frames come between the messages: wait frame by frame for the five messages.
+      while (live().length < 5) await stream.frames.waitFor(stream.frames.items.length + 1, 10_000);
+      expect(live()).toEqual(expected.slice(2));
+    } finally {
+      stream.close();
+    }
+    const history = await transcript(quietAgent, visitor);
+    expect(history.messages.map((message) => [message.from, message.notice])).toEqual(expected);
+    for (const message of history.messages) {
+      if (message.notice !== undefined) expect(message.text).toBe(noticeText(message.notice));
+    }
+    // The hosted widget's read (newest first) carries them too; the team's read shows the English text.
+    const hosted = await parley.call<Transcript>('GET', `/conversations/${visitor.conversationId}`, { key: visitor.visitorToken });
+    expect(hosted.body.messages.map((message) => [message.from, message.notice]).reverse()).toEqual(expected);
+    const team = await stored(visitor.conversationId);
+    expect(team.messages.filter((message) => message.from === 'system').map((message) => message.text).reverse()).toEqual([
+      'A person will answer here soon. If you leave, we can also reply to lin@example.com by e-mail.',
+      'The agent was switched off for this conversation; Test person joined and will answer.',
+      'This conversation was reopened.',
+      'The agent was switched off for this conversation; a person will answer.',
     ]);
   });
 

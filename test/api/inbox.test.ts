@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handoffNotices } from '../../src/domain/handoff.js';
+import { handoffNotices, noticeText } from '../../src/domain/handoff.js';
 import { startTestParley, type SignedInMember, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { seedConversation } from './conversations-seed.js';
@@ -73,7 +73,7 @@ describe.each(STORE_KINDS)('the inbox API on %s', (kind) => {
         ['agent', 'agent', 'I am a bot.'],
         ['human', 'visitor', 'A person please'],
         // The take-over names the member to the visitor, as their reply does.
-        ['system', null, handoffNotices.personJoined('Test person')],
+        ['system', null, noticeText(handoffNotices.personJoined('Test person'))],
         ['human', 'user', 'Hi, Ann here.'],
       ]);
       expect(after.participantsUsers).toEqual([{ id: ann.memberId, name: 'Test person' }]);

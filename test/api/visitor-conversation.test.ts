@@ -3,7 +3,7 @@ import { follow } from '../support/visitor-stream.js';
 import { startTestParley, type SignedInMember, type TestParley, type Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import type { AgentBody, AnswerBody, ConversationBody, ErrorBody } from '../support/bodies.js';
-import { handoffNotices } from '../../src/domain/handoff.js';
+import { handoffNotices, noticeText } from '../../src/domain/handoff.js';
 
 interface Transcript {
   conversationId: string;
@@ -110,7 +110,7 @@ describe.each(STORE_KINDS)('the widget’s calls about the visitor’s own conve
       expect(frames).toEqual([
         {
           event: 'message',
-          data: expect.objectContaining({ from: 'system', text: handoffNotices.personJoined('Test person'), sender: null }),
+          data: expect.objectContaining({ from: 'system', text: noticeText(handoffNotices.personJoined('Test person')), sender: null }),
         },
         { event: 'status', data: { status: 'UNRESOLVED', isAiEnabled: false } },
         {

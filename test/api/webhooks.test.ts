@@ -12,6 +12,7 @@ import {
   eventOf,
   undeclared,
   type CreatedWebhookBody,
+  type ListedWebhookBody,
   type DatasourceBody,
   type DatastoreBody,
   type DeliveryBody,
@@ -141,6 +142,26 @@ describe.each(STORE_KINDS)('webhooks (%s)', (kind) => {
     expect(delivery!.attempts[0]?.error).toMatch(/500/);
     expect(delivery!.completedAt).not.toBeNull();
     await parley.call('DELETE', `/webhooks/${webhook.id}`, { key: ws.key });
+  });
+
+  it('lists how many deliveries an endpoint failed since its last success, for its own workspace only', async () => {
+    const own = await parley.newWorkspace();
+    const elsewhere = await parley.newWorkspace();
+    const theirs = await createWebhook(['human-requested'], elsewhere);
+    const listed = async (workspace: Workspace) => (await parley.call<ListedWebhookBody[]>('GET', '/webhooks', { key: workspace.key })).body;
+    // Nothing listens on port 1: every attempt is refused and retried.
+    const created = await parley.call<CreatedWebhookBody>('POST', '/webhooks', { key: own.key, body: { url: 'http://127.0.0.1:1/hook', events: ['human-requested'] } });
+    const webhook = created.body;
+    expect((await listed(own)).map((endpoint) => endpoint.consecutiveFailures)).toEqual([0]);
+    const conversationId = await startConversation(own);
+    await parley.call('PATCH', `/conversations/${conversationId}`, { key: own.key, body: { status: 'HUMAN_REQUESTED' } });
+    const [failing] = await until(() => listed(own), ([endpoint]) => (endpoint?.consecutiveFailures ?? 0) > 0);
+    expect(failing).toMatchObject({ id: webhook.id, consecutiveFailures: 1 });
+    expect(await listed(elsewhere)).toEqual([expect.objectContaining({ id: theirs.id, consecutiveFailures: 0 })]);
+
+    // Pointed at a receiver that answers, the retry succeeds: no longer failing.
+    await parley.call('PATCH', `/webhooks/${webhook.id}`, { key: own.key, body: { url: receiver.url } });
+    await until(() => listed(own), ([endpoint]) => endpoint?.consecutiveFailures === 0);
   });
 
   it('replays a delivery as a new one with the same body', async () => {

@@ -95,6 +95,7 @@ async function pastConversation(
     visitorId: null,
     memberId: null,
     interrupted: false,
+    notice: null,
     ...fields,
   });
   const question = gap ?? 'How long do refunds take?';

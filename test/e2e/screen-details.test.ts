@@ -136,6 +136,14 @@ describe('the dashboard, in detail', () => {
     await page.getByText(/^Failing: the last 3 deliveries failed, the latest just now/).waitFor();
     expect(await page.getByText('Receiving events').count()).toBe(0);
     await screenshots(page, 'webhook-failing');
+    // The list tells it too, beside an endpoint that is fine.
+    await apiCall(parley, workspace.key, 'POST', '/webhooks', { url: `${receiver.url}/crm`, events: ['datasource.synched'], description: 'CRM sync' });
+    await page.goto('/dashboard/settings/webhooks');
+    const card = (url: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: url, exact: true }) });
+    await card(receiver.url).getByText('Failing: the last 3 deliveries failed').waitFor();
+    await card(`${receiver.url}/crm`).waitFor();
+    expect(await card(`${receiver.url}/crm`).getByText('Failing').count()).toBe(0);
+    await screenshots(page, 'webhooks-list-failing');
 
     // One success after the failures: receiving again.
     await conversations.addMessage(workspace.id, conversation.id, { from: 'human', text: 'four' });
@@ -143,8 +151,11 @@ describe('the dashboard, in detail', () => {
       () => apiCall<DeliveryBody[]>(parley, workspace.key, 'GET', `/webhooks/${webhook.id}/deliveries`),
       (list) => list[0]?.status === 'succeeded',
     );
-    await page.reload();
+    await page.goto(`/dashboard/settings/webhooks/${webhook.id}`);
     await page.getByText('Receiving events.').waitFor();
+    await page.goto('/dashboard/settings/webhooks');
+    await card(`${receiver.url}/crm`).waitFor();
+    expect(await card(receiver.url).getByText('Failing').count()).toBe(0);
     expect(problems).toEqual([]);
   });
 

@@ -10,7 +10,7 @@ import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
 import { DESKTOP, PHONE, launchBrowser, openContext, screenshots, seriousViolations } from './support/browser.js';
 import { apiCall, settled } from './support/seed.js';
-import { handoffNotices } from '../../src/domain/handoff.js';
+import { handoffNotices, noticeText } from '../../src/domain/handoff.js';
 
 /**
  * The chat widget on a customer's page: the page comes from a loopback origin of its own (the test's
@@ -227,13 +227,13 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.getByRole('link', { name: 'Shipping' }).waitFor();
 
     await page.getByRole('button', { name: 'Talk to a person' }).click();
-    await page.getByText(handoffNotices.humanRequested(null)).waitFor();
+    await page.getByText(noticeText(handoffNotices.humanRequested(null))).waitFor();
     expect((await conversation(conversationId)).status).toBe('HUMAN_REQUESTED');
 
     await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Hello, I am checking your order now.' });
     await page.getByText('Hello, I am checking your order now.').waitFor({ timeout: 5_000 });
     await page.locator('.who', { hasText: 'Test person' }).waitFor();
-    await page.getByText(handoffNotices.personJoined('Test person')).waitFor();
+    await page.getByText(noticeText(handoffNotices.personJoined('Test person'))).waitFor();
     await apiCall(parley, workspace.key, 'PATCH', `/conversations/${conversationId}`, { status: 'RESOLVED' });
     await page.getByText('This conversation is resolved.').waitFor({ timeout: 5_000 });
     expect(problems).toEqual([]);
@@ -246,7 +246,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     const input = await askAndWait(page, 'Where is my parcel?', ['It is on its way.']);
     const { conversationId } = await visitorOf(page, agent);
     await page.getByRole('button', { name: 'Talk to a person' }).click();
-    const requested = page.locator('.system', { hasText: handoffNotices.humanRequested(null) });
+    const requested = page.locator('.system', { hasText: noticeText(handoffNotices.humanRequested(null)) });
     await requested.waitFor();
     await expect(page.getByRole('button', { name: 'Talk to a person' }).count()).resolves.toBe(0);
 
@@ -264,10 +264,12 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
 
     // A member takes over with a reply: the widget says who joined, live, as a notice line (text, centred).
     await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Ann here, let me look.' });
-    const joined = page.locator('.system', { hasText: handoffNotices.personJoined('Test person') });
+    const joined = page.locator('.system', { hasText: noticeText(handoffNotices.personJoined('Test person')) });
     await joined.waitFor({ timeout: 5_000 });
     await page.getByText('Ann here, let me look.').waitFor();
-    await expect(joined.evaluate((element) => (element as unknown as { children: ArrayLike<unknown> }).children.length)).resolves.toBe(0);
+    // Text only: the name is isolated in a <bdi> that holds its text and nothing else.
+    await expect(joined.locator('*').count()).resolves.toBe(1);
+    await expect(joined.locator('bdi').textContent()).resolves.toBe('Test person');
     await expect(joined.evaluate((element) => (globalThis as unknown as Probe).getComputedStyle(element as unknown as ProbeElement).textAlign)).resolves.toBe('center');
     await screenshots(page, 'widget-handoff', { fullPage: false });
 
@@ -276,7 +278,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.getByRole('button', { name: 'Open the chat' }).click();
     await page.getByText('Ann here, let me look.').waitFor();
     const notices = await page.locator('.system').allTextContents();
-    expect(notices).toEqual([handoffNotices.humanRequested(null), handoffNotices.personJoined('Test person')]);
+    expect(notices).toEqual([noticeText(handoffNotices.humanRequested(null)), noticeText(handoffNotices.personJoined('Test person'))]);
     expect(problems).toEqual([]);
   });
 
@@ -439,12 +441,48 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await input.press('Enter');
     await page.getByText('Sous deux jours.').waitFor();
     await page.getByRole('button', { name: 'Utile', exact: true }).waitFor();
+    const { conversationId, visitorToken } = await visitorOf(page, agentId);
+    await apiCall(parley, visitorToken, 'PUT', `/agents/${agentId}/conversation/contact`, { email: 'ada@example.com' });
     await page.getByRole('button', { name: 'Parler à une personne' }).click();
-    // The notice is the conversation's own, as the team and a reload see it: written by the server, in English.
-    await page.getByText(handoffNotices.humanRequested(null)).waitFor();
+    // The server's notices, worded in French from their kind; the team reads them in English.
+    await page
+      .getByText('Une personne va vous répondre ici sous peu. Si vous partez, nous pourrons aussi vous répondre par e-mail à ada@example.com.')
+      .waitFor();
+    await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Bonjour, je regarde.' });
+    await page.getByText('L’agent a été désactivé pour cette conversation ; Test person l’a rejointe et va vous répondre.').waitFor({ timeout: 5_000 });
     await screenshots(page, 'widget-fr', { fullPage: false });
+    expect((await conversation(conversationId)).messages.filter((m) => m.from === 'system').map((m) => m.text)).toEqual([
+      noticeText(handoffNotices.personJoined('Test person')),
+      noticeText(handoffNotices.humanRequested('ada@example.com')),
+    ]);
+    // Read back after a reload: still French.
+    await page.reload();
+    await page.getByRole('button', { name: 'Ouvrir la discussion' }).click();
+    await page.getByText('Une personne va vous répondre ici sous peu.').waitFor();
+    expect(await page.getByText('A person will answer here soon.').count()).toBe(0);
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Ouvrir la discussion' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('words the notices in Arabic, the e-mail and the name kept as they are', async () => {
+    const agent = await newAgent({});
+    const { page, problems } = await openPage({ agent, lang: 'ar' });
+    await page.getByRole('button', { name: 'افتح المحادثة' }).click();
+    upstream.replies.push({ kind: 'answer', deltas: ['خلال يومين.'] });
+    const input = page.getByRole('textbox', { name: 'اكتب سؤالك…' });
+    await input.fill('متى تشحنون؟');
+    await input.press('Enter');
+    await page.getByText('خلال يومين.').waitFor();
+    const { conversationId, visitorToken } = await visitorOf(page, agent);
+    await apiCall(parley, visitorToken, 'PUT', `/agents/${agent}/conversation/contact`, { email: 'ada@example.com' });
+    await page.getByRole('button', { name: 'التحدث إلى شخص' }).click();
+    const requested = page.locator('.system', { hasText: 'سيجيبك أحد الأشخاص هنا قريبًا.' });
+    await requested.waitFor();
+    expect(await requested.locator('bdi').textContent()).toBe('ada@example.com');
+    await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'مرحبًا' });
+    const joined = page.locator('.system', { hasText: 'تم إيقاف الوكيل في هذه المحادثة؛ انضم Test person وسيجيبك.' });
+    await joined.waitFor({ timeout: 5_000 });
     expect(problems).toEqual([]);
   });
 
@@ -631,7 +669,7 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.getByRole('button', { name: 'Helpful', exact: true }).click();
     await until(() => conversation(conversationId), (c) => c.messages.some((m) => m.from === 'agent' && m.eval === 'GOOD'), 5_000);
     await page.getByRole('button', { name: 'Talk to a person' }).click();
-    await page.getByText(handoffNotices.humanRequested('ada@example.com')).waitFor();
+    await page.getByText(noticeText(handoffNotices.humanRequested('ada@example.com'))).waitFor();
     expect((await conversation(conversationId)).status).toBe('HUMAN_REQUESTED');
     // The live stream (its `authorization` header asks a preflight) brings a member's reply.
     await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Checking your order now.' });

@@ -175,6 +175,35 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
     });
   });
 
+  describe('failing endpoints', () => {
+    it('counts each endpoint’s tried deliveries since its newest success, in its own workspace only', async () => {
+      const [a, b] = await twoWorkspaces(store());
+      const { endpoint, delivery: first } = await webhookDelivery(a.id, { createdAt: at(1) });
+      const outcome = (status: 'pending' | 'succeeded' | 'failed') => ({ status, nextAttemptAt: null, at: at(400) });
+      const later = async (seconds: number, status: 'pending' | 'succeeded' | 'failed' | 'untried') => {
+        const delivery = deliveryRecord(a.id, { channel: 'webhook', endpointId: endpoint.id, recipients: null, createdAt: at(seconds) });
+        await create(delivery);
+        if (status !== 'untried') await store().deliveries.recordAttempt(a.id, delivery.id, attempt(1), outcome(status));
+      };
+      await store().deliveries.recordAttempt(a.id, first.id, attempt(1), outcome('failed'));
+      expect(await store().deliveries.consecutiveFailures(a.id)).toEqual(new Map([[endpoint.id, 1]]));
+      await later(2, 'succeeded');
+      expect(await store().deliveries.consecutiveFailures(a.id)).toEqual(new Map());
+      // Given up, still being retried, not tried yet (says nothing): two failures since the success.
+      await later(3, 'failed');
+      await later(4, 'pending');
+      await later(5, 'untried');
+      const healthy = await webhookDelivery(a.id, { createdAt: at(6) });
+      await store().deliveries.recordAttempt(a.id, healthy.delivery.id, attempt(1), outcome('succeeded'));
+      expect(await store().deliveries.consecutiveFailures(a.id)).toEqual(new Map([[endpoint.id, 2]]));
+      // Another workspace's failures are its own.
+      const theirs = await webhookDelivery(b.id, { createdAt: at(7) });
+      await store().deliveries.recordAttempt(b.id, theirs.delivery.id, attempt(1), outcome('failed'));
+      expect(await store().deliveries.consecutiveFailures(b.id)).toEqual(new Map([[theirs.endpoint.id, 1]]));
+      expect(await store().deliveries.consecutiveFailures(a.id)).toEqual(new Map([[endpoint.id, 2]]));
+    });
+  });
+
   describe('endpoints', () => {
     it('keeps a disabled endpoint’s log', async () => {
       const [a] = await twoWorkspaces(store());

@@ -33,7 +33,7 @@ export type { ApiKeyBody, IssuedKeyBody } from '../../src/http/routes/keys.js';
 export type { InvitedBody, MemberBody, PasswordResetBody } from '../../src/http/routes/members.js';
 export type { MessageBody, RatedMessageBody } from '../../src/http/routes/messages.js';
 export type { ModelBody, ModelProviderBody, ProviderTestBody } from '../../src/http/routes/models.js';
-export type { CreatedWebhookBody, DeliveryBody, WebhookBody } from '../../src/http/routes/webhooks.js';
+export type { CreatedWebhookBody, DeliveryBody, ListedWebhookBody, WebhookBody } from '../../src/http/routes/webhooks.js';
 export type { SettingsBody } from '../../src/http/routes/workspace.js';
 
 /**

@@ -238,6 +238,7 @@ export const messageRecord = (
   memberId: null,
   createdAt: at(60),
   interrupted: false,
+  notice: null,
   ...overrides,
 });
 

@@ -13,6 +13,22 @@ const Sender = Nullable(
   { description: 'Null for system notices' },
 );
 
+const Notice = Type.Union(
+  [
+    Type.Object({ kind: Type.Literal('humanRequested'), email: Type.Optional(Type.String({ description: 'Where the team can also reply' })) }),
+    Type.Object({ kind: Type.Literal('personJoined'), name: Type.String({ description: 'The member who took over' }) }),
+    Type.Object({ kind: Type.Literal('aiSwitchedOff') }),
+    Type.Object({ kind: Type.Literal('reopened') }),
+  ],
+  {
+    description:
+      'On system notices the server wrote: what it tells, by kind, so a client can word it in its visitor’s language ' +
+      '(`text` is the English wording). humanRequested: a person will answer; personJoined: a member took over; ' +
+      'aiSwitchedOff: the agent was switched off, nobody named; reopened: the visitor’s message reopened a resolved ' +
+      'conversation. Show `text` for a kind you do not know.',
+  },
+);
+
 export const VisitorTranscript = Type.Object({
   conversationId: Type.String(),
   status: StringEnum(['UNRESOLVED', 'RESOLVED', 'HUMAN_REQUESTED']),
@@ -26,6 +42,7 @@ export const VisitorTranscript = Type.Object({
       sender: Sender,
       eval: Nullable(StringEnum(['GOOD', 'BAD'])),
       sources: SourceLabels,
+      notice: Type.Optional(Notice),
     }),
     { description: 'Oldest first; newest first from GET /conversations/{id}, the hosted widget’s read' },
   ),
@@ -87,7 +104,8 @@ export const visitorConversationRoutes: FastifyPluginAsyncTypebox<{ visitors: Vi
         tags: TAGS,
         summary: 'Follow the visitor’s conversation live: new messages and status changes (visitor token)',
         description:
-          '`event: message` (data: {id, from, text, createdAt, sender {type, name, mine}}) and `event: status` ' +
+          '`event: message` (data: {id, from, text, createdAt, sender {type, name, mine}, notice?}, `notice` as in ' +
+          'the conversation read back) and `event: status` ' +
           '(data: {status, isAiEnabled?}), each with its id; `Last-Event-ID` resumes after one. A `ready` event ' +
           'follows the backlog.',
         params: IdParams,

@@ -41,6 +41,18 @@ const CreatedWebhook = Type.Composite([
   }),
 ]);
 
+const ListedWebhook = Type.Composite([
+  Webhook,
+  Type.Object({
+    consecutiveFailures: Type.Integer({
+      minimum: 0,
+      description:
+        'How many of the latest deliveries (tried at least once, not succeeded, retrying or given up) came since the ' +
+        'newest one that succeeded: 0 when the endpoint receives events; more says it is failing',
+    }),
+  }),
+]);
+
 const Attempt = Type.Object({
   attempt: Type.Integer(),
   startedAt: Timestamp('When the attempt began'),
@@ -71,6 +83,7 @@ export const Delivery = Type.Object({
 
 export type WebhookBody = Static<typeof Webhook>;
 export type CreatedWebhookBody = Static<typeof CreatedWebhook>;
+export type ListedWebhookBody = Static<typeof ListedWebhook>;
 export type DeliveryBody = Static<typeof Delivery>;
 
 const DeliveryParams = Type.Object({ id: Id, deliveryId: Id });
@@ -108,8 +121,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
 
   app.get(
     '/webhooks',
-    { config: { adminOnly: true }, schema: { tags, summary: 'List the workspace’s webhook endpoints', response: { 200: Type.Array(Webhook), ...errorResponses() } } },
-    async (request) => (await webhooks.list(workspaceOf(request))).map(webhookView),
+    { config: { adminOnly: true }, schema: { tags, summary: 'List the workspace’s webhook endpoints', response: { 200: Type.Array(ListedWebhook), ...errorResponses() } } },
+    async (request) => (await webhooks.list(workspaceOf(request))).map(({ consecutiveFailures, ...endpoint }) => ({ ...webhookView(endpoint), consecutiveFailures })),
   );
 
   app.get(

@@ -45,8 +45,8 @@ const DATE_QUESTION = /\b(when|(what|which) (year|date|day|month|time))\b/i;
 const MONTH = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)/;
 const ENTITY_WEIGHT = 1.5;
 const NEAR = 3;
-const LONG_SENTENCE_TERMS = 60;
-const WINDOW_TERMS = 40;
+const LONG_SENTENCE_TERMS = 100;
+const WINDOW_TERMS = 80;
 /** What a term found only in a unit's heading, or only in the unit next to it, counts for. */
 const HEADING_SHARE = 0.6;
 const NEIGHBOUR_SHARE = 0.3;
@@ -56,6 +56,8 @@ const NEIGHBOUR_SHARE = 0.3;
  * the fifth (0.5×), and a much better worded one of the fifth still wins.
  */
 const RANK_DECAY = 0.25;
+/** A unit of another passage or section scoring at least this share of the best one's is quoted after it. */
+const RUNNER_UP_SHARE = 0.5;
 /** A sentence opening like this leans on the one before it, which is quoted with it. */
 const LEANS_BACK = /^(this|these|that|those|it|its|they|their|such|however|but|also|thus|therefore|then|here|there|he|she|both|yes|no)\b/i;
 
@@ -76,7 +78,9 @@ const LEANS_BACK = /^(this|these|that|those|it|its|they|their|such|however|but|a
  * What is quoted: the best unit; under a question heading, the answer beneath it from its start (an FAQ
  * answer opens with what it says); the sentence before it when it leans on it ("This …"); the list after
  * a lead-in ending with ":"; and the sentence after it while under `maxSentences` when that one holds
- * question terms or a number asked for. Everything quoted comes from one passage, which alone is cited.
+ * question terms or a number asked for. Unless the best unit answers an FAQ question, the next best units
+ * follow while they score at least half as well (up to `maxSentences` units in all, none repeated): the
+ * answer is often in a unit ranked just below the best. Each passage quoted is cited, and only those.
  */
 export function composeExtractiveAnswer(
   question: string,
@@ -137,9 +141,39 @@ export function composeExtractiveAnswer(
   const relevant = (s: ScoredUnit) => s.coverage >= minRelevance || ((s.matched >= 2 || s.confirmed >= 1) && s.coverage >= 0.6 * minRelevance);
   if (!best || best.score === 0 || !relevant(best)) return notFound;
 
-  const quoted = quotedUnits(best, scored, maxSentences, (unit) => unit.matched > 0 || (answerType !== null && answerBonus(answerType, unit.terms, new Set(), questionNumbers) > 0));
-  const text = `${quoted.map((unit) => quote(unit, weights)).join(' ')} [${best.passage.number}]`;
-  return { text, found: true, cited: [best.passage] };
+  const useful = (unit: ScoredUnit) => unit.matched > 0 || (answerType !== null && answerBonus(answerType, unit.terms, new Set(), questionNumbers) > 0);
+  const quoted = quotedUnits(best, scored, maxSentences, useful);
+  // An FAQ answer says all its question asks; elsewhere the answer may lie in another unit scored nearly as well.
+  if (!best.answersHeading) quoted.push(...runnersUp(ranked, quoted, best.score * RUNNER_UP_SHARE, maxSentences, relevant));
+  const groups = new Map<LabelledPassage, ScoredUnit[]>();
+  for (const unit of quoted) groups.set(unit.passage, [...(groups.get(unit.passage) ?? []), unit]);
+  const text = [...groups]
+    .map(([passage, units]) => `${units.sort((a, b) => a.index - b.index).map((unit) => quote(unit, weights)).join(' ')} [${passage.number}]`)
+    .join(' ');
+  return { text, found: true, cited: [...groups.keys()] };
+}
+
+/**
+ * The best-scored units after `quoted`, up to `max` units in all, while they score at least `floor` and are
+ * relevant, skipping what repeats a quoted unit (overlapping chunks share sentences).
+ */
+function runnersUp(
+  ranked: readonly ScoredUnit[],
+  quoted: readonly ScoredUnit[],
+  floor: number,
+  max: number,
+  relevant: (unit: ScoredUnit) => boolean,
+): ScoredUnit[] {
+  const texts = quoted.map((unit) => squash(unit.text));
+  const added: ScoredUnit[] = [];
+  for (const unit of ranked) {
+    if (quoted.length + added.length >= max || unit.score < floor) break;
+    const text = squash(unit.text);
+    if (quoted.includes(unit) || !relevant(unit) || texts.some((other) => other.includes(text) || text.includes(other))) continue;
+    texts.push(text);
+    added.push(unit);
+  }
+  return added;
 }
 
 /**

@@ -16,6 +16,7 @@ import * as interruptedAnswers from './012-interrupted-answers.js';
 import * as handoff from './013-handoff.js';
 import * as statusHistory from './014-status-history.js';
 import * as modelProviders from './015-model-providers.js';
+import * as messageNotices from './016-message-notices.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -38,6 +39,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '013-handoff': handoff,
   '014-status-history': statusHistory,
   '015-model-providers': modelProviders,
+  '016-message-notices': messageNotices,
 };
 
 /** Every migration this build knows, oldest first: a store migrated past the last one was made by a newer Parley. */

@@ -64,6 +64,12 @@ export interface DeliveryStore {
   createWithJob(delivery: NewDelivery, job: NewJob): Promise<boolean>;
   /** The delivery if it exists in this workspace. */
   find(workspaceId: string, id: string): Promise<DeliveryRecord | undefined>;
+  /**
+   * How many of each webhook endpoint's tried deliveries (one attempt or more, not succeeded) are newer than
+   * its newest succeeded one, in the log's order (newest first): how long it has been failing. Endpoints
+   * with none are left out.
+   */
+  consecutiveFailures(workspaceId: string): Promise<Map<string, number>>;
   /** Newest first. */
   list(workspaceId: string, filter: { endpointId?: string; channel?: DeliveryChannel; limit: number }): Promise<DeliveryRecord[]>;
   /** Logs the attempt and the outcome, in one transaction; nothing when the delivery is not in the workspace. */

@@ -4,6 +4,19 @@ export type MessageFrom = 'human' | 'agent' | 'system';
 
 export type MessageEval = 'GOOD' | 'BAD';
 
+/**
+ * What a system message the server wrote tells the visitor, by kind with its parameters, so a client can
+ * word it in the visitor's language (the message text is the English wording).
+ * humanRequested: a person will answer (`email`: where the team can also reply); personJoined: the member
+ * `name` took over; aiSwitchedOff: the agent was switched off and nobody is named; reopened: the visitor's
+ * message reopened a resolved conversation.
+ */
+export type MessageNotice =
+  | { kind: 'humanRequested'; email?: string }
+  | { kind: 'personJoined'; name: string }
+  | { kind: 'aiSwitchedOff' }
+  | { kind: 'reopened' };
+
 /** Token counts of the model call that produced a message. */
 export interface MessageUsage {
   promptTokens: number;
@@ -33,6 +46,8 @@ export interface MessageRecord {
    * the text is what had been written. Also true while an answer is being written.
    */
   interrupted: boolean;
+  /** What a server-written system message tells, by kind; null for every other message. */
+  notice: MessageNotice | null;
 }
 
 export type NewMessage = Omit<MessageRecord, 'eval'>;

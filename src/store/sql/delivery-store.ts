@@ -102,6 +102,37 @@ export class SqlDeliveryStore implements DeliveryStore {
     return this.withAttempts(rows);
   }
 
+  async consecutiveFailures(workspaceId: string): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('delivery as failed')
+      .select(['failed.endpoint_id', (eb) => eb.fn.countAll().as('failures')])
+      .where('failed.workspace_id', '=', workspaceId)
+      .where('failed.channel', '=', 'webhook')
+      .where('failed.attempt_count', '>', 0)
+      .where('failed.status', '!=', 'succeeded')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('delivery as later')
+              .select('later.id')
+              .whereRef('later.workspace_id', '=', 'failed.workspace_id')
+              .whereRef('later.endpoint_id', '=', 'failed.endpoint_id')
+              .where('later.status', '=', 'succeeded')
+              // Newer in the log's order: created later, or at the same time with a greater id.
+              .where((later) =>
+                later.or([
+                  later('later.created_at', '>', later.ref('failed.created_at')),
+                  later.and([later('later.created_at', '=', later.ref('failed.created_at')), later('later.id', '>', later.ref('failed.id'))]),
+                ]),
+              ),
+          ),
+        ),
+      )
+      .groupBy('failed.endpoint_id')
+      .execute();
+    return new Map(rows.flatMap((row) => (row.endpoint_id === null ? [] : [[row.endpoint_id, Number(row.failures)] as const])));
+  }
+
   async recordAttempt(workspaceId: string, id: string, attempt: DeliveryAttemptRecord, outcome: DeliveryOutcome): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const updated = await trx

@@ -3,6 +3,7 @@ import type { Database, MessageTable } from '../schema.js';
 import type {
   MessageEval,
   MessageFrom,
+  MessageNotice,
   MessageRecord,
   MessageStore,
   MessageUsage,
@@ -25,6 +26,7 @@ export const toMessageRecord = (row: Selectable<MessageTable>): MessageRecord =>
   memberId: row.member_id,
   createdAt: row.created_at,
   interrupted: row.interrupted === 1,
+  notice: row.notice === null ? null : (JSON.parse(row.notice) as MessageNotice),
 });
 
 /** A visitor's message no member has read: what the inbox counts as unread. */
@@ -51,6 +53,7 @@ export async function insertMessage(db: Kysely<Database>, message: NewMessage): 
       member_id: message.memberId,
       created_at: message.createdAt,
       interrupted: message.interrupted ? 1 : 0,
+      notice: message.notice === null ? null : JSON.stringify(message.notice),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

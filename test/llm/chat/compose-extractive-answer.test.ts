@@ -42,6 +42,18 @@ describe('composeExtractiveAnswer', () => {
     expect(answer.cited.map((p) => p.number)).toEqual([1]);
   });
 
+  it('quotes a sentence of another passage scoring nearly as well after the best one, citing both passages', () => {
+    const answer = composeExtractiveAnswer('What symptoms does the measles virus cause?', [
+      passage(1, 'The measles virus causes fever and a rash. Vaccines were introduced in 1963.'),
+      passage(2, 'Ducks are waterfowl.'),
+      passage(3, 'Symptoms of the measles virus also include cough and red eyes.'),
+    ]);
+    expect(answer.text).toBe(
+      'The measles virus causes fever and a rash. [1] Symptoms of the measles virus also include cough and red eyes. [3]',
+    );
+    expect(answer.cited.map((p) => p.number)).toEqual([1, 3]);
+  });
+
   it('answers with the text beneath a matching FAQ question, never with the question or its heading path', () => {
     const answer = composeExtractiveAnswer('How soon do I get my money back after a return?', [
       passage(

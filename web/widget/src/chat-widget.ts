@@ -1,5 +1,6 @@
 import { h } from './element.js';
 import { link, renderMarkdown, safeHref } from './markdown.js';
+import { noticeLine } from './notice-line.js';
 import { CallFailed, type ConversationStatus, type LiveMessage, type ParleyClient, type Rating, type Source, type WidgetConfig } from './parley-client.js';
 import { pickLanguage, type Strings } from './strings/index.js';
 import type { VisitorStore } from './visitor-store.js';
@@ -331,7 +332,7 @@ export class ChatWidget {
   /** Draws a stored message (read back or live) once. */
   #show(message: LiveMessage): void {
     this.#known.add(message.id);
-    if (message.from === 'system' || message.sender === null) return this.#system(message.text);
+    if (message.from === 'system' || message.sender === null) return this.#system(noticeLine(this.#t, message));
     if (message.sender.type === 'visitor') return void this.#message('mine', message.text);
     const agent = message.sender.type === 'agent';
     const shown = this.#message(agent ? 'agent' : 'person', message.text, { name: message.sender.name });
@@ -504,9 +505,9 @@ export class ChatWidget {
     return { element, body };
   }
 
-  /** A notice line, as plain text; one that comes while an answer is being written goes before that answer, as it was stored. */
-  #system(text: string, error = false): void {
-    const line = h('div', { class: error ? 'system error' : 'system', role: error ? 'alert' : undefined }, text);
+  /** A notice line, as text; one that comes while an answer is being written goes before that answer, as it was stored. */
+  #system(text: string | (string | Node)[], error = false): void {
+    const line = h('div', { class: error ? 'system error' : 'system', role: error ? 'alert' : undefined }, ...(typeof text === 'string' ? [text] : text));
     const writing = error ? null : this.#log.querySelector('[aria-busy="true"]');
     if (writing) writing.before(line);
     else this.#log.append(line);

@@ -38,13 +38,22 @@ export interface Sender {
   mine?: boolean;
 }
 
+/** What a notice the server wrote tells, by kind (the API's `notice`); a newer server may send other kinds. */
+export type Notice =
+  | { kind: 'humanRequested'; email?: string }
+  | { kind: 'personJoined'; name: string }
+  | { kind: 'aiSwitchedOff' }
+  | { kind: 'reopened' };
+
 export interface TranscriptMessage {
   id: string;
   from: 'human' | 'agent' | 'system';
+  /** A notice's English wording, shown for a kind this widget does not know. */
   text: string;
   sender: Sender | null;
   eval: Rating;
   sources: { name: string; url: string | null }[];
+  notice?: Notice;
 }
 
 export type ConversationStatus = 'UNRESOLVED' | 'RESOLVED' | 'HUMAN_REQUESTED';
@@ -66,7 +75,7 @@ export interface AnswerEnd {
   sources?: { datasource_name: string; source_url: string | null }[];
 }
 
-export type LiveMessage = Pick<TranscriptMessage, 'id' | 'from' | 'text' | 'sender'> & Partial<Pick<TranscriptMessage, 'eval' | 'sources'>>;
+export type LiveMessage = Pick<TranscriptMessage, 'id' | 'from' | 'text' | 'sender' | 'notice'> & Partial<Pick<TranscriptMessage, 'eval' | 'sources'>>;
 
 export type LiveEvent =
   | { kind: 'message'; id: string | undefined; message: LiveMessage }

@@ -21,6 +21,12 @@ export interface Webhook {
   updatedAt: string;
 }
 
+/** An endpoint as the list gives it. */
+export interface ListedWebhook extends Webhook {
+  /** Tried deliveries since its newest success; more than 0: it is failing. */
+  consecutiveFailures: number;
+}
+
 export interface CreatedWebhook extends Webhook {
   secret: string;
 }
@@ -63,7 +69,7 @@ const webhookPath = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
 /** `enabled: false` for members, whom the API refuses (only owners and admins manage webhooks). */
 export function useWebhooks({ enabled = true } = {}) {
   const workspaceId = useWorkspaceId();
-  return useQuery({ queryKey: webhookKeys.all(workspaceId), queryFn: () => api<Webhook[]>('/webhooks'), enabled });
+  return useQuery({ queryKey: webhookKeys.all(workspaceId), queryFn: () => api<ListedWebhook[]>('/webhooks'), enabled });
 }
 
 export function useWebhook(id: string, { enabled = true } = {}) {

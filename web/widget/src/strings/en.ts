@@ -9,6 +9,12 @@ export const en = {
   messages: 'Messages',
   talkToPerson: 'Talk to a person',
   resolved: 'This conversation is resolved.',
+  // The server's notices, worded as it stores them in English; {email} and {name} are filled in as text.
+  humanRequested: 'A person will answer here soon.',
+  humanRequestedEmail: 'A person will answer here soon. If you leave, we can also reply to {email} by e-mail.',
+  personJoined: 'The agent was switched off for this conversation; {name} joined and will answer.',
+  aiSwitchedOff: 'The agent was switched off for this conversation; a person will answer.',
+  reopened: 'This conversation was reopened.',
   newConversation: 'New conversation',
   helpful: 'Helpful',
   notHelpful: 'Not helpful',

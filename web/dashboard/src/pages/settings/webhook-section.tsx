@@ -6,6 +6,7 @@ import { useCanAdminister } from '../../session/session';
 import { AdminsOnly, SectionHeader } from './section-header';
 import { WebhookForm } from './webhook-form';
 import { counted } from '../../components/counted';
+import { lastDeliveries } from './failed-deliveries';
 
 const STATUS = {
   pending: { label: 'Retrying', tone: 'badge-waiting' },
@@ -71,7 +72,7 @@ function EndpointState({ webhook }: { webhook: Webhook }) {
   const error = latest.lastError ?? (latest.lastStatusCode === null ? null : `HTTP ${latest.lastStatusCode}`);
   return (
     <span className="endpoint-failing">
-      Failing: {failed === 1 ? 'the last delivery' : `the last ${counted(failed, 'delivery', 'deliveries')}`} failed, the latest <DateTime iso={failedAt} relative />
+      Failing: {lastDeliveries(failed)} failed, the latest <DateTime iso={failedAt} relative />
       {error !== null && `: ${error}`}.
     </span>
   );

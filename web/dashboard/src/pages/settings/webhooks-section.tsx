@@ -6,6 +6,7 @@ import { ModalDialog } from '../../components/modal-dialog';
 import { ErrorState, LoadingState } from '../../components/query-status';
 import { SecretOnce } from '../../components/secret-once';
 import { useCreateWebhook, useDeleteWebhook, useUpdateWebhook, useWebhooks, type Webhook } from '../../queries/webhooks';
+import { lastDeliveries } from './failed-deliveries';
 import { useCanAdminister } from '../../session/session';
 import { AdminsOnly, SectionHeader } from './section-header';
 import { WebhookForm } from './webhook-form';
@@ -105,6 +106,14 @@ export function WebhooksSection() {
                 </h3>
                 <EnabledSwitch webhook={webhook} />
               </div>
+              {webhook.enabled && webhook.consecutiveFailures > 0 && (
+                <p className="card-text endpoint-failing">
+                  <span className="badge badge-error">
+                    Failing<span className="visually-hidden">:</span>
+                  </span>{' '}
+                  {lastDeliveries(webhook.consecutiveFailures)} failed
+                </p>
+              )}
               {webhook.description !== '' && <p className="card-text">{webhook.description}</p>}
               <ul className="tag-list" aria-label="Events">
                 {webhook.events.map((type) => (
