@@ -193,7 +193,7 @@ describe.runIf(STORE_KINDS.includes('postgres'))('event streams across parley se
       const written = Date.now();
       const reply = await here.call('POST', `/conversations/${seeded.id}/messages`, { key: a.key, body: { text: 'reply', memberId: member.memberId } });
       expect(reply.status).toBe(201);
-      // conversation.created, the visitor's message, the take-over, the reply, the read.
+      // conversation.created, the visitor's message, the joined notice, the take-over, the reply (the read follows).
       const events = await onOther.events.waitFor(5, 20_000);
       // NOTIFY, not the 30 s safety poll, brought them (the bound leaves room for a busy machine).
       expect(Date.now() - written).toBeLessThan(20_000);
@@ -201,11 +201,11 @@ describe.runIf(STORE_KINDS.includes('postgres'))('event streams across parley se
       expect(events.map((event) => event.type)).toEqual([
         'conversation.created',
         'message.created',
-        'conversation.updated',
         'message.created',
         'conversation.updated',
+        'message.created',
       ]);
-      expect(events.map((event) => event.id)).toEqual(stored);
+      expect(events.map((event) => event.id)).toEqual(stored.slice(0, 5));
       expect(bOnOther.events.items).toEqual([]);
       onOther.close();
       bOnOther.close();
