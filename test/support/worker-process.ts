@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { ROOT, childEnv, waitForOutput } from './cli.js';
-
-/** Linux's USER_HZ, the unit of the CPU times in /proc/<pid>/stat; 100 on every common kernel. */
-const CLOCK_TICKS_PER_SECOND = 100;
+import { statCpuSeconds } from './thread-cpu.js';
 
 /** `parley worker` or `parley serve` in a process of its own, as in scale-out mode, read through /proc while it works. */
 export interface WorkerProcess {
@@ -101,11 +99,7 @@ function readThroughProc(child: ChildProcess, stop: () => Promise<void>): Worker
   const statusKb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
   return {
     pid,
-    cpuSeconds() {
-      // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-    },
+    cpuSeconds: () => statCpuSeconds(`/proc/${pid}/stat`) ?? 0,
     peakRssMb: () => statusKb('VmHWM') / 1024,
     rssBytes: () => statusKb('VmRSS') * 1024,
     stop,
