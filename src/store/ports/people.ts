@@ -23,6 +23,24 @@ export interface AuthGeneration {
   generation: number;
 }
 
+/** What the processes watching token generations tell each other. */
+export type AuthNotice =
+  /** A process raised the user's generation. */
+  | { kind: 'bump'; userId: string; generation: number }
+  /** The watcher `watcherId` refuses, from now on, the user's tokens below `generation`. */
+  | { kind: 'applied'; watcherId: string; userId: string; generation: number };
+
+/** One process's watch over the token generations (PostgreSQL). */
+export interface AuthWatch {
+  /** This watcher's name among the others. */
+  readonly id: string;
+  /** Tells every watcher that this one applied `generation` of the user. */
+  applied(userId: string, generation: number): Promise<void>;
+  /** The names of the watchers connected now, this one included. */
+  watchers(): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
 export interface UserStore {
   /** Creates the user unless one has this e-mail; answers whichever is stored. */
   ensure(user: Omit<UserRecord, 'authGeneration'>): Promise<UserRecord>;
@@ -39,10 +57,10 @@ export interface UserStore {
   /** Every user with a generation above 0: the table each process keeps in memory. */
   authGenerations(): Promise<AuthGeneration[]>;
   /**
-   * Announces other processes' bumps (PostgreSQL NOTIFY): the user's id, or null after a lost connection
-   * came back (bumps may have been missed). Absent on SQLite, where `foreignWrites` serves instead.
+   * Announces every process's bumps, and what each process applied (PostgreSQL NOTIFY); null after a lost
+   * connection came back (bumps may have been missed). Absent on SQLite, where `foreignWrites` serves instead.
    */
-  watchAuthGenerations?(listener: (userId: string | null) => void): Promise<() => Promise<void>>;
+  watchAuthGenerations?(listener: (notice: AuthNotice | null) => void): Promise<AuthWatch>;
   /** SQLite: a number that changes whenever another connection (another process) commits a write. */
   foreignWrites?(): number;
 }

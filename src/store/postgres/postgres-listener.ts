@@ -12,12 +12,13 @@ export async function listenOn(
   connection: pg.ClientConfig,
   channel: string,
   onNotice: (payload: string | null) => void,
+  name?: string,
 ): Promise<() => Promise<void>> {
   const stopping = new AbortController();
   let client: pg.Client | undefined;
 
   const connect = async (): Promise<pg.Client> => {
-    const next = new pg.Client(connection);
+    const next = new pg.Client(name === undefined ? connection : { ...connection, application_name: name });
     next.on('notification', (notice) => {
       if (notice.channel === channel) onNotice(notice.payload ?? null);
     });

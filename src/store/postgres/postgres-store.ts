@@ -46,7 +46,13 @@ export function openPostgresStore(url: string): Store {
       await ensureVectorIndex(db, dimensions);
       indexedDimensions.add(dimensions);
     },
-    listen: (channel, onNotice) => listenOn(server, channel, onNotice),
+    listen: (channel, onNotice, name) => listenOn(server, channel, onNotice, name),
+    listenersNamed: async (prefix) => {
+      const { rows } = await sql<{ name: string }>`
+        select application_name as name from pg_stat_activity
+        where datname = current_database() and starts_with(application_name, ${prefix})`.execute(db);
+      return rows.map((row) => row.name);
+    },
     // Right after a bulk load the planner has no statistics and scans instead of using the HNSW index.
     afterChunksWritten: async (rows) => {
       writtenSinceAnalyze += rows;

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type UpdateQueryBuilder } from 'kysely';
 import type { AppUserTable, Database, OneTimeLinkTable, UserSessionTable } from '../schema.js';
 import type { SqlConnection } from './sql-dialect.js';
 import type {
   AuthGeneration,
+  AuthNotice,
   LinkPurpose,
   OneTimeLinkRecord,
   OneTimeLinkStore,
@@ -22,8 +24,18 @@ const toUser = (row: Selectable<AppUserTable>): UserRecord => ({
   authGeneration: Number(row.auth_generation),
 });
 
-/** The channel a bump of a user's token generation is announced on (PostgreSQL). */
+/** The channel a bump of a user's token generation, and each process applying it, is announced on (PostgreSQL). */
 const AUTH_CHANNEL = 'parley_auth';
+/** The application name of each process's listening connection, before the watcher's id. */
+const AUTH_WATCHER = 'parley-auth ';
+
+/** "<user id> <generation>" is a bump; "applied <watcher id> <user id> <generation>" a watcher applying one. */
+function readAuthNotice(payload: string): AuthNotice | undefined {
+  const parts = payload.split(' ');
+  if (parts.length === 2) return { kind: 'bump', userId: parts[0]!, generation: Number(parts[1]) };
+  if (parts.length === 4 && parts[0] === 'applied') return { kind: 'applied', watcherId: parts[1]!, userId: parts[2]!, generation: Number(parts[3]) };
+  return undefined;
+}
 
 const toSession = (row: Selectable<UserSessionTable>): SessionRecord => ({
   id: row.id,
@@ -48,8 +60,28 @@ export class SqlUserStore implements UserStore {
   readonly foreignWrites?: UserStore['foreignWrites'];
 
   constructor(private readonly connection: SqlConnection) {
-    const { listen, foreignWrites } = connection;
-    if (listen !== undefined) this.watchAuthGenerations = (listener) => listen(AUTH_CHANNEL, listener);
+    const { listen, listenersNamed, foreignWrites } = connection;
+    if (listen !== undefined && listenersNamed !== undefined) {
+      this.watchAuthGenerations = async (listener) => {
+        const id = randomBytes(6).toString('hex');
+        const stop = await listen(
+          AUTH_CHANNEL,
+          (payload) => {
+            const notice = payload === null ? null : readAuthNotice(payload);
+            if (notice !== undefined) listener(notice);
+          },
+          AUTH_WATCHER + id,
+        );
+        return {
+          id,
+          applied: async (userId, generation) => {
+            await sql`select pg_notify(${AUTH_CHANNEL}, ${`applied ${id} ${userId} ${generation}`})`.execute(this.db);
+          },
+          watchers: async () => (await listenersNamed(AUTH_WATCHER)).map((name) => name.slice(AUTH_WATCHER.length)),
+          stop,
+        };
+      };
+    }
     this.foreignWrites = foreignWrites;
   }
 

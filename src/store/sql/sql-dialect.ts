@@ -13,9 +13,12 @@ export interface SqlConnection {
   prepareVectorIndex?(dimensions: number): Promise<void>;
   /**
    * Listens on a notification channel until the returned function is called: `onNotice` gets each payload,
-   * and null after a lost connection was restored (notices may have been missed). PostgreSQL only.
+   * and null after a lost connection was restored (notices may have been missed). The connection carries
+   * `name` as its application name, so the server can tell who listens. PostgreSQL only.
    */
-  listen?(channel: string, onNotice: (payload: string | null) => void): Promise<() => Promise<void>>;
+  listen?(channel: string, onNotice: (payload: string | null) => void, name?: string): Promise<() => Promise<void>>;
+  /** The application names of the connections listening under names that start with `prefix`. PostgreSQL only. */
+  listenersNamed?(prefix: string): Promise<string[]>;
   /** SQLite: a number that changes whenever another connection commits (`PRAGMA data_version`). */
   foreignWrites?(): number;
   /** Called after `rows` chunks were written, e.g. to refresh planner statistics after a bulk load. */
