@@ -8,14 +8,17 @@ import type { ChunkBody, DatasourceBody, DatastoreBody } from '../support/bodies
 
 const CORPUS = COVID_QA_CORPUS;
 
-/** About 100k characters of real articles: long enough to be killed mid-way. */
+/**
+ * About 40k characters of real articles: long enough to be killed mid-way (some seconds of embedding on one
+ * thread), short enough to be embedded three times per store.
+ */
 const LONG_TEXT = fs
   .readFileSync(CORPUS, 'utf8')
   .split('\n')
   .slice(0, 6)
   .map((line) => (JSON.parse(line) as { text: string }).text)
   .join('\n\n')
-  .slice(0, 100_000);
+  .slice(0, 40_000);
 
 function startParley(env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start'], {

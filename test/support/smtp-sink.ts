@@ -27,6 +27,8 @@ export class SmtpSink {
         authOptional: true,
         disabledCommands: ['STARTTLS'],
         logger: false,
+        // A mailer keeps its pooled connection open: closing waits this long for it (30 s by default).
+        closeTimeout: 200,
         onData(stream, session, callback) {
           simpleParser(stream).then(
             (mail) => {
