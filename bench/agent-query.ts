@@ -52,11 +52,11 @@ async function streamTimings(url: string, key: string, body: unknown): Promise<{
   return { first, whole: performance.now() - started };
 }
 
-export async function runAgentQueryBench({ parley, datastoreId, chunks }: IngestedDatastore, options: { queries: number }): Promise<AgentQueryResult> {
-  const agent = expectOk(
-    'POST /agents',
-    await parley.call('POST', '/agents', { name: 'bench', tools: [{ type: 'datastore', datastoreId }] }),
-  );
+export async function runAgentQueryBench(
+  { parley, datastoreId, chunks }: IngestedDatastore,
+  options: { queries: number },
+): Promise<AgentQueryResult> {
+  const agent = expectOk('POST /agents', await parley.call('POST', '/agents', { name: 'bench', tools: [{ type: 'datastore', datastoreId }] }));
   const agentId = stringField(agent, 'id');
   const questions = readQuestions(options.queries);
   const retrieval: number[] = [];

@@ -11,8 +11,12 @@ import { figure, goal, ratio, type Figure, type Goal } from './figures.js';
 import { summarizeLatencies, timed, type LatencySummary } from './latency.js';
 
 const DIST = path.resolve(import.meta.dirname, '../dist/web/dashboard');
-/** The dashboard's own goal (issue 14): what a first page sends before it renders, gzipped. */
+/** The dashboard's own goal: what a first page sends before it renders, gzipped. */
 const FIRST_PAGE_GOAL_BYTES = 150 * 1024;
+/** Navigation to the first screen's data on screen, p50, on loopback (issue 33). */
+const FIRST_SCREEN_GOAL_MS = 250;
+
+const INBOX_QUESTIONS = ['Do you ship to Norway?', 'Can I return a jacket after three weeks?', 'Is the rain cover waterproof?'];
 
 export interface DashboardResult {
   store: StoreKind;
@@ -24,6 +28,9 @@ export interface DashboardResult {
   /** From navigation to the agents list on screen, signed in, a fresh browser context each time (cold cache). */
   agentsList: LatencySummary;
   agentsOverBlank: Figure;
+  /** From navigation to the inbox's conversation list on screen, the same way. */
+  inboxList: LatencySummary;
+  inboxOverBlank: Figure;
   goals: Goal[];
 }
 
@@ -56,12 +63,26 @@ export async function runDashboardBench(options: { store: StoreKind; loads: numb
   const browser = await launchBrowser();
   try {
     const workspace = await parley.newWorkspace('Bench workspace');
+    const agentIds: string[] = [];
     for (const name of ['Support bot', 'Sales assistant', 'Internal helper']) {
-      await parley.call('POST', '/agents', { key: workspace.key, body: { name, description: `${name} for the bench` } });
+      const created = await parley.call<{ id: string }>('POST', '/agents', {
+        key: workspace.key,
+        body: { name, description: `${name} for the bench`, visibility: 'public' },
+      });
+      agentIds.push(created.body.id);
+    }
+    // Visitors' questions, so the inbox has conversations to list (the built-in model answers).
+    for (const [index, question] of INBOX_QUESTIONS.entries()) {
+      await parley.call('POST', `/agents/${agentIds[index % agentIds.length]!}/query`, { key: null, body: { query: question } });
     }
     const owner = await parley.newMember(workspace.id, 'owner');
 
     const agentsReady = (page: Page) => page.getByRole('link', { name: 'Support bot' }).waitFor();
+    const inboxReady = (page: Page) =>
+      page
+        .getByRole('list', { name: 'Conversations' })
+        .getByRole('link', { name: new RegExp(INBOX_QUESTIONS[0]!.slice(0, 20)) })
+        .waitFor();
     const signedIn = await signedInPage(browser, parley, owner.sessionSecret);
     const agents = await firstPageBytes(signedIn.page, `${parley.url}/dashboard/agents`, () => agentsReady(signedIn.page));
     await signedIn.close();
@@ -72,20 +93,27 @@ export async function runDashboardBench(options: { store: StoreKind; loads: numb
 
     const blank: number[] = [];
     const list: number[] = [];
+    const inbox: number[] = [];
+    const timedLoad = async (path: string, ready: (page: Page) => Promise<void>): Promise<number> => {
+      const fresh = await signedInPage(browser, parley, owner.sessionSecret);
+      const { millis } = await timed(async () => {
+        await fresh.page.goto(`${parley.url}${path}`);
+        await ready(fresh.page);
+      });
+      await fresh.close();
+      return millis;
+    };
     // Interleaved, so a slow patch of the shared machine weighs on both columns alike.
     for (let load = 0; load < options.loads; load++) {
       const plain = await signedInPage(browser, parley, owner.sessionSecret);
       blank.push((await timed(() => plain.page.goto(`${parley.url}/healthz`, { waitUntil: 'load' }))).millis);
       await plain.close();
-      const fresh = await signedInPage(browser, parley, owner.sessionSecret);
-      list.push((await timed(async () => {
-        await fresh.page.goto(`${parley.url}/dashboard/agents`);
-        await agentsReady(fresh.page);
-      })).millis);
-      await fresh.close();
+      list.push(await timedLoad('/dashboard/agents', agentsReady));
+      inbox.push(await timedLoad('/dashboard/inbox', inboxReady));
     }
     const blankPage = summarizeLatencies(blank);
     const agentsList = summarizeLatencies(list);
+    const inboxList = summarizeLatencies(inbox);
     return {
       store: options.store,
       loads: figure(options.loads, 'count'),
@@ -93,7 +121,13 @@ export async function runDashboardBench(options: { store: StoreKind; loads: numb
       blankPage,
       agentsList,
       agentsOverBlank: ratio(agentsList.p50.value, blankPage.p50.value),
-      goals: [goal(`first page JS + CSS ≤ ${FIRST_PAGE_GOAL_BYTES / 1024} KiB gzipped`, Math.max(signIn, agents) <= FIRST_PAGE_GOAL_BYTES)],
+      inboxList,
+      inboxOverBlank: ratio(inboxList.p50.value, blankPage.p50.value),
+      goals: [
+        goal(`first page JS + CSS ≤ ${FIRST_PAGE_GOAL_BYTES / 1024} KiB gzipped`, Math.max(signIn, agents) <= FIRST_PAGE_GOAL_BYTES),
+        goal(`agents list on screen ≤ ${FIRST_SCREEN_GOAL_MS} ms p50 after navigation`, agentsList.p50.value <= FIRST_SCREEN_GOAL_MS),
+        goal(`inbox list on screen ≤ ${FIRST_SCREEN_GOAL_MS} ms p50 after navigation`, inboxList.p50.value <= FIRST_SCREEN_GOAL_MS),
+      ],
     };
   } finally {
     await browser.close();

@@ -24,7 +24,9 @@ function readJsonLines(file: string): Array<Record<string, unknown>> {
 function loadPassages(): string[] {
   const passages: string[] = [];
   for (const doc of readJsonLines(corpusFile)) {
-    const words = String(doc.text ?? '').split(/\s+/).filter(Boolean);
+    const words = String(doc.text ?? '')
+      .split(/\s+/)
+      .filter(Boolean);
     for (let i = 0; i + PASSAGE_WORDS <= words.length && i < 3 * PASSAGE_WORDS; i += PASSAGE_WORDS) {
       passages.push(words.slice(i, i + PASSAGE_WORDS).join(' '));
     }
@@ -52,13 +54,7 @@ interface Row {
   rssMB: number;
 }
 
-async function measure(
-  threads: number,
-  batchSize: number,
-  queryThread: boolean,
-  passages: string[],
-  queries: string[],
-): Promise<Row> {
+async function measure(threads: number, batchSize: number, queryThread: boolean, passages: string[], queries: string[]): Promise<Row> {
   const embedder = new LocalEmbedder({ threads, batchSize, queryThread });
   try {
     await embedder.warmUp();

@@ -32,9 +32,9 @@ export async function runEventsBench(options: { store: StoreKind; events: number
     const workspaceId = (await parley.core.services.workspaces.findOrCreate('bench')).workspace.id;
     const conversations = parley.core.services.conversations;
     const newConversation = async (index: number) => {
-      const { conversation } = await conversations.ensureConversation(workspaceId, { agentId: null, channel: 'api' });
-      await conversations.addMessage(workspaceId, conversation.id, { from: 'human', text: `Question ${index} about an order` });
-      await conversations.addMessage(workspaceId, conversation.id, { from: 'agent', text: `Answer ${index}: it ships tomorrow.` });
+      const { conversation } = await conversations.intake.start(workspaceId, { agentId: null, channel: 'api' });
+      await conversations.messages.add(workspaceId, conversation.id, { from: 'human', text: `Question ${index} about an order` });
+      await conversations.messages.add(workspaceId, conversation.id, { from: 'agent', text: `Answer ${index}: it ships tomorrow.` });
       return conversation.id;
     };
     const arrivalOf = async (conversationId: string): Promise<number> => {
@@ -59,7 +59,13 @@ export async function runEventsBench(options: { store: StoreKind; events: number
     const sample = receiver.received.at(-1)!.body;
     const directPost: number[] = [];
     for (let index = 0; index < options.events; index += 1) {
-      directPost.push((await timed(() => fetch(receiver.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: sample }).then((r) => r.text()))).millis);
+      directPost.push(
+        (
+          await timed(() =>
+            fetch(receiver.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: sample }).then((r) => r.text()),
+          )
+        ).millis,
+      );
     }
 
     const burst = await Promise.all(Array.from({ length: options.events }, (_, index) => newConversation(index)));

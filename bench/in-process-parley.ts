@@ -23,6 +23,8 @@ export interface InProcessParley {
   readonly key: string;
   /** Environment variables that point a child `parley` process at the same store. */
   readonly storeEnv: Record<string, string>;
+  /** The built-in SMTP listener's port when PARLEY_MAIL_INBOUND_PORT is set in `env`; null otherwise. */
+  readonly mailInboundPort: number | null;
   /** A new member of the bench workspace (a signed-in person): its member id. */
   newMember(): Promise<string>;
   call(method: string, path: string, body?: unknown): Promise<BenchResponse>;
@@ -58,6 +60,7 @@ export async function startInProcessParley(options: StartOptions): Promise<InPro
       workspaceId,
       key,
       storeEnv: parley.scratch.env,
+      mailInboundPort: parley.mailInboundPort,
       newMember: async () => (await parley.newMember(workspaceId)).memberId,
       call: async (method, path, body) => {
         const { status, body: answer } = await parley.call<unknown>(method, path, { key, body });

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isJsonObject } from '../src/text/json-object.js';
 import { EventStreamClient } from '../test/support/event-stream.js';
 import type { StoreKind } from '../test/support/stores.js';
 import { startServeProcess, type ProbedMemory, type ServeProcess } from '../test/support/worker-process.js';
@@ -118,7 +117,9 @@ async function measureStore(store: StoreKind, options: LiveOptions): Promise<Liv
       const streams: EventStreamClient[] = [];
       for (let start = 0; start < count; start += OPEN_BATCH) {
         const batch = Math.min(OPEN_BATCH, count - start);
-        streams.push(...(await Promise.all(Array.from({ length: batch }, () => EventStreamClient.open(base, { key: parley.key, timeoutMs: 30_000 })))));
+        streams.push(
+          ...(await Promise.all(Array.from({ length: batch }, () => EventStreamClient.open(base, { key: parley.key, timeoutMs: 30_000 })))),
+        );
       }
       for (const stream of streams) opened.add(stream);
       return streams;
@@ -133,7 +134,11 @@ async function measureStore(store: StoreKind, options: LiveOptions): Promise<Liv
     const conversationId = await writer.conversation();
     options.log(`live ${store}: event to screen, stream on the writing process (${options.samples} replies)`);
     const [here] = await open(parley.url, 1);
-    const sameProcess = await eventToScreen(writer, conversationId, here!, { streamOn: 'writing process', samples: options.samples, pollBound: false });
+    const sameProcess = await eventToScreen(writer, conversationId, here!, {
+      streamOn: 'writing process',
+      samples: options.samples,
+      pollBound: false,
+    });
     close([here!]);
     const pollBound = store === 'sqlite';
     const acrossSamples = pollBound ? options.pollBoundSamples : options.samples;
@@ -180,7 +185,7 @@ class Writer {
    */
   async conversation(): Promise<string> {
     const { conversations } = this.parley.core.services;
-    const { conversation } = await conversations.ensureConversation(this.parley.workspaceId, { agentId: null, channel: 'api' });
+    const { conversation } = await conversations.intake.start(this.parley.workspaceId, { agentId: null, channel: 'api' });
     await this.reply(conversation.id, 'Taking this one over.');
     return conversation.id;
   }
@@ -200,16 +205,11 @@ class Writer {
   }
 }
 
-const messageText = (envelope: { data: Record<string, unknown> }): unknown => {
-  const message = envelope.data.message;
-  return isJsonObject(message) ? message.text : undefined;
-};
-
 /** The moment the stream's client has the `message.created` of `text`, looking from its `from`-th event on. */
 async function arrivalOf(stream: EventStreamClient, from: number, text: string): Promise<number> {
   for (let seen = from; ; seen += 1) {
     const event = (await stream.events.waitFor(seen + 1, EVENT_TIMEOUT_MS))[seen]!;
-    if (event.type === 'message.created' && messageText(event.envelope) === text) return performance.now();
+    if (event.type === 'message.created' && event.envelope.data.message.text === text) return performance.now();
   }
 }
 
@@ -252,7 +252,11 @@ async function settledMemory(server: ServeProcess): Promise<ProbedMemory> {
   await sleep(1_000);
   const readings: ProbedMemory[] = [];
   for (let reading = 0; reading < 3; reading += 1) readings.push(await server.probeMemory());
-  const median = (field: keyof ProbedMemory) => percentile(readings.map((each) => each[field]), 50);
+  const median = (field: keyof ProbedMemory) =>
+    percentile(
+      readings.map((each) => each[field]),
+      50,
+    );
   return { rss: median('rss'), heapUsed: median('heapUsed'), external: median('external'), arrayBuffers: median('arrayBuffers') };
 }
 

@@ -13,13 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createEmbedder } from '../src/llm/embeddings/create-embedder.js';
-import { startTestParley } from '../test/support/parley.js';
-import { createScratchStore, type ScratchStore, type StoreKind } from '../test/support/stores.js';
+import { createScratchStore, type StoreKind } from '../test/support/stores.js';
 import { startServeProcess, startTsxProcess, type WorkerProcess } from '../test/support/worker-process.js';
 import { INSTANT_MODEL } from './agent-query.js';
-import { readArticles, readQueries } from './covid-qa-fixture.js';
+import { readQueries } from './covid-qa-fixture.js';
 import { figure, goal, megabytes, ms, ratio, type Figure, type Goal } from './figures.js';
-import { expectOk, stringField } from './in-process-parley.js';
+import { seedAgent } from './seeded-agent.js';
 
 export interface LoadOptions {
   stores: readonly StoreKind[];
@@ -98,9 +97,7 @@ async function fire(target: Target, requests: readonly LoadRequest[], connection
       method: request.method,
       path: request.path,
       headers,
-      ...(request.body === undefined
-        ? {}
-        : { setupRequest: (sent: autocannon.Request) => ({ ...sent, body: JSON.stringify(request.body!()) }) }),
+      ...(request.body === undefined ? {} : { setupRequest: (sent: autocannon.Request) => ({ ...sent, body: JSON.stringify(request.body!()) }) }),
     })),
   });
 }
@@ -133,41 +130,6 @@ async function measure(
   };
 }
 
-/** A bench datastore with some articles in it and an agent that answers from it. */
-interface Seeded {
-  key: string;
-  agentId: string;
-  datastoreId: string;
-}
-
-/** Seeds the scratch store through the API of an in-process Parley, which is closed before the load. */
-async function seed(store: StoreKind, scratch: ScratchStore, articles: number, models: string): Promise<Seeded> {
-  const parley = await startTestParley(store, { scratch, workers: true, env: { PARLEY_MODELS: models } });
-  try {
-    const { key } = await parley.newWorkspace('load bench');
-    const call = async (method: string, route: string, body?: unknown) => {
-      const { status, body: answer } = await parley.call<unknown>(method, route, { key, body });
-      return expectOk(`${method} ${route}`, { status, body: answer });
-    };
-    const datastoreId = stringField(await call('POST', '/datastores', { name: 'load' }), 'id');
-    const chosen = readArticles().slice(0, articles);
-    for (const article of chosen) {
-      await call('POST', '/datasources', { datastoreId, type: 'text', name: article.title.slice(0, 500) || article.id, text: article.text });
-    }
-    for (;;) {
-      const list = await call('GET', `/datastores/${datastoreId}/datasources`);
-      const statuses = Array.isArray(list) ? list.map((item: unknown) => stringField(item, 'status')) : [];
-      if (statuses.some((status) => status === 'error' || status === 'usage_limit_reached')) throw new Error(`ingestion failed: ${statuses.join(', ')}`);
-      if (statuses.length === chosen.length && statuses.every((status) => status === 'synched')) break;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    const agent = await call('POST', '/agents', { name: 'load', modelName: INSTANT_MODEL, tools: [{ type: 'datastore', datastoreId }] });
-    return { key, agentId: stringField(agent, 'id'), datastoreId };
-  } finally {
-    await parley.close();
-  }
-}
-
 /** `embedQuery` calls per second with `connections` of them in flight, on the questions in turn. */
 async function embedQueriesPerSecond(questions: readonly string[], connections: number, seconds: number): Promise<number> {
   const embedder = createEmbedder({ threads: os.availableParallelism() });
@@ -198,14 +160,25 @@ async function loadStore(store: StoreKind, options: LoadOptions, logLevel: strin
   try {
     options.log(`load ${store}: seeding ${options.articles} articles`);
     const models = JSON.stringify({ [INSTANT_MODEL]: { provider: 'openai-compatible', model: 'instant', baseURL: options.instantModelUrl } });
-    const seeded = await seed(store, scratch, options.articles, models);
+    const seeded = await seedAgent(store, scratch, options.articles, models);
     const seconds = options.durationSeconds;
 
-    const bare = await startTsxProcess(['bench/load/bare-server.ts', path.join(scratch.dataDir, 'baseline.sqlite')], { PORT: '0', PARLEY_LOG_LEVEL: logLevel }, /Baseline listening at (http:\/\/\S+)/);
+    const bare = await startTsxProcess(
+      ['bench/load/bare-server.ts', path.join(scratch.dataDir, 'baseline.sqlite')],
+      { PORT: '0', PARLEY_LOG_LEVEL: logLevel },
+      /Baseline listening at (http:\/\/\S+)/,
+    );
     baseline = bare.child;
     options.log(`load ${store}: baseline, ${AGENT_READ_CONNECTIONS} connections, ${seconds} s`);
     const read = (id: string): LoadRequest => ({ method: 'GET', path: `/agents/${id}` });
-    const baselineCase = await measure('bare Fastify + SQLite read', { url: bare.started[1]! }, baseline, [read('bench-agent')], AGENT_READ_CONNECTIONS, seconds);
+    const baselineCase = await measure(
+      'bare Fastify + SQLite read',
+      { url: bare.started[1]! },
+      baseline,
+      [read('bench-agent')],
+      AGENT_READ_CONNECTIONS,
+      seconds,
+    );
     await baseline.stop();
     baseline = undefined;
 
@@ -225,7 +198,11 @@ async function loadStore(store: StoreKind, options: LoadOptions, logLevel: strin
     const questions = readQueries();
     let next = 0;
     const question = () => questions[next++ % questions.length]!;
-    const datastoreQuery: LoadRequest = { method: 'POST', path: `/datastores/${seeded.datastoreId}/query`, body: () => ({ query: question(), topK: 5 }) };
+    const datastoreQuery: LoadRequest = {
+      method: 'POST',
+      path: `/datastores/${seeded.datastoreId}/query`,
+      body: () => ({ query: question(), topK: 5 }),
+    };
     const agentAnswer: LoadRequest = { method: 'POST', path: `/agents/${seeded.agentId}/query`, body: () => ({ query: question() }) };
     const plan: [string, LoadRequest[], number][] = [
       ['GET /agents/{id}', [read(seeded.agentId)], AGENT_READ_CONNECTIONS],
@@ -239,7 +216,14 @@ async function loadStore(store: StoreKind, options: LoadOptions, logLevel: strin
       cases.push(await measure(name, target, serving, requests, connections, seconds));
     }
     options.log(`load ${store}: GET /agents/{id}, ${LIGHT_CONNECTIONS} connections, ${seconds} s`);
-    const light = await measure(`GET /agents/{id}, ${LIGHT_CONNECTIONS} connections`, target, serving, [read(seeded.agentId)], LIGHT_CONNECTIONS, seconds);
+    const light = await measure(
+      `GET /agents/{id}, ${LIGHT_CONNECTIONS} connections`,
+      target,
+      serving,
+      [read(seeded.agentId)],
+      LIGHT_CONNECTIONS,
+      seconds,
+    );
     cases.push(light);
     await serving.stop();
     parley = undefined;
@@ -258,11 +242,20 @@ async function loadStore(store: StoreKind, options: LoadOptions, logLevel: strin
       embedQueryAlone: { connections: QUERY_CONNECTIONS, queriesPerSecond: figure(embedRate, 'req/s') },
       datastoreQueryOverEmbedQuery: ratio(datastoreCase.requestsPerSecond.value, embedRate),
       goals: [
-        goal(`GET /agents/{id} ≥ 60 % of the bare route's throughput (${store})`, agentRead.requestsPerSecond.value >= 0.6 * baselineCase.requestsPerSecond.value),
+        goal(
+          `GET /agents/{id} ≥ 60 % of the bare route's throughput (${store})`,
+          agentRead.requestsPerSecond.value >= 0.6 * baselineCase.requestsPerSecond.value,
+        ),
         goal(`GET /agents/{id} p99 < 10 ms at ${AGENT_READ_CONNECTIONS} connections, saturated (${store})`, agentRead.p99.value < 10),
         goal(`GET /agents/{id} p99 < 10 ms at ${LIGHT_CONNECTIONS} connections (${store})`, light.p99.value < 10),
-        goal(`no errors (${store})`, allCases.every((c) => c.errors.value === 0 && c.non2xx.value === 0)),
-        goal(`no request slower than 10× its case's p50 (${store})`, allCases.every((c) => c.maxOverP50.value <= 10)),
+        goal(
+          `no errors (${store})`,
+          allCases.every((c) => c.errors.value === 0 && c.non2xx.value === 0),
+        ),
+        goal(
+          `no request slower than 10× its case's p50 (${store})`,
+          allCases.every((c) => c.maxOverP50.value <= 10),
+        ),
       ],
     };
   } finally {

@@ -1,6 +1,8 @@
 import type { AgentQueryResult } from './agent-query.js';
+import type { ChannelsResult } from './channels.js';
 import type { DashboardResult } from './dashboard.js';
 import type { EventsResult } from './events.js';
+import type { FirstAnswerResult } from './first-answer.js';
 import type { Figure, Goal } from './figures.js';
 import type { IngestionResult } from './ingestion.js';
 import type { LiveStoreResult } from './live.js';
@@ -38,8 +40,8 @@ export function ingestionTable(r: IngestionResult): string {
         ['embedder throughput', show(r.embedderChunksPerSecond)],
         ['pipeline / embedder (wall clock)', show(r.pipelineOverEmbedder)],
         ['pipeline / embedder (CPU seconds)', show(r.pipelineOverEmbedderCpu)],
-        ['other processes\' CPU share: pipeline', show(r.cpu.pipeline.othersShare)],
-        ['other processes\' CPU share: embedder', show(r.cpu.embedderAlone.othersShare)],
+        ["other processes' CPU share: pipeline", show(r.cpu.pipeline.othersShare)],
+        ["other processes' CPU share: embedder", show(r.cpu.embedderAlone.othersShare)],
         ['peak RSS (kernel VmHWM)', show(r.peakRssKernel)],
         ['peak RSS (sampled every 50 ms)', show(r.peakRssSampled)],
       ],
@@ -53,7 +55,14 @@ export function queryTable(r: QueryResult): string {
     ['embedQuery alone', show(r.embedQuery.p50), show(r.embedQuery.p99), '', '', ''],
     ...QUERY_MODES.map((mode) => {
       const m = r.modes[mode];
-      return [`POST /query ${mode}`, show(m.latency.p50), show(m.latency.p99), show(m.p50OverEmbedQuery), show(m.p50Overhead), show(m.meanHits, false)];
+      return [
+        `POST /query ${mode}`,
+        show(m.latency.p50),
+        show(m.latency.p99),
+        show(m.p50OverEmbedQuery),
+        show(m.p50Overhead),
+        show(m.meanHits, false),
+      ];
     }),
   ];
   return [
@@ -68,10 +77,19 @@ export function queryTable(r: QueryResult): string {
 
 export function windowRecallTable(cases: readonly WindowRecallCase[]): string {
   const rows = cases.flatMap((c) =>
-    c.byLimit.map(({ limit, recall, latency }) => [`${c.store} ${c.chunks / 1000}k (${c.windows / 1000}k windows)`, String(limit), show(recall), show(latency.p50), show(latency.p99)]),
+    c.byLimit.map(({ limit, recall, latency }) => [
+      `${c.store} ${c.chunks / 1000}k (${c.windows / 1000}k windows)`,
+      String(limit),
+      show(recall),
+      show(latency.p50),
+      show(latency.p99),
+    ]),
   );
   const perChunk = cases[0] === undefined ? '–' : String(cases[0].windows / cases[0].chunks);
-  return [`Window vectors (each chunk as ${perChunk} windows, scored by its best; recall of the chunks against exact max-sim)`, table(['store', 'topK', 'recall', 'p50', 'p99'], rows)].join('\n');
+  return [
+    `Window vectors (each chunk as ${perChunk} windows, scored by its best; recall of the chunks against exact max-sim)`,
+    table(['store', 'topK', 'recall', 'p50', 'p99'], rows),
+  ].join('\n');
 }
 
 export function vectorTable(cases: readonly VectorSearchCase[]): string {
@@ -93,12 +111,28 @@ export function vectorTable(cases: readonly VectorSearchCase[]): string {
   return [
     `Store search (synthetic ${cases[0]?.dimensions ?? 512}-d clustered unit vectors, k = 10; filter = 1 datasource of 100 ≈ 1%)`,
     table(
-      ['store', 'write', '1st search', 'vec p50', 'vec p99', 'recall', 'filt p50', 'filt p99', 'filt rec', 'filt 10/10', 'kw p50', 'kw p99', 'others CPU'],
+      [
+        'store',
+        'write',
+        '1st search',
+        'vec p50',
+        'vec p99',
+        'recall',
+        'filt p50',
+        'filt p99',
+        'filt rec',
+        'filt 10/10',
+        'kw p50',
+        'kw p99',
+        'others CPU',
+      ],
       rows,
     ),
     ...cases.flatMap((c) =>
       c.vectorBeforeAnalyze
-        ? [`  ${c.store} ${c.chunks / 1000}k before ANALYZE (stale planner statistics): vec p50 ${show(c.vectorBeforeAnalyze.p50)}, p99 ${show(c.vectorBeforeAnalyze.p99)}`]
+        ? [
+            `  ${c.store} ${c.chunks / 1000}k before ANALYZE (stale planner statistics): vec p50 ${show(c.vectorBeforeAnalyze.p50)}, p99 ${show(c.vectorBeforeAnalyze.p99)}`,
+          ]
         : [],
     ),
     ...cases.flatMap((c) => goalLines(c.goals)),
@@ -137,11 +171,31 @@ export function eventsTable(r: EventsResult): string {
   ].join('\n');
 }
 
+export function firstAnswerTable(r: FirstAnswerResult): string {
+  const rows = [
+    ['preloaded (default)', r.preloaded],
+    ['PARLEY_EMBEDDINGS_PRELOAD=0', r.onFirstUse],
+  ] as const;
+  return [
+    `First answer after a start (${r.store}, parley start in its own process, POST /agents/{id}/query, a model that answers at once)`,
+    table(
+      ['', 'start → ready', 'first answer', 'warm p50', 'first / warm p50'],
+      rows.map(([name, f]) => [name, show(f.startToReady), show(f.firstAnswer), show(f.warmAnswers.p50), show(f.firstOverWarm)]),
+    ),
+    ...goalLines(r.goals),
+  ].join('\n');
+}
+
 export function dashboardTable(r: DashboardResult): string {
-  const rows = [latencyRow('a blank page of the same server (baseline)', r.blankPage), latencyRow('navigation → agents list on screen', r.agentsList)];
+  const rows = [
+    latencyRow('a blank page of the same server (baseline)', r.blankPage),
+    latencyRow('navigation → agents list on screen', r.agentsList),
+    latencyRow('navigation → inbox list on screen', r.inboxList),
+  ];
   return [
     `Dashboard (${r.store}, Chromium, ${show(r.loads, false)} cold loads): first page JS + CSS gzipped: sign-in ` +
-      `${show(r.firstPageGzip.signIn)}, agents ${show(r.firstPageGzip.agents)}; agents list p50 ${show(r.agentsOverBlank)} a blank page`,
+      `${show(r.firstPageGzip.signIn)}, agents ${show(r.firstPageGzip.agents)}; p50 over a blank page: agents list ${show(r.agentsOverBlank)}, ` +
+      `inbox list ${show(r.inboxOverBlank)}`,
     table(['', 'p50', 'p99'], rows),
     ...goalLines(r.goals),
   ].join('\n');
@@ -163,7 +217,9 @@ export function widgetTable(r: WidgetResult): string {
 
 export function liveTable(results: readonly LiveStoreResult[]): string {
   const where = (r: LiveStoreResult, c: LiveStoreResult['sameProcess']) =>
-    c.streamOn === 'writing process' ? `${r.store}, stream on the writing process` : `${r.store}, stream on another process (${c.pollBound ? '1 s poll' : 'NOTIFY'})`;
+    c.streamOn === 'writing process'
+      ? `${r.store}, stream on the writing process`
+      : `${r.store}, stream on another process (${c.pollBound ? '1 s poll' : 'NOTIFY'})`;
   const latencyRows = results.flatMap((r) =>
     [r.sameProcess, r.otherProcess].map((c) => [
       where(r, c),
@@ -229,4 +285,29 @@ export function loadTable(results: readonly LoadStoreResult[]): string {
       ].join('\n'),
     )
     .join('\n\n');
+}
+
+export function channelsTable(r: ChannelsResult): string {
+  const rows = [
+    ['POST /agents/{id}/query, same questions (baseline)', show(r.query.p50), show(r.query.p90), show(r.query.max), '1 x', ''],
+    ...r.cases.map((c) => [c.name, show(c.latency.p50), show(c.latency.p90), show(c.latency.max), show(c.p50OverQuery), show(c.queryAlongside.p50)]),
+  ];
+  const step = (s: { p50: Figure; p90: Figure }) => `${s.p50.value} / ${s.p90.value}`;
+  const steps = r.cases.map((c) => [
+    c.name,
+    step(c.stages.toStored),
+    step(c.stages.storedToAnswerClaimed),
+    step(c.stages.answerClaimedToAnswerStored),
+    step(c.stages.answerStoredToSendQueued),
+    step(c.stages.sendQueuedToSendClaimed),
+    step(c.stages.sendClaimedToVendor),
+  ]);
+  return [
+    `Channels (${r.store}, built-in model, ${show(r.messages, false)} messages per channel, one at a time, each a new chat or thread): ` +
+      'handed to the vendor side → reply at the vendor side',
+    table(['', 'p50', 'p90', 'max', 'p50 / query', 'query p50 alongside'], rows),
+    '',
+    'Steps of a message, p50 / p90 in ms (store timestamps and job claims)',
+    table(['', '→ stored', '→ answer claimed', '→ answer stored', '→ send queued', '→ send claimed', '→ at vendor'], steps),
+  ].join('\n');
 }

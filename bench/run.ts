@@ -16,14 +16,21 @@
  *   npm run bench -- --only live         live event stream on both stores (~2 min): reply → event on screen,
  *                                        memory of 1,000 idle streams, CPU of 1,000 events to 100 streams
  *
+ *   npm run bench -- --only channels     message in → reply out through Telegram (webhook, long polling),
+ *                                        WhatsApp (webhook), e-mail (SMTP listener → SMTP), Slack and Crisp with the built-in model, beside POST
+ *                                        /agents/{id}/query (~1 min; --channel-messages N per channel, 30 default)
+ *
+ *   npm run bench -- --only first-answer `parley start` in its own process: its first answer after it reports
+ *                                        ready beside its warm answers, with and without the model preloaded (~1 min)
+ *
  *   npm run bench -- --only load         throughput and tail latency under load on both stores beside a bare
  *                                        Fastify + SQLite route (~6 min; --load-seconds N per route, 30 default)
  *
- * Flags: --only ingest,query,agent,vector,events,dashboard,live,widget,load
+ * Flags: --only ingest,query,agent,vector,events,dashboard,live,widget,load,channels,first-answer
  *        --sizes N,N (vector: every store in --stores)  --stores sqlite,postgres (vector, live)
  *        --ingest-store sqlite|postgres  --threads N (embedder)  --queries N (store search queries)
  *        --endpoint-queries N (also events' deliveries and live's replies per case)  --articles N  --seed N
- *        --load-seconds N  --out FILE  --quick
+ *        --load-seconds N  --channel-messages N  --out FILE  --quick
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,15 +42,30 @@ import { FakeOpenAIChatServer } from '../test/support/fake-openai-chat-server.js
 import { INSTANT_MODEL, runAgentQueryBench, type AgentQueryResult } from './agent-query.js';
 import { runQueryBench, type QueryResult } from './query.js';
 import { runEventsBench, type EventsResult } from './events.js';
-import { agentQueryTable, dashboardTable, eventsTable, ingestionTable, liveTable, loadTable, queryTable, vectorTable, widgetTable, windowRecallTable } from './results-table.js';
+import {
+  agentQueryTable,
+  channelsTable,
+  dashboardTable,
+  eventsTable,
+  firstAnswerTable,
+  ingestionTable,
+  liveTable,
+  loadTable,
+  queryTable,
+  vectorTable,
+  widgetTable,
+  windowRecallTable,
+} from './results-table.js';
 import { runDashboardBench, type DashboardResult } from './dashboard.js';
 import { runLiveBench, type LiveStoreResult } from './live.js';
 import { runVectorSearchBench, type VectorSearchCase } from './vector-search.js';
 import { runWidgetBench, type WidgetResult } from './widget.js';
 import { runWindowRecallBench, type WindowRecallCase } from './window-recall.js';
 import { runLoadBench, type LoadStoreResult } from './load.js';
+import { runChannelsBench, type ChannelsResult } from './channels.js';
+import { runFirstAnswerBench, type FirstAnswerResult } from './first-answer.js';
 
-const PARTS = ['ingest', 'query', 'agent', 'vector', 'events', 'dashboard', 'live', 'widget', 'load'] as const;
+const PARTS = ['ingest', 'query', 'agent', 'vector', 'events', 'dashboard', 'live', 'widget', 'load', 'channels', 'first-answer'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values: flags } = parseArgs({
@@ -58,6 +80,7 @@ const { values: flags } = parseArgs({
     articles: { type: 'string' },
     seed: { type: 'string' },
     'load-seconds': { type: 'string' },
+    'channel-messages': { type: 'string' },
     out: { type: 'string' },
     quick: { type: 'boolean', default: false },
   },
@@ -65,7 +88,10 @@ const { values: flags } = parseArgs({
 });
 
 const list = (raw: string | undefined, fallback: string): string[] =>
-  (raw ?? fallback).split(',').map((item) => item.trim()).filter(Boolean);
+  (raw ?? fallback)
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -114,6 +140,7 @@ const settings = {
     fanOutEvents: quick ? 200 : 1_000,
     writers: 4,
   },
+  channelMessages: positive('channel-messages', flags['channel-messages'], quick ? 10 : 30),
   load: { seconds: positive('load-seconds', flags['load-seconds'], quick ? 5 : 30), articles: quick ? 5 : 20 },
 };
 const out = path.resolve(flags.out ?? path.join(import.meta.dirname, 'results.json'));
@@ -134,6 +161,8 @@ interface Results {
   live?: LiveStoreResult[];
   widget?: WidgetResult;
   load?: LoadStoreResult[];
+  channels?: ChannelsResult;
+  firstAnswer?: FirstAnswerResult;
 }
 
 const machine = () => ({
@@ -163,8 +192,7 @@ const write = () => {
 // Ingestion first: its peak RSS should not include what the other parts leave behind.
 let ingested: IngestedDatastore | undefined;
 // A model that answers at once, on loopback: the agent bench measures everything around the model.
-const instantModel = new FakeOpenAIChatServer();
-instantModel.defaultReply = { kind: 'answer', deltas: ['An', ' answer.'] };
+const instantModel = new FakeOpenAIChatServer({ defaultReply: { kind: 'answer', deltas: ['An', ' answer.'] } });
 const instantModelUrl = await instantModel.start();
 try {
   if (parts.has('ingest') || parts.has('query') || parts.has('agent')) {
@@ -194,6 +222,16 @@ try {
       stores,
       durationSeconds: settings.load.seconds,
       articles: settings.load.articles,
+      instantModelUrl,
+      log,
+    });
+    write();
+  }
+  if (parts.has('first-answer')) {
+    results.firstAnswer = await runFirstAnswerBench({
+      store: settings.ingestStore,
+      articles: quick ? 5 : 10,
+      warmAnswers: quick ? 10 : 30,
       instantModelUrl,
       log,
     });
@@ -244,10 +282,16 @@ if (parts.has('widget')) {
   results.widget = await runWidgetBench({ store: settings.ingestStore, loads: flags.quick ? 5 : 20 });
   write();
 }
+if (parts.has('channels')) {
+  results.channels = await runChannelsBench({ store: settings.ingestStore, messages: settings.channelMessages, log });
+  write();
+}
 write();
 
 const m = results.machine;
-console.log(`\nParley bench — ${String(m.cpuModel)}, ${String(m.availableParallelism)} cores, node ${process.version}, ${results.durationSeconds} s\n`);
+console.log(
+  `\nParley bench — ${String(m.cpuModel)}, ${String(m.availableParallelism)} cores, node ${process.version}, ${results.durationSeconds} s\n`,
+);
 if (parts.has('ingest') && results.ingestion) console.log(`${ingestionTable(results.ingestion)}\n`);
 if (parts.has('query') && results.query) console.log(`${queryTable(results.query)}\n`);
 if (parts.has('agent') && results.agentQuery) console.log(`${agentQueryTable(results.agentQuery)}\n`);
@@ -258,4 +302,6 @@ if (parts.has('dashboard') && results.dashboard) console.log(`${dashboardTable(r
 if (parts.has('live') && results.live) console.log(`${liveTable(results.live)}\n`);
 if (parts.has('widget') && results.widget) console.log(`${widgetTable(results.widget)}\n`);
 if (parts.has('load') && results.load) console.log(`${loadTable(results.load)}\n`);
+if (parts.has('channels') && results.channels) console.log(`${channelsTable(results.channels)}\n`);
+if (parts.has('first-answer') && results.firstAnswer) console.log(`${firstAnswerTable(results.firstAnswer)}\n`);
 console.log(`Written to ${path.relative(process.cwd(), out)}`);

@@ -5,7 +5,6 @@
  * Everything comes from a seeded generator: the same flags give the same data.
  */
 
-
 /** Standard normal samples (Box–Muller). */
 export function gaussian(random: () => number): () => number {
   let spare: number | undefined;

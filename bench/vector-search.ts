@@ -11,16 +11,9 @@ import { createScratchStore, type StoreKind } from '../test/support/stores.js';
 import { CpuMeter, type CpuFigures } from './cpu-meter.js';
 import { figure, goal, megabytes, seconds, type Figure, type Goal } from './figures.js';
 import { summarizeLatencies, type LatencySummary } from './latency.js';
-import {
-  clusterModel,
-  exactNearest,
-  makeVocabulary,
-  rowOf,
-  sampleText,
-  sampleVectors,
-  zipfSampler,
-} from './synthetic-corpus.js';
+import { clusterModel, exactNearest, makeVocabulary, rowOf, sampleText, sampleVectors, zipfSampler } from './synthetic-corpus.js';
 import { seededRandom } from '../test/support/seeded-random.js';
+import { datastoreRecord, indexed } from '../test/support/store-contract.js';
 
 /** The local embedder's vector length. */
 export const DIMENSIONS = 512;
@@ -134,21 +127,9 @@ export async function writeDataset(store: Store, data: Dataset, windows?: Window
   const workspaceId = randomUUID();
   const datastoreId = randomUUID();
   await store.workspaces.create({ id: workspaceId, name: 'bench', createdAt: at });
-  await store.datastores.create({
-    id: datastoreId,
-    workspaceId,
-    name: 'synthetic',
-    description: '',
-    type: 'vector_a',
-    visibility: 'private',
-    embeddingModel: null,
-    embeddingDimensions: null,
-    vectorWeight: 1,
-    keywordWeight: 1,
-    vectorWindows: windows !== undefined,
-    createdAt: at,
-    updatedAt: at,
-  });
+  await store.datastores.create(
+    datastoreRecord(workspaceId, { id: datastoreId, name: 'synthetic', vectorWeight: 1, vectorWindows: windows !== undefined }),
+  );
   const rowOfChunk = new Map<string, number>();
   const datasourceIds: string[] = [];
   for (let source = 0; source < DATASOURCES; source += 1) {
@@ -194,26 +175,22 @@ export async function writeDataset(store: Store, data: Dataset, windows?: Window
             : Array.from({ length: windows.perChunk }, (_, window) => rowOf(windows.packed, DIMENSIONS, row * windows.perChunk + window)),
       };
     });
-    const outcome = await store.datasources.writeIndex(workspaceId, id, 1, {
-      chunks,
-      textSize: chunks.reduce((total, chunk) => total + chunk.text.length, 0),
-      totalPages: null,
-      embeddingModel: 'bench:synthetic-512',
-      vectorLayout: windows === undefined ? 'whole' : `windows:synthetic-${windows.perChunk}`,
-      embeddingDimensions: DIMENSIONS,
-    });
+    const outcome = await store.datasources.writeIndex(
+      workspaceId,
+      id,
+      1,
+      indexed(chunks, {
+        embeddingModel: 'bench:synthetic-512',
+        vectorLayout: windows === undefined ? 'whole' : `windows:synthetic-${windows.perChunk}`,
+        embeddingDimensions: DIMENSIONS,
+      }),
+    );
     if (outcome !== 'written') throw new Error(`writeIndex answered ${outcome}`);
   }
   return { scope: { workspaceId, datastoreIds: [datastoreId] }, datasourceIds, rowOfChunk };
 }
 
-async function measureVector(
-  store: Store,
-  layout: Layout,
-  data: Dataset,
-  filtered: boolean,
-  limit = data.truth.length,
-): Promise<SearchFigures> {
+async function measureVector(store: Store, layout: Layout, data: Dataset, filtered: boolean, limit = data.truth.length): Promise<SearchFigures> {
   const millis: number[] = [];
   let found = 0;
   let full = 0;
@@ -330,4 +307,3 @@ export async function runVectorSearchBench(options: VectorSearchOptions): Promis
   }
   return cases;
 }
-

@@ -13,7 +13,7 @@ import { figure, goal, ratio, type Figure, type Goal } from './figures.js';
 import { summarizeLatencies, type LatencySummary } from './latency.js';
 
 const WIDGET = path.resolve(import.meta.dirname, '../dist/web/widget.js');
-/** Issue 16: the whole widget, one file, gzipped. */
+/** The widget's size budget: the whole widget, one file, gzipped. */
 const GZIP_GOAL_BYTES = 25 * 1024;
 const QUESTION = 'What do ducks eat?';
 
@@ -60,7 +60,9 @@ function armFirstToken(page: Page): Promise<void> {
       document: { querySelector(s: string): { shadowRoot: ShadowLike } | null };
       requestAnimationFrame(callback: () => void): void;
       performance: { now(): number };
-      MutationObserver: new (callback: (records: unknown, observer: { disconnect(): void }) => void) => { observe(target: unknown, options: object): void };
+      MutationObserver: new (callback: (records: unknown, observer: { disconnect(): void }) => void) => {
+        observe(target: unknown, options: object): void;
+      };
     };
     interface NodeLike {
       textContent: string | null;
@@ -75,15 +77,20 @@ function armFirstToken(page: Page): Promise<void> {
     const shadow = scope.document.querySelector('parley-chat')?.shadowRoot;
     const log = shadow?.querySelector('.log');
     if (!shadow || !log) throw new Error('no widget on the page');
-    shadow.querySelector('textarea')?.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter') scope.enterAt = scope.performance.now();
-    }, true);
+    shadow.querySelector('textarea')?.addEventListener(
+      'keydown',
+      (event) => {
+        if (event.key === 'Enter') scope.enterAt = scope.performance.now();
+      },
+      true,
+    );
     new scope.MutationObserver((_, observer) => {
       const messages = shadow.querySelectorAll('.log .msg');
       const last = messages[messages.length - 1];
       const body = last?.querySelector('div');
       // The answer's line shows "Writing…" (in a `.who`) until its first words replace it.
-      if (scope.enterAt === undefined || !last || last.className.includes('mine') || !body || body.querySelector('.who') || !body.textContent?.trim()) return;
+      if (scope.enterAt === undefined || !last || last.className.includes('mine') || !body || body.querySelector('.who') || !body.textContent?.trim())
+        return;
       observer.disconnect();
       scope.requestAnimationFrame(() => {
         scope.tokenAt = scope.performance.now();
@@ -97,7 +104,11 @@ const marks = (page: Page): Promise<Marks> => page.evaluate(() => ({ ...(globalT
 /** POST a public agent's query from Node, streamed: milliseconds to the first answer frame. */
 async function fetchFirstAnswer(url: string): Promise<number> {
   const started = performance.now();
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUESTION, streaming: true }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: QUESTION, streaming: true }),
+  });
   if (!response.ok || response.body === null) throw new Error(`POST ${url}: ${response.status}`);
   const decoder = new TextDecoder();
   let seen = '';
@@ -159,7 +170,13 @@ export async function runWidgetBench(options: { store: StoreKind; loads: number 
       if (waited > 90_000) throw new Error('the bench datasource did not sync in 90 s');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    agentId = (await apiCall(parley, workspace.key, 'POST', '/agents', { name: 'Duck helper', visibility: 'public', tools: [{ type: 'datastore', datastoreId: datastore.id }] })).id;
+    agentId = (
+      await apiCall(parley, workspace.key, 'POST', '/agents', {
+        name: 'Duck helper',
+        visibility: 'public',
+        tools: [{ type: 'datastore', datastoreId: datastore.id }],
+      })
+    ).id;
     const siteUrl = await listenOnLoopback(site);
     const queryUrl = `${parley.url}/agents/${agentId}/query`;
 

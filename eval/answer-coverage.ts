@@ -36,7 +36,9 @@ export async function measureAnswerCoverage(
 ): Promise<AnswerCoverage> {
   const chunks = datasources.reduce((total, datasource) => total + datasource.nbChunks, 0);
   const measured = queries.filter((query) => query.answers.length > 0 && query.relevant.size > 0);
-  const datasourceOfDocument = new Map(datasources.flatMap((datasource) => (datasource.custom_id === null ? [] : [[datasource.custom_id, datasource.id]])));
+  const datasourceOfDocument = new Map(
+    datasources.flatMap((datasource) => (datasource.custom_id === null ? [] : [[datasource.custom_id, datasource.id]])),
+  );
   const documentById = new Map(documents.map((document) => [document.id, document]));
 
   const textCache = new Map<string, string>();

@@ -10,7 +10,19 @@ import { DEFAULT_FUSION_WEIGHTS } from '../src/rag/retrieve/retriever.js';
 import { assignFolds, best, crossValidate, groupOf, type GridRun, type Score } from './cross-validation.js';
 import { evaluateMode } from './evaluate-mode.js';
 import { METRIC_NOTES, alignColumns, fixed, runSummary, type DataConfig } from './report.js';
-import { DATA_FLAGS, DATA_USAGE, UsageError, loadQueries, log, readDataOptions, relative, runCli, seconds, withEvalSession, type DataOptions } from './session.js';
+import {
+  DATA_FLAGS,
+  DATA_USAGE,
+  UsageError,
+  loadQueries,
+  log,
+  readDataOptions,
+  relative,
+  runCli,
+  seconds,
+  withEvalSession,
+  type DataOptions,
+} from './session.js';
 
 const DEFAULT_GRID = [0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 1, 1.25, 1.5];
 /** The API's bounds on a fusion weight. */
@@ -64,7 +76,8 @@ function readOptions(argv: string[]): Options | undefined {
   const folds = values.folds === undefined ? 5 : Number(values.folds);
   if (!Number.isInteger(folds) || folds < 2) throw new UsageError(`--folds must be an integer of at least 2, got "${values.folds}"`);
   const seed = values.seed === undefined ? 1 : Number(values.seed);
-  if (!/^\d+$/.test(values.seed ?? '1') || seed > 0xffffffff) throw new UsageError(`--seed must be an integer from 0 to 2^32-1, got "${values.seed}"`);
+  if (!/^\d+$/.test(values.seed ?? '1') || seed > 0xffffffff)
+    throw new UsageError(`--seed must be an integer from 0 to 2^32-1, got "${values.seed}"`);
   const grid = values.grid === undefined ? DEFAULT_GRID : values.grid.split(',').map((weight) => Number(weight.trim()));
   if (grid.length === 0 || grid.some((weight) => !Number.isFinite(weight) || weight < 0 || weight > MAX_WEIGHT)) {
     throw new UsageError(`--grid must list vector weights from 0 to ${MAX_WEIGHT}, comma-separated; got "${values.grid}"`);

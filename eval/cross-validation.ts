@@ -155,7 +155,10 @@ export function crossValidate(grid: readonly GridRun[], assignment: FoldAssignme
 
   const weights = folds.map((fold) => fold.chosenWeight);
   const frequency = (weight: number) => weights.filter((other) => other === weight).length;
-  const mode = best([...new Set(weights)].map((weight) => ({ weight, objective: frequency(weight) })), preferred).weight;
+  const mode = best(
+    [...new Set(weights)].map((weight) => ({ weight, objective: frequency(weight) })),
+    preferred,
+  ).weight;
   return {
     folds,
     pooled: scoreOf(pooled, cutoffs),

@@ -9,7 +9,10 @@ const Id = z.union([z.string().min(1), z.number()]).transform(String);
 
 const CorpusLine = z.object({
   _id: Id,
-  title: z.string().nullish().transform((title) => title ?? ''),
+  title: z
+    .string()
+    .nullish()
+    .transform((title) => title ?? ''),
   text: z.string(),
 });
 

@@ -125,5 +125,4 @@ export function summarize(outcomes: readonly QueryOutcome[], cutoffs: Cutoffs): 
 }
 
 /** The distinct documents a query's hits came from, best first. */
-export const documentsOf = (outcome: QueryOutcome): string[] =>
-  distinctDocuments(outcome.hitCustomIds.map((customId) => ({ customId, text: '' })));
+export const documentsOf = (outcome: QueryOutcome): string[] => distinctDocuments(outcome.hitCustomIds.map((customId) => ({ customId, text: '' })));

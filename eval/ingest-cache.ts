@@ -94,8 +94,7 @@ export async function fingerprintOf(input: FingerprintInput): Promise<Fingerprin
 
 export type CacheState =
   /** `codeChanged`: reused under `ignoreCodeChanges` although the ingestion code differs. */
-  | { kind: 'reuse'; manifest: Manifest; codeChanged: boolean }
-  | { kind: 'fresh'; reason: string };
+  { kind: 'reuse'; manifest: Manifest; codeChanged: boolean } | { kind: 'fresh'; reason: string };
 
 /** An ingestion cache directory, opened: reusable as it is, or emptied and ready for a new ingestion. */
 export class IngestCache {

@@ -34,12 +34,7 @@ export function documentRecall(hits: readonly ScoredHit[], relevant: ReadonlySet
  * every hit (three chunks of one wrong article push the right one to rank 4); `over: 'documents'` counts
  * distinct documents in order of first appearance (the same case gives rank 2).
  */
-export function firstRelevantRank(
-  hits: readonly ScoredHit[],
-  relevant: ReadonlySet<string>,
-  k: number,
-  over: 'hits' | 'documents',
-): number | null {
+export function firstRelevantRank(hits: readonly ScoredHit[], relevant: ReadonlySet<string>, k: number, over: 'hits' | 'documents'): number | null {
   const top = hits.slice(0, k);
   const ids = over === 'hits' ? top.map((hit) => hit.customId) : distinctDocuments(top);
   const index = ids.findIndex((id) => id !== null && relevant.has(id));

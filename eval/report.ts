@@ -102,14 +102,26 @@ export function runSummary(config: DataConfig, metrics: Pick<ModeMetrics, 'judge
 /** Columns padded to their widest cell, the first left-aligned and the others right-aligned, under a rule. */
 export function alignColumns(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  const line = (cells: readonly string[]) =>
+    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
 /** The mode × metric table printed at the end of a run. */
 export function formatTable(metrics: Partial<Record<RetrievalMode, ModeMetrics>>, cutoffs: Cutoffs): string {
   const { topK, answerK } = cutoffs;
-  const header = ['mode', `R@${topK}`, `docMRR@${topK}`, `hitMRR@${topK}`, `ans@${answerK}`, `ans@${answerK} cs`, `ans@${topK}`, 'p50 ms', 'p95 ms', 'errors'];
+  const header = [
+    'mode',
+    `R@${topK}`,
+    `docMRR@${topK}`,
+    `hitMRR@${topK}`,
+    `ans@${answerK}`,
+    `ans@${answerK} cs`,
+    `ans@${topK}`,
+    'p50 ms',
+    'p95 ms',
+    'errors',
+  ];
   const rows = Object.entries(metrics).map(([mode, m]) => [
     mode,
     fixed(m.recall, 3),

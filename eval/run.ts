@@ -9,17 +9,7 @@ import { measureAnswerCoverage, type AnswerCoverage } from './answer-coverage.js
 import { answerFailures, evaluateAnswers, summarizeAnswers, type AnswerMetrics } from './evaluate-answers.js';
 import { evaluateMode, summarize, type ModeMetrics, type QueryOutcome } from './evaluate-mode.js';
 import type { RetrievalMode } from './parley-client.js';
-import {
-  METRIC_NOTES,
-  detailsOf,
-  fixed,
-  formatAnswers,
-  formatTable,
-  hybridFailures,
-  runSummary,
-  type Results,
-  type RunConfig,
-} from './report.js';
+import { METRIC_NOTES, detailsOf, fixed, formatAnswers, formatTable, hybridFailures, runSummary, type Results, type RunConfig } from './report.js';
 import {
   DATA_FLAGS,
   DATA_USAGE,

@@ -151,9 +151,14 @@ export const relative = (file: string) => {
 export async function loadQueries(options: DataOptions): Promise<{ dataset: Dataset; queries: EvalQuery[] }> {
   const dataset = await loadDataset(options);
   const queries = options.limit === undefined ? dataset.queries : dataset.queries.slice(0, options.limit);
-  log(`${dataset.documents.length} documents, ${queries.length} queries` + (dataset.skippedQueries > 0 ? ` (${dataset.skippedQueries} with neither judgment nor answers skipped)` : ''));
+  log(
+    `${dataset.documents.length} documents, ${queries.length} queries` +
+      (dataset.skippedQueries > 0 ? ` (${dataset.skippedQueries} with neither judgment nor answers skipped)` : ''),
+  );
   if (dataset.missingJudgedDocuments.length > 0) {
-    log(`warning: ${dataset.missingJudgedDocuments.length} judged documents are not in the corpus, e.g. ${dataset.missingJudgedDocuments.slice(0, 5).join(', ')}`);
+    log(
+      `warning: ${dataset.missingJudgedDocuments.length} judged documents are not in the corpus, e.g. ${dataset.missingJudgedDocuments.slice(0, 5).join(', ')}`,
+    );
   }
   return { dataset, queries };
 }

@@ -5,11 +5,11 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import ipaddr from 'ipaddr.js';
 
 /** Where Parley keeps its records: the embedded SQLite file or a PostgreSQL server. */
-export type StoreConfig =
-  | { kind: 'sqlite'; file: string }
-  | { kind: 'postgres'; url: string };
+export type StoreConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+import { ENVIRONMENT, ModelEntry, type LogLevel } from './config-environment.js';
+
+export type { LogLevel };
 
 /** The whole runtime configuration, read once at start and frozen. */
 export interface Config {
@@ -20,8 +20,6 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Largest JSON body accepted, in bytes. */
   readonly bodyLimitBytes: number;
-  /** Model names accepted besides the built-in four (the list is open, see DESIGN §5). */
-  readonly extraModelNames: readonly string[];
   readonly models: ModelsConfig;
   /**
    * PARLEY_SECRET_KEY: the 32-byte key that seals the API keys of providers connected in the dashboard; null:
@@ -33,6 +31,7 @@ export interface Config {
   readonly jobs: JobsConfig;
   readonly embeddings: EmbeddingsConfig;
   readonly events: EventsConfig;
+  readonly channels: ChannelsConfig;
   readonly publicAccess: PublicAccessConfig;
   readonly analytics: AnalyticsConfig;
   /** Anyone may create an account on the dashboard (PARLEY_SIGNUP=open); otherwise by invitation only. */
@@ -52,6 +51,14 @@ export interface ServerConfig {
   readonly trustProxy: boolean | number | string;
   /** How long a stopping server lets requests under way finish before it cuts them. */
   readonly shutdownTimeoutMs: number;
+}
+
+/** How messages come in from e-mail and messengers. */
+export interface ChannelsConfig {
+  /** The built-in SMTP listener for mail forwarded to agents' addresses; null: off. */
+  readonly mailInbound: { readonly host: string; readonly port: number } | null;
+  /** Largest attachment kept with a message that comes in, in bytes. */
+  readonly maxAttachmentBytes: number;
 }
 
 /** Where Prometheus scrapes the process's metrics. */
@@ -166,6 +173,11 @@ export interface EmbeddingsConfig {
   readonly maxInputTokens: number | null;
   /** Worker threads of the local model. */
   readonly threads: number;
+  /**
+   * Load the model at start (`parley start`, `serve`, `worker`) rather than on the first question, so the
+   * first visitor does not wait for it.
+   */
+  readonly preload: boolean;
   /** Recent query vectors kept per process, so a repeated question embeds once; 0 turns this off. */
   readonly queryCacheSize: number;
 }
@@ -174,102 +186,6 @@ export interface EmbeddingsConfig {
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const satisfies readonly LogLevel[];
-
-const oneOf = <const T extends string>(values: readonly T[], options: { default?: T; description: string }) =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
-const url = (schemes: string, description: string) => Type.String({ pattern: `^(${schemes})://`, description });
-const atLeast = (minimum: number, fallback: number, description: string) => Type.Integer({ minimum, default: fallback, description });
-const positive = (fallback: number, description: string) => Type.Number({ exclusiveMinimum: 0, default: fallback, description });
-const flag = (description: string) => oneOf(['0', '1', 'false', 'true'], { default: '0', description });
-
-/** How one entry of PARLEY_MODELS is written. */
-export const ModelEntry = Type.Object(
-  {
-    provider: oneOf(['openai', 'openai-compatible', 'anthropic', 'local'], { description: 'Who serves the model' }),
-    model: Type.Optional(Type.String({ description: 'The provider’s model id' })),
-    baseURL: Type.Optional(Type.String({ description: 'The API root (…/v1)' })),
-    apiKey: Type.Optional(Type.String()),
-    maxOutputTokens: Type.Optional(Type.Integer({ minimum: 1, description: 'The largest maxTokens a question may ask for' })),
-    timeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Seconds the provider may stay silent' })),
-  },
-  { additionalProperties: false },
-);
-
-/**
- * Every environment variable Parley reads, with its type, bounds and default: the one place they are
- * declared (as Fastify's env-schema does). Values arrive as text and are coerced; an empty value is unset.
- * Any other `PARLEY_*` variable is a typo and stops the start.
- */
-export const ENVIRONMENT = Type.Object({
-  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'HTTP port (0 picks a free one)' }),
-  HOST: Type.String({ default: '127.0.0.1', description: 'Interface to listen on' }),
-  PARLEY_DATA_DIR: Type.String({ default: 'data', description: 'Embedded store and uploaded files' }),
-  PARLEY_DATABASE_URL: Type.Optional(url('postgres|postgresql', 'A PostgreSQL URL switches to PostgreSQL')),
-  PARLEY_LOG_LEVEL: Type.Optional(oneOf(LOG_LEVELS, { description: 'Log level (LOG_LEVEL is read too)' })),
-  PARLEY_BODY_LIMIT_MB: positive(1, 'Largest JSON body'),
-  PARLEY_MODELS: Type.Optional(Type.String({ description: 'JSON: per model name, its provider' })),
-  PARLEY_OPENAI_BASE_URL: Type.Optional(Type.String()),
-  PARLEY_OPENAI_API_KEY: Type.Optional(Type.String()),
-  PARLEY_ANTHROPIC_API_KEY: Type.Optional(Type.String()),
-  PARLEY_SECRET_KEY: Type.Optional(
-    Type.String({ description: 'Seals provider API keys entered in the dashboard: 32 random bytes, base64 or hex (default: secret.key in the data directory)' }),
-  ),
-  PARLEY_QUOTA_QUERIES: Type.Optional(Type.Integer({ minimum: 0, description: 'Agent answers per workspace per month' })),
-  PARLEY_MAX_UPLOAD_MB: positive(50, 'Largest upload or fetched web page'),
-  PARLEY_QUOTA_CHARS: Type.Optional(Type.Integer({ minimum: 0, description: 'Characters of indexed text per workspace' })),
-  PARLEY_OUTBOUND_ALLOW: Type.Optional(
-    Type.String({ description: 'Where Parley may connect: public (default), any, loopback, or host names, .suffixes, IPs and CIDRs, comma-separated' }),
-  ),
-  PARLEY_ALLOW_PRIVATE_URLS: flag('Old spelling of PARLEY_OUTBOUND_ALLOW=any'),
-  PARLEY_CHUNK_TOKENS: atLeast(32, 400, 'Chunk size in tokens'),
-  PARLEY_CHUNK_OVERLAP_TOKENS: atLeast(0, 60, 'Chunk overlap in tokens (less than half the chunk)'),
-  PARLEY_PARSE_SECONDS: Type.Optional(
-    Type.Number({ exclusiveMinimum: 0, description: 'Seconds one document may take to parse and chunk (default 180)' }),
-  ),
-  PARLEY_WORKER_CONCURRENCY: atLeast(1, 2, 'Jobs one process runs at a time'),
-  PARLEY_JOB_LEASE_SECONDS: positive(30, 'A job whose worker stops heartbeating this long is taken over'),
-  PARLEY_JOB_MAX_ATTEMPTS: atLeast(1, 5, 'Attempts before a job fails for good'),
-  PARLEY_JOB_RETRY_BASE_SECONDS: positive(5, 'First backoff between attempts'),
-  PARLEY_JOB_RETRY_MAX_SECONDS: positive(86_400, 'Longest backoff between attempts'),
-  PARLEY_EMBEDDINGS_URL: Type.Optional(url('https?', 'An OpenAI-compatible embeddings endpoint')),
-  PARLEY_EMBEDDINGS_MODEL: Type.Optional(Type.String()),
-  PARLEY_EMBEDDINGS_API_KEY: Type.Optional(Type.String()),
-  PARLEY_EMBEDDINGS_MAX_INPUT_TOKENS: Type.Optional(
-    Type.Integer({ minimum: 16, description: 'Tokens of one text the remote embedding model reads (default 8192)' }),
-  ),
-  PARLEY_EMBEDDINGS_THREADS: Type.Optional(Type.Integer({ minimum: 1, description: 'Worker threads of the built-in model (default: cores)' })),
-  PARLEY_QUERY_CACHE_SIZE: atLeast(0, 1000, 'Query vectors kept per process; 0 turns the cache off'),
-  PARLEY_SMTP_URL: Type.Optional(url('smtps?', 'SMTP server for notification e-mail')),
-  PARLEY_SMTP_TIMEOUT_SECONDS: positive(30, 'Bound on each step of an SMTP conversation'),
-  PARLEY_MAIL_FROM: Type.String({ default: 'Parley <parley@localhost>' }),
-  PARLEY_PUBLIC_URL: Type.Optional(url('https?', 'The address people reach Parley at')),
-  PARLEY_WEBHOOK_TIMEOUT_SECONDS: positive(10, 'Bound on one webhook request'),
-  PARLEY_DELIVERY_MAX_ATTEMPTS: atLeast(1, 15, 'Attempts per webhook delivery or e-mail'),
-  PARLEY_DELIVERY_CONCURRENCY: atLeast(1, 8, 'Deliveries one process sends at a time'),
-  PARLEY_RATE_LIMIT_KEY_PER_MINUTE: atLeast(1, 1200, 'Requests a minute per API key'),
-  PARLEY_RATE_LIMIT_IP_PER_MINUTE: atLeast(1, 60, 'Requests a minute per client address on public routes'),
-  PARLEY_RATE_LIMIT_VISITOR_PER_MINUTE: atLeast(1, 20, 'Requests a minute per visitor on public routes'),
-  PARLEY_REDIS_URL: Type.Optional(url('rediss?', 'Redis for shared rate-limit counters')),
-  PARLEY_PUBLIC_QUERY_MAX_CHARS: atLeast(1, 4000, 'Longest question a caller without a key may ask'),
-  PARLEY_KNOWLEDGE_GAP_SCORE: Type.Number({
-    minimum: 0,
-    maximum: 1,
-    default: 0.5,
-    description: 'Best retrieval score (0..1) below which an agent answer is a knowledge gap; 0 counts only answers that found nothing',
-  }),
-  PARLEY_SIGNUP: oneOf(['closed', 'open'], { default: 'closed', description: 'open: anyone may create an account and a workspace' }),
-  PARLEY_TLS_CERT: Type.Optional(Type.String({ description: 'PEM certificate chain file: serve HTTPS (with PARLEY_TLS_KEY)' })),
-  PARLEY_TLS_KEY: Type.Optional(Type.String({ description: 'PEM private key file of PARLEY_TLS_CERT' })),
-  PARLEY_TRUST_PROXY: Type.Optional(
-    Type.String({ description: 'Believe X-Forwarded-* from: true (any peer), a hop count, or addresses/CIDRs, comma-separated' }),
-  ),
-  PARLEY_SHUTDOWN_TIMEOUT_SECONDS: positive(10, 'On SIGTERM, how long requests under way may take to finish'),
-  PARLEY_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'Bearer token of GET /metrics on the API port' })),
-  PARLEY_METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'A port of its own for GET /metrics, no token' })),
-  PARLEY_METRICS_HOST: Type.String({ default: '127.0.0.1', description: 'Interface of PARLEY_METRICS_PORT' }),
-});
 
 type Environment = Static<typeof ENVIRONMENT>;
 type Env = Readonly<Record<string, string | undefined>>;
@@ -307,7 +223,9 @@ function declaredVariables(env: Env): Record<string, string> {
   const declared = Object.keys(ENVIRONMENT.properties);
   const unknown = Object.keys(env).filter((name) => name.startsWith('PARLEY_') && !declared.includes(name));
   if (unknown.length > 0) {
-    throw new ConfigError(`Unknown configuration variable ${unknown.join(', ')}; known: ${declared.filter((n) => n.startsWith('PARLEY_')).join(', ')}`);
+    throw new ConfigError(
+      `Unknown configuration variable ${unknown.join(', ')}; known: ${declared.filter((n) => n.startsWith('PARLEY_')).join(', ')}`,
+    );
   }
   const present = declared.flatMap((name) => (env[name] === undefined || env[name] === '' ? [] : [[name, env[name]!] as const]));
   const logLevel = env.PARLEY_LOG_LEVEL || env.LOG_LEVEL;
@@ -358,7 +276,6 @@ export function loadConfig(env: Env = process.env): Config {
     store,
     logLevel: v.PARLEY_LOG_LEVEL ?? 'info',
     bodyLimitBytes: megabytes(v.PARLEY_BODY_LIMIT_MB),
-    extraModelNames: Object.freeze(Object.keys(models)),
     secretKey: readSecretKey(v.PARLEY_SECRET_KEY),
     models: Object.freeze({
       models,
@@ -387,6 +304,7 @@ export function loadConfig(env: Env = process.env): Config {
       apiKey: v.PARLEY_EMBEDDINGS_API_KEY ?? null,
       maxInputTokens: v.PARLEY_EMBEDDINGS_MAX_INPUT_TOKENS ?? null,
       threads: v.PARLEY_EMBEDDINGS_THREADS ?? os.availableParallelism(),
+      preload: isOn(v.PARLEY_EMBEDDINGS_PRELOAD),
       queryCacheSize: v.PARLEY_QUERY_CACHE_SIZE,
     }),
     events: Object.freeze({
@@ -398,6 +316,11 @@ export function loadConfig(env: Env = process.env): Config {
       webhookTimeoutMs: v.PARLEY_WEBHOOK_TIMEOUT_SECONDS * 1000,
       deliveryMaxAttempts: v.PARLEY_DELIVERY_MAX_ATTEMPTS,
       deliveryConcurrency: v.PARLEY_DELIVERY_CONCURRENCY,
+    }),
+    channels: Object.freeze({
+      mailInbound:
+        v.PARLEY_MAIL_INBOUND_PORT === undefined ? null : Object.freeze({ host: v.PARLEY_MAIL_INBOUND_HOST, port: v.PARLEY_MAIL_INBOUND_PORT }),
+      maxAttachmentBytes: Math.round(v.PARLEY_CHANNEL_ATTACHMENT_MAX_MB * 1024 * 1024),
     }),
     publicAccess: Object.freeze({
       rateLimits: Object.freeze({
@@ -443,7 +366,10 @@ function readTrustProxy(raw: string | undefined): boolean | number | string {
   if (value === undefined || value === 'false' || value === '0') return false;
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
-  const addresses = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const addresses = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (addresses.length === 0 || !addresses.every((address) => /^[0-9a-f:.]+(\/\d{1,3})?$/.test(address))) {
     throw new ConfigError(`PARLEY_TRUST_PROXY must be true, false, a hop count or addresses/CIDRs, got "${raw}"`);
   }
@@ -481,7 +407,10 @@ function readOutboundAllow(raw: string | undefined, allowPrivate: boolean): Outb
   if (raw !== undefined && allowPrivate) {
     throw new ConfigError('PARLEY_ALLOW_PRIVATE_URLS=1 is the older spelling of PARLEY_OUTBOUND_ALLOW=any: set only PARLEY_OUTBOUND_ALLOW');
   }
-  const entries = (raw ?? (allowPrivate ? 'any' : 'public')).split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const entries = (raw ?? (allowPrivate ? 'any' : 'public'))
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
   if (entries.length === 0) throw new ConfigError(`PARLEY_OUTBOUND_ALLOW names nothing, got "${raw}"`);
   const ranges: string[] = [];
   const hosts: string[] = [];

@@ -83,8 +83,7 @@ export class ParleyError extends Error {
 
 export const notFound = (what: string, id: string): ParleyError => new ParleyError('NOT_FOUND', `${what} ${id} does not exist`);
 
-export const forbidden = (what: string, id: string): ParleyError =>
-  new ParleyError('FORBIDDEN', `${what} ${id} belongs to another workspace`);
+export const forbidden = (what: string, id: string): ParleyError => new ParleyError('FORBIDDEN', `${what} ${id} belongs to another workspace`);
 
 /** The caller's role (or its key's maker's) does not allow this. */
 export const notPermitted = (message: string): ParleyError => new ParleyError('FORBIDDEN', message);
@@ -93,5 +92,4 @@ export const unauthorized = (message: string): ParleyError => new ParleyError('U
 
 export const conflict = (message: string): ParleyError => new ParleyError('CONFLICT', message);
 
-export const invalid = (message: string, details?: readonly FieldProblem[]): ParleyError =>
-  new ParleyError('INVALID_REQUEST', message, { details });
+export const invalid = (message: string, details?: readonly FieldProblem[]): ParleyError => new ParleyError('INVALID_REQUEST', message, { details });

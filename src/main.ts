@@ -4,7 +4,8 @@ import { ParleyError } from './errors.js';
 import { ModelSettingsError } from './llm/chat/model-registry.js';
 import { DEFAULT_WORKSPACE_NAME } from './domain/workspaces.js';
 import { joinWorkspace } from './domain/memberships.js';
-import { closeGracefully, openCore, startServer, startWorkers, type Core, type RunningWorkers } from './parley.js';
+import { closeGracefully, openCore, startServer, type Core } from './parley.js';
+import type { RunningWorkers } from './workers.js';
 import { startMetricsServer, type MetricsServer } from './http/metrics-server.js';
 import { backupCommand, restoreCommand } from './backup-commands.js';
 import { BackupError } from './store/sqlite/backup-manifest.js';
@@ -62,11 +63,18 @@ function closeOnSignal(shutdown: () => Promise<void>): void {
   process.on('SIGTERM', onSignal);
 }
 
-const logWorkerError = (error: unknown) => console.error('parley worker:', error);
+/** Loaded by the commands that run workers only: `keys` and the like start without the ingestion modules. */
+async function startWorkers(config: Config, core: Core): Promise<RunningWorkers> {
+  const workers = await import('./workers.js');
+  return workers.startWorkers(config, core, (error) => console.error('parley worker:', error));
+}
 
 async function serve(config: Config, core: Core, { withWorkers }: { withWorkers: boolean }): Promise<void> {
+  // The model loads while the rest starts; the server listens (reports ready) once it has.
+  const preloaded = core.preload();
   const firstKey = withWorkers ? await core.services.workspaces.bootstrap() : undefined;
-  const workers = withWorkers ? await startWorkers(config, core, logWorkerError) : undefined;
+  const workers = withWorkers ? await startWorkers(config, core) : undefined;
+  await preloaded;
   const { app, url } = await startServer(config, core);
   const lines = [
     '',
@@ -85,7 +93,10 @@ async function serve(config: Config, core: Core, { withWorkers }: { withWorkers:
   lines.push(`  Dashboard:     ${base}/dashboard/`);
   const setup = await core.services.accounts.setupLink();
   if (setup !== undefined) {
-    lines.push(`  Setup link:    ${base}/dashboard/setup?token=${setup.token}`, '                 (creates the owner account; works once, for 24 hours)');
+    lines.push(
+      `  Setup link:    ${base}/dashboard/setup?token=${setup.token}`,
+      '                 (creates the owner account; works once, for 24 hours)',
+    );
   }
   const metrics = await startMetricsPort(config);
   if (metrics !== undefined) lines.push(`  Metrics:       ${metrics.url}`);
@@ -107,9 +118,11 @@ async function startMetricsPort(config: Config): Promise<MetricsServer | undefin
 }
 
 async function work(config: Config, core: Core): Promise<void> {
-  const workers: RunningWorkers = await startWorkers(config, core, logWorkerError);
+  const preloaded = core.preload();
+  const workers = await startWorkers(config, core);
+  await preloaded;
   const metrics = await startMetricsPort(config);
-  console.log(`Parley worker ${workers.runner.owner} running ${config.jobs.concurrency} jobs at a time; stop it with Ctrl-C`);
+  console.log(`Parley worker ${workers.owner} running ${config.jobs.concurrency} jobs at a time; stop it with Ctrl-C`);
   if (metrics !== undefined) console.log(`  Metrics: ${metrics.url}`);
   closeOnSignal(async () => {
     await workers.stop();
@@ -168,7 +181,8 @@ async function users(config: Config, core: Core, args: string[]): Promise<void> 
   const { accounts, workspaces } = core.services;
   if (values.email === undefined) throw new UsageError(`users ${action ?? ''} needs --email`);
   // Without PARLEY_PUBLIC_URL, links go to where the server on this data directory answered last.
-  if (config.events.publicUrlIsLocal) core.publicUrl = (await recordedServerUrl(config.dataDir)) ?? core.publicUrl;
+  const recorded = await recordedServerUrl(config.dataDir);
+  if (recorded !== undefined) core.useServerUrl(recorded);
   switch (action) {
     case 'create': {
       const role = ROLES.find((candidate) => candidate === (values.role ?? 'owner'));
@@ -177,7 +191,9 @@ async function users(config: Config, core: Core, args: string[]): Promise<void> 
       const user = await accounts.ensureUser(values.email, values.name ?? '');
       await joinWorkspace(core.store, workspace.id, user, role);
       const link = await accounts.passwordResetLink(user.email);
-      console.log(`${user.email} is ${role === 'admin' ? 'an admin' : `a ${role}`} of "${workspace.name}". Set the password (once, within 24 hours):\n${link.url}`);
+      console.log(
+        `${user.email} is ${role === 'admin' ? 'an admin' : `a ${role}`} of "${workspace.name}". Set the password (once, within 24 hours):\n${link.url}`,
+      );
       return;
     }
     case 'reset-password': {

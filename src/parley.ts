@@ -1,28 +1,30 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Config, LogLevel } from './config.js';
+import type { Config } from './config.js';
 import { createServices, type Services } from './domain/services.js';
 import { buildServer, type LogStream } from './http/server.js';
-import { INGEST_JOB } from './jobs/ingest-job.js';
-import type { EndedAttempt, JobRunner } from './jobs/job-runner.js';
 import pino from 'pino';
 import { createModelRegistry, type ModelRegistry } from './llm/chat/model-registry.js';
 import type { Embedder } from './llm/embeddings/embedder.js';
-import { ModelError } from './llm/model-error.js';
-import { PARSE_LIMITS } from './rag/ingest/parse/parse-limits.js';
 import { openStore } from './store/open-store.js';
 import { TempFolderSweeper } from './store/files/temp-folder-sweeper.js';
 import { renderInvitationEmail } from './events/invitation-email.js';
 import { renderPasswordResetEmail } from './events/password-reset-email.js';
 import { Mailer } from './events/mailer.js';
+import { MailConnector } from './channels/mail/mail-connector.js';
+import { SlackConnector } from './channels/slack/slack-connector.js';
+import { CrispConnector } from './channels/crisp/crisp-connector.js';
+import { TelegramConnector } from './channels/telegram/telegram-connector.js';
+import { WhatsAppConnector } from './channels/whatsapp/whatsapp-connector.js';
 import { OutboundPolicy } from './net/address-policy.js';
 import { guardedFetch } from './net/guarded-fetch.js';
 import type { Store } from './store/store.js';
 import { readStoreWith, type StoreReadings } from './observability/instruments.js';
 import { recordServerUrl } from './recorded-server-url.js';
 import { loadSecretKey } from './secret-key-file.js';
-
+import { createSignals, type Signals } from './domain/signals.js';
+import { loadTextTools } from './text/load-text-tools.js';
 
 /** Store, models and use cases, opened and migrated: what every CLI command starts from. */
 export interface Core {
@@ -31,21 +33,29 @@ export interface Core {
   models: ModelRegistry;
   /** Where the process may connect on its own (PARLEY_OUTBOUND_ALLOW): every outbound request goes through it. */
   outbound: OutboundPolicy;
-  /** The address people reach Parley at; the one the server got, when none was configured. */
-  publicUrl: string;
+  /** The address people reach Parley at, the base of every link it makes: PARLEY_PUBLIC_URL, else the server's own. */
+  publicUrl(): string;
+  /**
+   * The server's own address (where it listens, or where the last server on this data directory did): the
+   * public URL from now on, when none is configured.
+   */
+  useServerUrl(url: string): void;
+  /** The process's one SMTP connection (invitations, reset links, notifications); null without PARLEY_SMTP_URL. */
+  mailer: Mailer | null;
+  /** Who, in this process, hears of queued jobs, recorded events and overtaken datasources. */
+  signals: Signals;
   services: Services;
   /** The embedding model, started on first use (it spins up worker threads). */
   embedder(): Promise<Embedder>;
-  /** Set by in-process workers so new jobs start at once instead of at the next poll. */
-  onEnqueued: () => void;
-  /** Set by in-process workers so a new event is handed on at once. */
-  onEvent: () => void;
-  /** Set by in-process workers so a deleted or re-synced datasource's running job stops at once. */
-  onSuperseded: (datasourceId: string, liveGeneration?: number) => void;
+  /**
+   * Loads what the first answer needs (the embedding model, the tokenizer and the text tools, unless PARLEY_EMBEDDINGS_PRELOAD is off): what
+   * `parley start`, `serve` and `worker` do before they report ready. Tests and CLI commands skip it.
+   */
+  preload(): Promise<void>;
   close(): Promise<void>;
 }
 
-const tempDirOf = (config: Config) => path.join(config.dataDir, 'tmp');
+export const tempDirOf = (config: Config) => path.join(config.dataDir, 'tmp');
 
 /** Files in the temporary folder untouched this long are a crashed process's leftovers, swept this often. */
 const ORPHANED_TEMP_FILE_MS = 15 * 60_000;
@@ -63,22 +73,30 @@ export async function openCore(config: Config): Promise<Core> {
   const fetch = guardedFetch(outbound);
   const models = createModelRegistry({ ...config.models, fetch });
   const { smtpUrl, mailFrom, smtpTimeoutMs } = config.events;
-  // Invitations and reset links are sent from the API process itself: a person waits for them.
-  const mailer = smtpUrl === null ? undefined : new Mailer({ smtpUrl, from: mailFrom, timeoutMs: smtpTimeoutMs, policy: outbound });
+  // One SMTP connection for the process: invitations and reset links (sent by the API itself, a person
+  // waits for them) and the workers' notifications.
+  const mailer = smtpUrl === null ? null : new Mailer({ smtpUrl, from: mailFrom, timeoutMs: smtpTimeoutMs, policy: outbound });
   let embedder: Promise<Embedder> | undefined;
+  // Where links point: PARLEY_PUBLIC_URL, else the server's own address once it is known (`useServerUrl`).
+  let linkBase = config.events.publicUrl;
+  const publicUrl = () => linkBase;
+  const signals = createSignals();
   const core: Core = {
     store,
     models,
     outbound,
-    publicUrl: config.events.publicUrl,
+    publicUrl,
+    useServerUrl(url) {
+      if (config.events.publicUrlIsLocal) linkBase = url;
+    },
+    mailer,
+    signals,
     services: createServices(store, {
       tempDir: tempDirOf(config),
       maxAttempts: config.jobs.maxAttempts,
       outbound,
-      onEnqueued: () => core.onEnqueued(),
-      onEvent: () => core.onEvent(),
+      signals,
       onBackgroundError: (error) => console.error('parley events:', error),
-      onSuperseded: (datasourceId, liveGeneration) => core.onSuperseded(datasourceId, liveGeneration),
       embedder: () => core.embedder(),
       queryCacheSize: config.embeddings.queryCacheSize,
       models,
@@ -90,16 +108,33 @@ export async function openCore(config: Config): Promise<Core> {
       rateLimits: config.publicAccess.rateLimits,
       emailEnabled: config.events.smtpUrl !== null,
       deliveryMaxAttempts: config.events.deliveryMaxAttempts,
-      publicUrl: () => core.publicUrl,
+      publicUrl,
       signUpOpen: config.signUpOpen,
-      invitationMailer: mailer && ((invitation) => mailer.send([invitation.to], renderInvitationEmail(invitation))),
-      resetMailer: mailer && ((reset) => mailer.send([reset.to], renderPasswordResetEmail(reset))),
+      invitationMailer: mailer === null ? undefined : (invitation) => mailer.send([invitation.to], renderInvitationEmail(invitation)),
+      resetMailer: mailer === null ? undefined : (reset) => mailer.send([reset.to], renderPasswordResetEmail(reset)),
+      connectors: {
+        messenger_b: new TelegramConnector({ fetch }),
+        team_chat: new SlackConnector({ fetch }),
+        helpdesk: new CrispConnector({ fetch }),
+        messenger_a: new WhatsAppConnector({ fetch, maxAttachmentBytes: config.channels.maxAttachmentBytes }),
+        mail: new MailConnector({
+          maxAttachmentBytes: config.channels.maxAttachmentBytes,
+          fallbackTransport: smtpUrl === null ? null : { url: smtpUrl },
+          policy: outbound,
+          timeoutMs: smtpTimeoutMs,
+        }),
+      },
+      mailInboundPort: config.channels.mailInbound?.port ?? null,
     }),
     // Loaded on demand: CLI commands such as `keys` should start in a blink.
     embedder: () => (embedder ??= import('./llm/embeddings/create-embedder.js').then((m) => m.createEmbedder({ ...config.embeddings, fetch }))),
-    onEnqueued: () => undefined,
-    onEvent: () => undefined,
-    onSuperseded: () => undefined,
+    async preload() {
+      if (!config.embeddings.preload) return;
+      // The tokenizer's table and the text tools' expressions are readied while the model's threads start.
+      const model = core.embedder().then((loaded) => loaded.warmUp());
+      loadTextTools();
+      await model;
+    },
     async close() {
       tempFiles.stop();
       readStoreWith(undefined);
@@ -152,14 +187,14 @@ export interface RunningServer {
  * process: the API's and the workers' lines share it, so two writers never interleave on the same pipe.
  */
 let standardOutput: LogStream | undefined;
-const standardOutputLog = (): LogStream => (standardOutput ??= pino.destination({ dest: 1, sync: false }));
+export const standardOutputLog = (): LogStream => (standardOutput ??= pino.destination({ dest: 1, sync: false }));
 
 export async function startServer(config: Config, core: Core, { logStream }: { logStream?: LogStream } = {}): Promise<RunningServer> {
   const tls = config.server.tls ?? undefined;
   const app = await buildServer({
     services: core.services,
     store: core.store,
-    publicUrl: config.events.publicUrl,
+    publicUrl: core.publicUrl,
     logLevel: config.logLevel,
     logStream: logStream ?? standardOutputLog(),
     bodyLimitBytes: config.bodyLimitBytes,
@@ -175,91 +210,7 @@ export async function startServer(config: Config, core: Core, { logStream }: { l
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-  if (config.events.publicUrlIsLocal) {
-    core.publicUrl = url;
-    await recordServerUrl(config.dataDir, url);
-  }
+  core.useServerUrl(url);
+  if (config.events.publicUrlIsLocal) await recordServerUrl(config.dataDir, url);
   return { app, url };
-}
-
-/**
- * A JSON line per job attempt on standard output, like the API's request lines: job, kind, outcome,
- * duration and the request that caused it (`reqId`, as the API logs it), so one id finds both.
- */
-function logAttempts(level: LogLevel): (attempt: EndedAttempt) => void {
-  const log = pino({ level }, standardOutputLog());
-  return ({ requestId, ...attempt }) => {
-    const line = { ...attempt, ...(requestId === null ? {} : { reqId: requestId }) };
-    if (attempt.outcome === 'failed') log.error(line, 'job attempt ended');
-    else if (attempt.outcome === 'retry') log.warn(line, 'job attempt ended');
-    else log.info(line, 'job attempt ended');
-  };
-}
-
-export interface RunningWorkers {
-  runner: JobRunner;
-  stop(): Promise<void>;
-}
-
-/**
- * Background workers: ingestion jobs; and, apart from them so a slow receiver never holds up indexing,
- * the event dispatcher with the runner that sends webhook deliveries and notification e-mail.
- */
-export async function startWorkers(config: Config, core: Core, onError: (error: unknown) => void): Promise<RunningWorkers> {
-  const [{ IngestDatasourceHandler }, { RunningIngests }, { JobRunner }, { PreparePool }, events] = await Promise.all([
-    import('./jobs/handlers/ingest-datasource.js'),
-    import('./jobs/handlers/running-ingests.js'),
-    import('./jobs/job-runner.js'),
-    import('./rag/ingest/prepare-pool.js'),
-    import('./event-workers.js'),
-  ]);
-  const embedder = await core.embedder();
-  // A parse thread for every job that may run at once (the slot kept for an idle workspace too): a slow
-  // document holds its own thread, never the one another job is waiting for.
-  const preparePool = new PreparePool({ threads: config.jobs.concurrency + 1 });
-  const running = new RunningIngests(core.store.datasources);
-  const ingest = new IngestDatasourceHandler(core.store, embedder, preparePool, running, {
-    chunking: { maxTokens: config.ingestion.chunkTokens, overlapTokens: config.ingestion.chunkOverlapTokens },
-    parseLimits: { ...PARSE_LIMITS, seconds: config.ingestion.parseSeconds ?? PARSE_LIMITS.seconds },
-    tempDir: tempDirOf(config),
-    maxDownloadBytes: config.ingestion.maxUploadBytes,
-    outbound: core.outbound,
-    quotaChars: config.ingestion.quotaChars,
-    embedBatch: 64,
-  });
-  const backoff = { baseMs: config.jobs.retryBaseMs, maxMs: config.jobs.retryMaxMs };
-  const onAttemptEnded = logAttempts(config.logLevel);
-  const runner = new JobRunner(core.store.jobs, { [INGEST_JOB]: ingest }, {
-    onAttemptEnded,
-    concurrency: config.jobs.concurrency,
-    idleWorkspaceSlot: true,
-    leaseMs: config.jobs.leaseMs,
-    pollMs: 500,
-    backoff,
-    onError,
-    // The datasource shows our message; what the embeddings provider answered is for the operator.
-    onAttemptFailed: (_job, error) => {
-      if (ModelError.isInstance(error)) onError(error);
-    },
-  });
-  const eventWorkers = events.startEventWorkers(config, core.store, { backoff, onError, onAttemptEnded, outbound: core.outbound });
-  await core.services.datasources.reembedIfModelChanged(embedder.modelId);
-  await core.services.datasources.reembedIfLayoutChanged(embedder.maxInputTokens, config.ingestion.chunkTokens);
-  runner.start();
-  core.onEnqueued = () => {
-    runner.wake();
-    eventWorkers.wake();
-  };
-  core.onEvent = () => eventWorkers.wakeDispatcher();
-  core.onSuperseded = (datasourceId, liveGeneration) => running.supersede(datasourceId, liveGeneration);
-  return {
-    runner,
-    async stop() {
-      core.onEnqueued = () => undefined;
-      core.onEvent = () => undefined;
-      core.onSuperseded = () => undefined;
-      await Promise.all([runner.stop(), eventWorkers.stop()]);
-      await preparePool.close();
-    },
-  };
 }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ENVIRONMENT, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { ENVIRONMENT } from '../src/config-environment.js';
 
 describe('configuration', () => {
   it('defaults to the embedded store under ./data on port 3000', () => {
@@ -24,7 +25,8 @@ describe('configuration', () => {
 
   it('reads a model’s output bound and timeout from PARLEY_MODELS', () => {
     const config = loadConfig({
-      PARLEY_MODELS: '{"m": {"provider": "openai-compatible", "model": "x", "baseURL": "http://h/v1", "maxOutputTokens": 2048, "timeoutSeconds": 1.5}}',
+      PARLEY_MODELS:
+        '{"m": {"provider": "openai-compatible", "model": "x", "baseURL": "http://h/v1", "maxOutputTokens": 2048, "timeoutSeconds": 1.5}}',
     });
     expect(config.models.models.m).toMatchObject({ maxOutputTokens: 2048, timeoutSeconds: 1.5 });
   });
@@ -106,7 +108,12 @@ describe('configuration', () => {
   it('connects to public addresses by default; PARLEY_OUTBOUND_ALLOW lists words, names, addresses and ranges', () => {
     const outbound = (env: Record<string, string>) => loadConfig(env).outbound;
     expect(outbound({})).toEqual({ setting: 'public', public: true, ranges: [], hosts: [] });
-    expect(outbound({ PARLEY_OUTBOUND_ALLOW: 'loopback' })).toEqual({ setting: 'loopback', public: false, ranges: ['127.0.0.0/8', '::1/128'], hosts: [] });
+    expect(outbound({ PARLEY_OUTBOUND_ALLOW: 'loopback' })).toEqual({
+      setting: 'loopback',
+      public: false,
+      ranges: ['127.0.0.0/8', '::1/128'],
+      hosts: [],
+    });
     expect(outbound({ PARLEY_OUTBOUND_ALLOW: ' Public, 10.0.0.0/8 ,192.168.1.5,fd00::/8, Hooks.Example.com., .corp.example' })).toEqual({
       setting: 'public,10.0.0.0/8,192.168.1.5,fd00::/8,hooks.example.com.,.corp.example',
       public: true,
@@ -116,18 +123,25 @@ describe('configuration', () => {
     // The older flag still works: it meant "private addresses too", which is every address.
     expect(outbound({ PARLEY_ALLOW_PRIVATE_URLS: '1' })).toEqual({ setting: 'any', public: true, ranges: ['0.0.0.0/0', '::/0'], hosts: [] });
     expect(outbound({ PARLEY_ALLOW_PRIVATE_URLS: '0', PARLEY_OUTBOUND_ALLOW: 'loopback' }).setting).toBe('loopback');
-    expect(() => outbound({ PARLEY_ALLOW_PRIVATE_URLS: '1', PARLEY_OUTBOUND_ALLOW: 'loopback' })).toThrow(/older spelling of PARLEY_OUTBOUND_ALLOW=any: set only PARLEY_OUTBOUND_ALLOW/);
+    expect(() => outbound({ PARLEY_ALLOW_PRIVATE_URLS: '1', PARLEY_OUTBOUND_ALLOW: 'loopback' })).toThrow(
+      /older spelling of PARLEY_OUTBOUND_ALLOW=any: set only PARLEY_OUTBOUND_ALLOW/,
+    );
     for (const entry of ['10.0.0.0/33', '127.1', '0x7f.1', 'http://hooks.example.com', 'hooks example', '10.0.0.0/8/8']) {
-      expect(() => outbound({ PARLEY_OUTBOUND_ALLOW: `loopback,${entry}` }), entry).toThrow(new ConfigError(
-        `PARLEY_OUTBOUND_ALLOW must be public, any, loopback, or host names, .suffixes, IP addresses and CIDRs, comma-separated; "${entry}" is none of these`,
-      ));
+      expect(() => outbound({ PARLEY_OUTBOUND_ALLOW: `loopback,${entry}` }), entry).toThrow(
+        new ConfigError(
+          `PARLEY_OUTBOUND_ALLOW must be public, any, loopback, or host names, .suffixes, IP addresses and CIDRs, comma-separated; "${entry}" is none of these`,
+        ),
+      );
     }
     expect(() => outbound({ PARLEY_OUTBOUND_ALLOW: ' , ' })).toThrow(/PARLEY_OUTBOUND_ALLOW names nothing/);
   });
 
   it('takes a metrics token of 16 characters or more, and a metrics port', () => {
     expect(loadConfig({}).metrics).toEqual({ token: null, port: null, host: '127.0.0.1' });
-    expect(loadConfig({ PARLEY_METRICS_TOKEN: 'a'.repeat(16), PARLEY_METRICS_PORT: '9100' }).metrics).toMatchObject({ token: 'a'.repeat(16), port: 9100 });
+    expect(loadConfig({ PARLEY_METRICS_TOKEN: 'a'.repeat(16), PARLEY_METRICS_PORT: '9100' }).metrics).toMatchObject({
+      token: 'a'.repeat(16),
+      port: 9100,
+    });
     expect(() => loadConfig({ PARLEY_METRICS_TOKEN: 'short' })).toThrow(ConfigError);
     expect(loadConfig({}).server.shutdownTimeoutMs).toBe(10_000);
   });

@@ -7,7 +7,7 @@ import { hashSecret, type IssuedLink, type OneTimeLinks } from './one-time-links
 import { checkPasswordRules, hashPassword, passwordMatches } from './passwords.js';
 import type { TokenGenerations } from './token-generations.js';
 
-/** A session unused this long is over (DESIGN §7: listed, revocable, ends after 30 days idle). */
+/** A session unused this long is over (sessions are listed, revocable, and end after 30 days idle). */
 const SESSION_IDLE_MS = 30 * 24 * 3600_000;
 /** `lastSeenAt` is refreshed at most this often, so a busy dashboard is not a write per request. */
 const TOUCH_RESOLUTION_MS = 60_000;
@@ -216,7 +216,11 @@ export class AccountService {
    * Changes the person's name and, given the current one, password. A new password signs out every other
    * session (`keepSessionId`, the one in use, stays) and revokes every access token.
    */
-  async updateMe(userId: string, changes: { name?: string; password?: string; currentPassword?: string }, keepSessionId?: string): Promise<UserRecord> {
+  async updateMe(
+    userId: string,
+    changes: { name?: string; password?: string; currentPassword?: string },
+    keepSessionId?: string,
+  ): Promise<UserRecord> {
     const user = (await this.me(userId)).user;
     let passwordHash: string | undefined;
     if (changes.password !== undefined) {
@@ -283,7 +287,11 @@ export class AccountService {
     await accept();
     const name = input.name?.trim();
     if (user.passwordHash === null || name) {
-      await this.store.users.update(user.id, { name: name || undefined, passwordHash: user.passwordHash === null ? await hashPassword(input.password) : undefined }, now());
+      await this.store.users.update(
+        user.id,
+        { name: name || undefined, passwordHash: user.passwordHash === null ? await hashPassword(input.password) : undefined },
+        now(),
+      );
     }
     return this.startSession(user.id, userAgent);
   }
@@ -321,7 +329,9 @@ export class AccountService {
    */
   async ownerResetLink(userId: string, workspaceId: string, memberId: string): Promise<IssuedLink> {
     if (!(await this.onlyIn(userId, workspaceId))) {
-      throw conflict('This person also belongs to another workspace: only they may reset their password, with “Forgot password?” on the sign-in page (the link goes to their e-mail)');
+      throw conflict(
+        'This person also belongs to another workspace: only they may reset their password, with “Forgot password?” on the sign-in page (the link goes to their e-mail)',
+      );
     }
     return this.links.issue('password-reset', { userId, workspaceId, memberId });
   }
@@ -353,7 +363,14 @@ export class AccountService {
   async ensureUser(email: string, name: string): Promise<UserRecord> {
     const at = now();
     const address = normalizeEmail(email);
-    return this.store.users.ensure({ id: newId(), email: address, name: name.trim() || localPart(address), passwordHash: null, createdAt: at, updatedAt: at });
+    return this.store.users.ensure({
+      id: newId(),
+      email: address,
+      name: name.trim() || localPart(address),
+      passwordHash: null,
+      createdAt: at,
+      updatedAt: at,
+    });
   }
 
   private async invitedMembership(userId: string | null, workspaceId: string | null): Promise<{ user: UserRecord; membership: WorkspaceMembership }> {

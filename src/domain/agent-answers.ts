@@ -1,21 +1,22 @@
+import { visitorContextOf } from './visitor-context.js';
 import { streamAnswer, type AnswerUsage } from '../llm/chat/stream-answer.js';
 import { AnswerCitations } from '../llm/prompt/answer-citations.js';
 import { assemblePrompt } from '../llm/prompt/assemble-prompt.js';
 import type { Retriever } from '../rag/retrieve/retriever.js';
-import type { AgentRecord, Store } from '../store/store.js';
+import type { AgentRecord, AnswerSourceRecord, Store } from '../store/store.js';
 import { AnswerCheckpoints } from './answer-checkpoints.js';
-import { answerSources, type AnswerSource } from './answer-sources.js';
+import { answerSources } from './answer-sources.js';
 import { isWorkspaceCaller, type Caller } from './callers.js';
 import type { AgentQuestion } from './agent-question.js';
 import { normalizeChannel, type ChannelInput } from './channels.js';
-import type { ConversationService } from './conversations.js';
+import type { ConversationUseCases } from './conversations/conversation-use-cases.js';
 import { ParleyError, invalid, notFound } from '../errors.js';
 import { fusionWeightsOf } from './fusion-weights.js';
 import { callingModel, fromModelFailure } from './model-errors.js';
 import { usableAgent } from './public-access.js';
+import { agentAnswersIn } from './handoff.js';
 import { publicQuestion, type PublicQuestionLimits } from './public-questions.js';
 import { findKnowledgeGap } from './knowledge-gaps.js';
-import { agentAnswersIn } from './handoff.js';
 import { keylessExchange } from './visitor-access.js';
 import type { VisitorTokens } from './visitor-tokens.js';
 import type { AnsweredBy, ServedModel, WorkspaceModels } from './workspace-models.js';
@@ -24,8 +25,7 @@ import type { AnsweredBy, ServedModel, WorkspaceModels } from './workspace-model
 const PASSAGES = 8;
 const BUDGETS = { historyTokens: 2_000, contextTokens: 3_000 };
 
-
-/** Ids of the exchange; all an answer has when the agent does not answer in the conversation (see {@link agentAnswersIn}). */
+/** Ids of the exchange; all an answer has when the agent does not answer in the conversation (see `agentAnswersIn` in handoff.ts). */
 export interface ExchangeIds {
   conversationId: string;
   visitorId: string;
@@ -34,9 +34,17 @@ export interface ExchangeIds {
   visitorToken: string;
 }
 
+/** What the agent wrote and stored: `messageId` is absent when nothing was written (the caller left first). */
+export interface WrittenAnswer {
+  messageId?: string;
+  answer: string;
+  sources: AnswerSourceRecord[];
+  usage: AnswerUsage;
+}
+
 export interface AgentAnswer extends ExchangeIds {
   answer: string;
-  sources: AnswerSource[];
+  sources: AnswerSourceRecord[];
   usage: AnswerUsage;
   /** Which model answered; for the workspace's own callers only (a visitor need not know the provider). */
   model?: AnsweredBy;
@@ -64,14 +72,14 @@ const isPlaygroundQuestion = (caller: Caller, channel: ChannelInput): boolean =>
   caller.kind === 'member' && normalizeChannel(channel) === 'dashboard';
 
 /**
- * Answers a question put to an agent, in the order compat-notes fix: store the human message, stop if the
- * agent does not answer in the conversation (switched off, or a person was asked for: {@link agentAnswersIn}),
+ * Answers a question put to an agent, in this order: store the human message, stop if the
+ * agent does not answer in the conversation (switched off, or a person was asked for: `agentAnswersIn` in handoff.ts),
  * retrieve, assemble the prompt, run the model, store the answer.
  */
 export class AgentAnswerService {
   constructor(
     private readonly store: Store,
-    private readonly conversations: ConversationService,
+    private readonly conversations: ConversationUseCases,
     private readonly retriever: Retriever,
     private readonly models: WorkspaceModels,
     private readonly quota: QueryQuota,
@@ -90,35 +98,62 @@ export class AgentAnswerService {
     const question = isWorkspaceCaller(caller) ? asked : await this.keylessQuestion(agent, caller, asked);
     const modelName = question.modelName ?? agent.modelName;
     const served = await this.modelFor(agent.workspaceId, modelName, question.maxTokens);
-    const { model, limits } = served;
     // Without a key the question comes from a web page (the widget): channel `website`.
     const channel = question.channel ?? (isWorkspaceCaller(caller) ? 'api' : 'website');
-    const { conversation, visitorId, created } = await this.conversations.ensureConversation(agent.workspaceId, {
+    const received = await this.conversations.intake.receive(agent.workspaceId, {
       conversationId: question.conversationId,
       visitorId: question.visitorId,
       agentId: agent.id,
       channel,
       playground: isPlaygroundQuestion(caller, channel),
-    });
-    // Two first questions under one made-up id at once: the one that did not create it has no business in it.
-    if (!isWorkspaceCaller(caller) && !created && (conversation.agentId !== agent.id || conversation.visitorId !== visitorId)) {
-      throw notFound('Conversation', conversation.id);
-    }
-    const human = await this.conversations.addMessage(agent.workspaceId, conversation.id, {
-      from: 'human',
+      visitorContext: visitorContextOf(question.context),
       text: question.query,
-      visitorId,
       // A member trying the agent out (the dashboard's playground) has read their own question.
       ...(caller.kind === 'member' ? { read: true } : {}),
     });
+    const { conversation, visitorId } = received;
+    // Two first questions under one made-up id at once: the one that did not create it has no business in it.
+    if (!isWorkspaceCaller(caller) && !received.created && (conversation.agentId !== agent.id || conversation.visitorId !== visitorId)) {
+      throw notFound('Conversation', conversation.id);
+    }
     const visitorToken = await this.tokens.issue({
       workspaceId: agent.workspaceId,
       agentId: agent.id,
       visitorId,
       conversationId: conversation.id,
     });
-    const ids = { conversationId: conversation.id, visitorId, messageId: human.message.id, visitorToken };
-    if (!agentAnswersIn(human.conversation, agent)) return ids;
+    const ids = { conversationId: conversation.id, visitorId, messageId: received.message.id, visitorToken };
+    if (!received.agentAnswers) return ids;
+    const written = await this.write(agent, conversation.id, question, served, options);
+    const answeredBy = isWorkspaceCaller(caller) ? { model: served.answeredBy } : {};
+    return { ...ids, ...written, messageId: written.messageId ?? ids.messageId, ...answeredBy };
+  }
+
+  /**
+   * The agent's answer to a visitor's message already stored in its conversation (one that came in through a
+   * channel): the same answer `ask` writes, without a caller to stream it to. Undefined when the agent no longer
+   * answers there (a person took over meanwhile) or the message is gone.
+   */
+  async answerStored(workspaceId: string, conversationId: string, messageId: string, signal: AbortSignal): Promise<WrittenAnswer | undefined> {
+    const conversation = await this.store.conversations.find(workspaceId, conversationId);
+    const message = await this.store.messages.find(workspaceId, messageId);
+    if (conversation === undefined || conversation.agentId === null || message === undefined || message.conversationId !== conversationId)
+      return undefined;
+    const agent = await this.store.agents.find(workspaceId, conversation.agentId);
+    if (agent === undefined || !agentAnswersIn(conversation, agent)) return undefined;
+    const served = await this.modelFor(workspaceId, agent.modelName, undefined);
+    return this.write(agent, conversationId, { query: message.text }, served, { signal });
+  }
+
+  /** Retrieves, assembles the prompt, runs the model and stores the answer in the conversation, as it streams. */
+  private async write(
+    agent: AgentRecord,
+    conversationId: string,
+    question: AgentQuestion,
+    served: ServedModel,
+    options: Pick<AnswerOptions, 'signal' | 'onDelta'>,
+  ): Promise<WrittenAnswer> {
+    const { model, limits } = served;
     await this.checkQuota(agent.workspaceId);
 
     const datastores = await Promise.all(agent.datastoreIds.map((id) => this.store.datastores.find(agent.workspaceId, id)));
@@ -136,7 +171,7 @@ export class AgentAnswerService {
         weights: fusionWeightsOf(datastores.filter((datastore) => datastore !== undefined)),
       }),
     );
-    const history = await this.conversations.messages(agent.workspaceId, conversation.id);
+    const history = await this.conversations.views.messages(agent.workspaceId, conversationId);
     const prompt = assemblePrompt({
       systemPrompt: question.systemPrompt ?? agent.systemPrompt,
       userPromptTemplate: question.userPrompt ?? question.promptTemplate ?? agent.userPrompt,
@@ -150,7 +185,7 @@ export class AgentAnswerService {
     // The text is rewritten as it streams so that its citations and its sources agree (see AnswerCitations).
     const citations = new AnswerCitations(passages.length);
     const sourcesSoFar = (complete: boolean) => answerSources(passages, { text: citations.text, cited: citations.cited, complete });
-    const answer = new AnswerCheckpoints(this.conversations, agent.workspaceId, conversation.id, `${model.provider}:${model.modelId}`);
+    const answer = new AnswerCheckpoints(this.conversations.messages, agent.workspaceId, conversationId, `${model.provider}:${model.modelId}`);
     const { onDelta } = options;
     // What a caller sees as it streams is stored as it streams.
     const pass = (settled: string) => {
@@ -173,7 +208,7 @@ export class AgentAnswerService {
         { signal: options.signal, onDelta: (delta) => pass(citations.add(delta)), timeoutMs: limits.timeoutMs, secret: served.secret },
       ),
     ).catch(async (error: unknown) => {
-      await answer.keepWhatStreamed(sourcesSoFar(false).map((source) => ({ ...source })));
+      await answer.keepWhatStreamed(sourcesSoFar(false));
       throw error;
     });
     const complete = finished.finish === 'complete';
@@ -182,18 +217,21 @@ export class AgentAnswerService {
     if (complete) pass(rest);
     const text = citations.text;
     const sources = sourcesSoFar(complete);
-    const answeredBy = isWorkspaceCaller(caller) ? { model: served.answeredBy } : {};
     // A caller gone before the first word leaves no empty agent message behind.
-    if (!complete && text === '') return { ...ids, answer: '', sources, usage: finished.usage, ...answeredBy };
-    const gap = findKnowledgeGap(chunks.map((chunk) => chunk.score), text, this.knowledgeGapScore);
+    if (!complete && text === '') return { answer: '', sources, usage: finished.usage };
+    const gap = findKnowledgeGap(
+      chunks.map((chunk) => chunk.score),
+      text,
+      this.knowledgeGapScore,
+    );
     const message = await answer.end({
       text,
-      sources: sources.map((source) => ({ ...source })),
+      sources,
       usage: finished.usage,
       knowledgeGap: gap && { ...gap, question: question.query },
       interrupted: !complete,
     });
-    return { ...ids, messageId: message.id, answer: text, sources, usage: finished.usage, ...answeredBy };
+    return { messageId: message.id, answer: text, sources, usage: finished.usage };
   }
 
   /** A question without a key: no overrides, and only in a conversation of the caller's own (see {@link keylessExchange}). */
@@ -212,9 +250,7 @@ export class AgentAnswerService {
     }
     const bound = served.limits.maxOutputTokens;
     if (maxTokens !== undefined && maxTokens > bound) {
-      throw invalid(`maxTokens may be at most ${bound} for model ${modelName}`, [
-        { field: 'maxTokens', message: `must be <= ${bound}` },
-      ]);
+      throw invalid(`maxTokens may be at most ${bound} for model ${modelName}`, [{ field: 'maxTokens', message: `must be <= ${bound}` }]);
     }
     return served;
   }

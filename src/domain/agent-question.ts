@@ -1,5 +1,6 @@
 import type { AnswerSettings } from '../llm/chat/stream-answer.js';
 import type { ChannelInput } from './channels.js';
+import type { VisitorContextInput } from '../contract/answers.js';
 
 /** A question put to an agent, with the overrides a caller with a key may send. */
 export interface AgentQuestion extends AnswerSettings {
@@ -17,4 +18,6 @@ export interface AgentQuestion extends AnswerSettings {
   promptType?: string;
   datasourceIds?: string[];
   customIds?: string[];
+  /** What the widget tells of the visitor's page (kept with a new conversation). */
+  context?: VisitorContextInput;
 }

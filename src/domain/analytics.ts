@@ -2,15 +2,12 @@ import type { AgentRecord, AnalyticsScope, CitedDatasource, DailyConversations, 
 import { invalid } from '../errors.js';
 import { normalizeChannel, type Channel, type ChannelInput } from './channels.js';
 import { findInWorkspace } from './scoped.js';
+import { KNOWLEDGE_GAP_LIMIT, TOP_DATASOURCES } from '../contract/analytics.js';
 
 /** Days a report may span at most: a year, leap day included. */
 export const MAX_RANGE_DAYS = 366;
 /** Days a report spans when no `from` is given: the last 30, today included. */
 export const DEFAULT_RANGE_DAYS = 30;
-/** Datasources listed, the most cited first. */
-export const TOP_DATASOURCES = 10;
-/** Knowledge gaps listed, the most asked first. */
-export const KNOWLEDGE_GAP_LIMIT = 50;
 
 const DAY_MS = 86_400_000;
 

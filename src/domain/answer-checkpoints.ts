@@ -1,5 +1,6 @@
-import type { MessageRecord } from '../store/store.js';
-import type { AnswerEnding, AnswerInProgress, ConversationService } from './conversations.js';
+import type { AnswerSourceRecord, MessageRecord } from '../store/store.js';
+import type { AnswerEnding, AnswerInProgress } from './conversations/answer-in-progress.js';
+import type { ConversationMessages } from './conversations/conversation-messages.js';
 
 /** How often an answer under way is saved: the most of what the visitor saw that a killed server loses. */
 const SAVE_EVERY_MS = 1_000;
@@ -17,7 +18,7 @@ export class AnswerCheckpoints {
   #savedAt = 0;
 
   constructor(
-    private readonly conversations: ConversationService,
+    private readonly messages: ConversationMessages,
     private readonly workspaceId: string,
     private readonly conversationId: string,
     private readonly model: string,
@@ -33,12 +34,12 @@ export class AnswerCheckpoints {
     clearTimeout(this.#timer);
     await this.#saving;
     if (this.#answer !== undefined) return this.#answer.end(ending);
-    const { message } = await this.conversations.addMessage(this.workspaceId, this.conversationId, { from: 'agent', model: this.model, ...ending });
+    const { message } = await this.messages.add(this.workspaceId, this.conversationId, { from: 'agent', model: this.model, ...ending });
     return message;
   }
 
   /** After the model failed: the words streamed before, if any, stay as the answer, marked interrupted. */
-  async keepWhatStreamed(sources: Record<string, unknown>[]): Promise<void> {
+  async keepWhatStreamed(sources: AnswerSourceRecord[]): Promise<void> {
     if (this.#text === '') return;
     // The model's failure is what the caller hears, even when storing this fails too.
     await this.end({ text: this.#text, sources, interrupted: true }).catch(() => undefined);
@@ -51,7 +52,7 @@ export class AnswerCheckpoints {
     this.#saving = this.#saving
       .then(async () => {
         if (this.#answer !== undefined) return this.#answer.save(text);
-        this.#answer = await this.conversations.startAnswer(this.workspaceId, this.conversationId, { from: 'agent', text, model: this.model });
+        this.#answer = await this.messages.startAnswer(this.workspaceId, this.conversationId, { from: 'agent', text, model: this.model });
       })
       // A save that failed is made good by the next one, or by the end, which reports its own failure.
       .catch(() => undefined);

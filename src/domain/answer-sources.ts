@@ -1,20 +1,6 @@
 import { NOT_FOUND_ANSWER } from '../llm/chat/compose-extractive-answer.js';
 import type { RetrievedChunk } from '../rag/retrieve/retriever.js';
-
-/** One source of an answer: a passage it cites; the answer's `[n]` is the n-th source (compat-notes). */
-export interface AnswerSource {
-  chunk_id: string;
-  datasource_id: string;
-  datasource_name: string;
-  datasource_type: string;
-  source_url: string | null;
-  custom_id?: string;
-  mime_type?: string;
-  page_number?: number;
-  total_pages?: number;
-  score: number;
-  text: string;
-}
+import type { AnswerSourceRecord } from '../store/store.js';
 
 /** A source as a reader is shown it: the n-th is what the answer's `[n]` cites. */
 export interface SourceLabel {
@@ -23,12 +9,12 @@ export interface SourceLabel {
   pageNumber: number | null;
 }
 
-/** The labels of an answer's stored sources (as {@link answerSources} made them), in their order. */
-export function sourceLabels(stored: readonly Record<string, unknown>[]): SourceLabel[] {
-  return stored.map((source) => ({
-    name: typeof source.datasource_name === 'string' ? source.datasource_name : '',
-    url: typeof source.source_url === 'string' ? source.source_url : null,
-    pageNumber: typeof source.page_number === 'number' ? source.page_number : null,
+/** The labels of an answer's sources (as {@link answerSources} made them), in their order. */
+export function sourceLabels(sources: readonly AnswerSourceRecord[]): SourceLabel[] {
+  return sources.map((source) => ({
+    name: source.datasourceName,
+    url: source.sourceUrl,
+    pageNumber: source.pageNumber,
   }));
 }
 
@@ -49,7 +35,7 @@ export interface CitingAnswer {
  *
  * `passages` are those the prompt numbered, in its order: prompt number n is `passages[n - 1]`.
  */
-export function answerSources(passages: readonly RetrievedChunk[], answer: CitingAnswer): AnswerSource[] {
+export function answerSources(passages: readonly RetrievedChunk[], answer: CitingAnswer): AnswerSourceRecord[] {
   if (answer.cited.length > 0) return answer.cited.map((number) => toSource(passages[number - 1]!));
   const top = passages[0];
   if (top === undefined || !answer.complete || answer.text.trim() === '' || saysNotFound(answer.text)) return [];
@@ -61,17 +47,17 @@ function saysNotFound(text: string): boolean {
   return text.trim().startsWith(NOT_FOUND_ANSWER);
 }
 
-function toSource(chunk: RetrievedChunk): AnswerSource {
+function toSource(chunk: RetrievedChunk): AnswerSourceRecord {
   return {
-    chunk_id: chunk.chunkId,
-    datasource_id: chunk.datasourceId,
-    datasource_name: chunk.datasourceName,
-    datasource_type: chunk.datasourceType,
-    source_url: chunk.sourceUrl,
-    ...(chunk.customId === null ? {} : { custom_id: chunk.customId }),
-    ...(chunk.mimeType === null ? {} : { mime_type: chunk.mimeType }),
-    ...(chunk.pageNumber === null ? {} : { page_number: chunk.pageNumber }),
-    ...(chunk.totalPages === null ? {} : { total_pages: chunk.totalPages }),
+    chunkId: chunk.chunkId,
+    datasourceId: chunk.datasourceId,
+    datasourceName: chunk.datasourceName,
+    datasourceType: chunk.datasourceType,
+    sourceUrl: chunk.sourceUrl,
+    customId: chunk.customId,
+    mimeType: chunk.mimeType,
+    pageNumber: chunk.pageNumber,
+    totalPages: chunk.totalPages,
     score: chunk.score,
     text: chunk.text,
   };

@@ -2,8 +2,7 @@ import type { ConversationKey } from '../store/store.js';
 import { invalid } from '../errors.js';
 
 /** The opaque cursor of the conversation list: the last row's (updatedAt, id), as base64url JSON. */
-export const encodeCursor = (key: ConversationKey): string =>
-  Buffer.from(JSON.stringify([key.updatedAt, key.id])).toString('base64url');
+export const encodeCursor = (key: ConversationKey): string => Buffer.from(JSON.stringify([key.updatedAt, key.id])).toString('base64url');
 
 export function decodeCursor(cursor: string): ConversationKey {
   try {

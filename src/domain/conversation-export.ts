@@ -36,8 +36,7 @@ export function formatUtcTimestamp(iso: string): string {
   const date = new Date(iso);
   const pad = (value: number) => String(value).padStart(2, '0');
   return (
-    `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ` +
-    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`
+    `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ` + `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`
   );
 }
 
@@ -51,7 +50,7 @@ export function toTranscript(view: ConversationView): ConversationTranscript {
   };
   return {
     id: conversation.id,
-    title: conversation.title,
+    title: view.title,
     contactName: contactName(contact),
     phoneNumber: contact?.phoneNumber ?? null,
     channel: conversation.channel,

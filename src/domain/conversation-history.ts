@@ -12,6 +12,7 @@ export const HISTORY_PAGE_SIZE = 50;
 export function newestFirst<T extends { id: string }>(oldestFirst: readonly T[], cursor: string | undefined): T[] {
   if (cursor === undefined || cursor === '') return [...oldestFirst].reverse();
   const at = oldestFirst.findIndex((message) => message.id === cursor);
-  if (at < 0) throw invalid('The cursor is not a message of this conversation', [{ field: 'cursor', message: 'must be the id of one of its messages' }]);
+  if (at < 0)
+    throw invalid('The cursor is not a message of this conversation', [{ field: 'cursor', message: 'must be the id of one of its messages' }]);
   return oldestFirst.slice(Math.max(0, at - HISTORY_PAGE_SIZE), at).reverse();
 }

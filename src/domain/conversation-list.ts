@@ -1,22 +1,18 @@
-import type { ConversationFilter, ConversationStatus } from '../store/store.js';
+import type { ConversationFilter } from '../store/store.js';
 import { normalizeChannel, type ChannelInput } from './channels.js';
 import type { ConversationView, ListedMessages } from './conversation-view.js';
 import { invalid } from '../errors.js';
 
 export const LIST_LIMIT = { default: 20, max: 100 } as const;
 
-export interface ConversationListQuery {
-  agentId?: string;
+/** A list request as the API takes it: the store's filter, with the channel as clients write it and dates as given. */
+export interface ConversationListQuery extends Pick<
+  ConversationFilter,
+  'agentId' | 'channelExternalId' | 'status' | 'open' | 'assigneeId' | 'unassigned' | 'search'
+> {
   channel?: ChannelInput;
-  channelExternalId?: string;
-  status?: ConversationStatus;
-  /** true: not resolved. */
-  open?: boolean;
-  /** Assigned to this member. */
-  assigneeId?: string;
-  /** true: assigned to nobody. */
-  unassigned?: boolean;
-  search?: string;
+  /** A label id: only conversations carrying it. */
+  label?: string;
   /** ISO 8601 date or date-time; a bare date means the whole day (UTC). */
   startDate?: string;
   endDate?: string;
@@ -60,5 +56,6 @@ export function conversationFilter(query: ConversationListQuery): ConversationFi
     createdFrom: query.startDate === undefined ? undefined : dateBound(query.startDate, 'startDate'),
     createdTo: query.endDate === undefined ? undefined : dateBound(query.endDate, 'endDate'),
     playground: query.includePlayground === true ? undefined : false,
+    labelId: query.label,
   };
 }

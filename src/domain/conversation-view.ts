@@ -1,27 +1,32 @@
-import type { AgentRecord, ContactRecord, ConversationRecord, MemberRecord, MessageRecord, VisitorRecord } from '../store/store.js';
+import type { AgentRecord, ContactRecord, ConversationRecord, LabelRecord, MemberRecord, MessageRecord, VisitorRecord } from '../store/store.js';
 
 /** A conversation with what its records point at. */
 export interface ConversationView {
   conversation: ConversationRecord;
   agent: AgentRecord | null;
   contact: ContactRecord | null;
-  /** Oldest first (newest first from ConversationService.history): all of them, the latest only or none, as asked. */
+  /** Oldest first (newest first from ConversationViews.history): all of them, the latest only or none, as asked. */
   messages: MessageRecord[];
   /** The workspace's members: who wrote and who is assigned are named from them. */
   members: MemberRecord[];
   /** Visitor messages no member has read. */
   unreadCount: number;
+  /** What it is called: its title, or its first visitor message's words when it has none stored. */
+  title: string;
+  /** The labels on it, by name. */
+  labels: LabelRecord[];
 }
 
 /** The detail record: the view plus every visitor who wrote in it, with their contacts. */
 export interface ConversationDetails extends ConversationView {
   visitors: { visitor: VisitorRecord; contact: ContactRecord | null }[];
+  /** How many other conversations its visitor started in the workspace. */
+  visitorConversations: number;
 }
 
 /** The contact's full name, or null without one. */
 export const contactName = (contact: ContactRecord | null): string | null =>
-  [contact?.firstName, contact?.lastName].filter((part) => part !== null && part !== undefined && part !== '').join(' ') ||
-  null;
+  [contact?.firstName, contact?.lastName].filter((part) => part !== null && part !== undefined && part !== '').join(' ') || null;
 
 /** Which messages a list view carries. */
 export type ListedMessages = 'latest' | 'all' | 'none';
@@ -35,7 +40,10 @@ export interface MessageSender {
 }
 
 /** The sender of one of the view's messages; null for system notices. */
-export function senderOf(message: MessageRecord, view: Pick<ConversationView, 'conversation' | 'agent' | 'contact' | 'members'>): MessageSender | null {
+export function senderOf(
+  message: MessageRecord,
+  view: Pick<ConversationView, 'conversation' | 'agent' | 'contact' | 'members'>,
+): MessageSender | null {
   if (message.from === 'system') return null;
   if (message.from === 'agent') return { type: 'agent', id: view.conversation.agentId, name: view.agent?.name ?? null };
   if (message.memberId !== null) {

@@ -26,17 +26,15 @@ const EXTENSION = /\.[\p{L}\p{N}]{1,16}$/u;
 
 /** `raw` made fit to store and show, or '' when nothing printable is left. */
 function clean(raw: string): string {
-  const text = raw
-    .replace(ESCAPE_SEQUENCE, '')
-    .replace(BREAKING_CONTROL, ' ')
-    .replace(INVISIBLE, '')
-    .replace(/\s+/gu, ' ')
-    .trim();
+  const text = raw.replace(ESCAPE_SEQUENCE, '').replace(BREAKING_CONTROL, ' ').replace(INVISIBLE, '').replace(/\s+/gu, ' ').trim();
   // Counted in code points, as the API's maxLength is, so a cut never splits a surrogate pair.
   const characters = [...text];
   if (characters.length <= MAX_NAME_LENGTH) return text;
   const extension = [...(EXTENSION.exec(text)?.[0] ?? '')];
-  const stem = characters.slice(0, MAX_NAME_LENGTH - extension.length).join('').trimEnd();
+  const stem = characters
+    .slice(0, MAX_NAME_LENGTH - extension.length)
+    .join('')
+    .trimEnd();
   return stem + extension.join('');
 }
 

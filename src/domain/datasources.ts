@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ingestJob } from '../jobs/ingest-job.js';
+import { ingestJob } from './ingestion/ingest-job.js';
 import { BlockedUrlError, type OutboundPolicy } from '../net/address-policy.js';
 import type { DocumentKind } from '../rag/ingest/document.js';
 import { MIME_TYPES } from '../rag/ingest/mime-types.js';
@@ -11,6 +11,7 @@ import { datasourceName } from './datasource-name.js';
 import { ParleyError, invalid } from '../errors.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
+import type { Signals } from './signals.js';
 
 /** A file the HTTP layer has already streamed to disk. */
 export interface UploadedFile {
@@ -30,13 +31,8 @@ export interface DatasourceServiceOptions {
   maxAttempts: number;
   /** Where web pages may be fetched from (PARLEY_OUTBOUND_ALLOW). */
   outbound: OutboundPolicy;
-  /** Tells in-process workers that a job is waiting (other processes poll). */
-  onEnqueued: () => void;
-  /**
-   * Tells in-process workers that work for a datasource was overtaken: it was deleted (`liveGeneration`
-   * undefined) or re-synced as `liveGeneration`. Its job stops at once; in other processes, within a poll.
-   */
-  onSuperseded: (datasourceId: string, liveGeneration?: number) => void;
+  /** Tells in-process workers of queued and overtaken jobs (other processes see them within a poll). */
+  signals: Pick<Signals, 'jobEnqueued' | 'datasourceSuperseded'>;
 }
 
 /** A readable default name for untitled text: its first words. */
@@ -58,10 +54,7 @@ export class DatasourceService {
     const uploadedName = datasourceName(input.upload.fileName);
     const kind = await sniffDocumentKind(input.upload.path, uploadedName);
     if (kind === undefined) {
-      throw new ParleyError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        `${uploadedName} is not a document Parley can read; supported: ${SUPPORTED}`,
-      );
+      throw new ParleyError('UNSUPPORTED_MEDIA_TYPE', `${uploadedName} is not a document Parley can read; supported: ${SUPPORTED}`);
     }
     const name = datasourceName(input.fileName, uploadedName);
     return this.create(workspaceId, 'file', name, input, { file_name: name, kind }, kind, input.upload);
@@ -110,7 +103,7 @@ export class DatasourceService {
   async delete(workspaceId: string, id: string): Promise<DatasourceRecord> {
     const datasource = await this.get(workspaceId, id);
     await this.store.datasources.delete(workspaceId, id);
-    this.options.onSuperseded(id);
+    this.options.signals.datasourceSuperseded.notify(id);
     if (datasource.fileKey !== null) await this.store.blobs.delete(datasource.fileKey);
     return datasource;
   }
@@ -119,8 +112,8 @@ export class DatasourceService {
   async resync(workspaceId: string, id: string): Promise<DatasourceRecord> {
     await this.get(workspaceId, id);
     const updated = await this.store.datasources.requeue(workspaceId, id, (generation) => this.ingestJob(workspaceId, id, generation));
-    if (updated !== undefined) this.options.onSuperseded(id, updated.generation);
-    this.options.onEnqueued();
+    if (updated !== undefined) this.options.signals.datasourceSuperseded.notify(id, updated.generation);
+    this.options.signals.jobEnqueued.notify();
     return updated ?? this.get(workspaceId, id);
   }
 
@@ -158,9 +151,9 @@ export class DatasourceService {
       const requeued = await this.store.datasources.requeue(datasource.workspaceId, datasource.id, (generation) =>
         this.ingestJob(datasource.workspaceId, datasource.id, generation),
       );
-      if (requeued !== undefined) this.options.onSuperseded(datasource.id, requeued.generation);
+      if (requeued !== undefined) this.options.signals.datasourceSuperseded.notify(datasource.id, requeued.generation);
     }
-    if (datasources.length > 0) this.options.onEnqueued();
+    if (datasources.length > 0) this.options.signals.jobEnqueued.notify();
     return datasources.length;
   }
 
@@ -207,7 +200,7 @@ export class DatasourceService {
     }
     // The answer shows the record as created; the job is safely queued, so the stored status moves on.
     await this.store.datasources.markQueued(workspaceId, id);
-    this.options.onEnqueued();
+    this.options.signals.jobEnqueued.notify();
     return datasource;
   }
 

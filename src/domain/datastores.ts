@@ -2,12 +2,8 @@ import { DEFAULT_FUSION_WEIGHTS } from '../rag/retrieve/retriever.js';
 import type { DatastoreRecord, DatastoreType, Store, Visibility } from '../store/store.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
-import { DATASTORE_TYPE_ALIASES, unalias } from './vendor-aliases.js';
-
-/** A datastore type as clients may send it: the spec's, or the hosted service's name for it. */
-export type DatastoreTypeInput = DatastoreType | keyof typeof DATASTORE_TYPE_ALIASES;
-
-export const DATASTORE_TYPE_INPUTS: readonly DatastoreTypeInput[] = ['vector_a', ...(Object.keys(DATASTORE_TYPE_ALIASES) as DatastoreTypeInput[])];
+import { unalias } from './vendor-aliases.js';
+import { DATASTORE_TYPE_ALIASES, type DatastoreTypeInput } from '../contract/datastores.js';
 
 /** What a client may send to create or change a datastore; every field is optional. */
 export interface DatastoreInput {

@@ -1,13 +1,17 @@
 import { EventHub, type EventSubscription } from '../events/event-hub.js';
-import { EVENT_TYPES, envelopeOf, type EventEnvelope } from '../events/event-types.js';
-import type { OutboxEventRecord, Store } from '../store/store.js';
+import { EVENT_TYPES, type EventEnvelope } from '../contract/events.js';
+import { envelopeOf } from '../events/event-types.js';
+import type { Store } from '../store/store.js';
 import { invalid } from '../errors.js';
 import type { WorkspaceCaller } from './callers.js';
 
-/** A visitor hears of new messages and of status or AI-switch changes; assignments and reads are the team's. */
-const concernsVisitor = (type: string, payload: Record<string, unknown>): boolean =>
-  type === 'message.created' ||
-  (type === 'conversation.updated' && Array.isArray(payload.changed) && payload.changed.some((field) => field === 'status' || field === 'isAiEnabled'));
+/** The events of a conversation its visitor hears of. */
+export type VisitorConcern = EventEnvelope<'message.created' | 'conversation.updated'>;
+
+/** A visitor hears of new messages (not the team's private notes) and of status or AI-switch changes; assignments and reads are the team's. */
+const concernsVisitor = (event: EventEnvelope): event is VisitorConcern =>
+  (event.type === 'message.created' && event.data.message.private !== true) ||
+  (event.type === 'conversation.updated' && event.data.changed.some((field) => field === 'status' || field === 'isAiEnabled'));
 
 /** Events read per query. */
 const BATCH = 500;
@@ -60,7 +64,7 @@ export class EventStreamService {
     if (unknown.length > 0) {
       throw invalid(`Unknown event types: ${unknown.join(', ')}`, [{ field: 'types', message: `each must be one of ${EVENT_TYPES.join(', ')}` }]);
     }
-    return this.follow(caller.workspaceId, request.after, (event) => types === undefined || types.has(event.type), deliver);
+    return this.follow(caller.workspaceId, request.after, (event): event is EventEnvelope => types === undefined || types.has(event.type), deliver);
   }
 
   /**
@@ -71,22 +75,22 @@ export class EventStreamService {
     workspaceId: string,
     conversationId: string,
     after: string | undefined,
-    deliver: (events: EventEnvelope[]) => void,
+    deliver: (events: VisitorConcern[]) => void,
   ): Promise<OpenedStream> {
     return this.follow(
       workspaceId,
       after,
-      (event) => event.payload.conversationId === conversationId && concernsVisitor(event.type, event.payload),
+      (event): event is VisitorConcern => concernsVisitor(event) && event.data.conversationId === conversationId,
       deliver,
     );
   }
 
   /** The workspace's events after the event `after` (from now without one, or when it is unknown) that `wanted` keeps. */
-  private async follow(
+  private async follow<Kept extends EventEnvelope>(
     workspaceId: string,
     after: string | undefined,
-    wanted: (event: OutboxEventRecord) => boolean,
-    deliver: (events: EventEnvelope[]) => void,
+    wanted: (event: EventEnvelope) => event is Kept,
+    deliver: (events: Kept[]) => void,
   ): Promise<OpenedStream> {
     // A start that failed (the store was away) is not kept: the next stream tries again.
     await (this.#started ??= this.#hub.start().catch((error: unknown) => {
@@ -95,8 +99,8 @@ export class EventStreamService {
     }));
     const position = after === undefined ? undefined : await this.store.outbox.positionOf(workspaceId, after);
     const subscription = await this.#hub.subscribe(workspaceId, position, (events) => {
-      const kept = events.filter(wanted);
-      if (kept.length > 0) deliver(kept.map(envelopeOf));
+      const kept = events.map(envelopeOf).filter(wanted);
+      if (kept.length > 0) deliver(kept);
     });
     return { close: () => subscription.close(), resumed: after === undefined || position !== undefined };
   }

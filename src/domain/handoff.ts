@@ -15,9 +15,9 @@ export const agentAnswersIn = (
 export const AI_SWITCHED_OFF_NOTICE = 'The agent was switched off for this conversation; a person will answer.';
 
 /**
- * The system messages the visitor reads when the conversation changes hands, by kind. They start as the
- * notice compat-notes quote where they replace it, and name a member only by the name the visitor already
- * sees on that member's replies.
+ * The system messages the visitor reads when the conversation changes hands, by kind. They begin with the
+ * hosted service's own notice text where they stand in for one, and name a member only by the name the
+ * visitor already sees on that member's replies.
  */
 export const handoffNotices = {
   /** A person was asked for; `email`: where the visitor said they can be reached. */

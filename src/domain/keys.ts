@@ -4,6 +4,8 @@ import { conflict, notFound, unauthorized } from '../errors.js';
 import type { WorkspaceCaller } from './callers.js';
 import { newId, now, randomToken } from './ids.js';
 import { findInWorkspace } from './scoped.js';
+import { KeyCache } from './key-cache.js';
+import type { TokenGenerations } from './token-generations.js';
 
 const KEY_PREFIX = 'pk_live_';
 /** Characters of the key kept in clear: the fixed prefix plus four, enough to tell keys apart. */
@@ -25,8 +27,17 @@ export interface AuthenticatedKey {
   role: MemberRole;
 }
 
+/**
+ * A workspace's API keys. Authenticating reads a key from the store once, then from the process's
+ * {@link KeyCache} until a revocation anywhere (`TokenGenerations`) says it may have changed.
+ */
 export class KeyService {
-  constructor(private readonly store: Store) {}
+  readonly #cache = new KeyCache();
+
+  constructor(
+    private readonly store: Store,
+    private readonly generations: TokenGenerations,
+  ) {}
 
   /**
    * A new key of the workspace. `maker` is the person making it (a key made with a key has that key's
@@ -52,14 +63,22 @@ export class KeyService {
    * a key whose maker is no longer a member (it lost its rights with them).
    */
   async authenticate(secret: string): Promise<AuthenticatedKey> {
-    const found = await this.store.apiKeys.findByHash(hashKey(secret));
-    if (found === undefined) throw unauthorized('The API key is not valid');
+    const hash = hashKey(secret);
+    const revision = await this.generations.revision();
+    const found = this.#cache.get(hash, revision) ?? (await this.store.apiKeys.findByHash(hash));
+    if (found === undefined) {
+      this.#cache.delete(hash);
+      throw unauthorized('The API key is not valid');
+    }
     const { key, makerRole } = found;
     const role = key.createdBy === null ? 'owner' : makerRole;
     if (role === null) throw unauthorized('The API key is not valid: the person who made it is no longer a member of the workspace');
     const usedAt = now();
     if (key.lastUsedAt === null || Date.parse(usedAt) - Date.parse(key.lastUsedAt) > LAST_USED_RESOLUTION_MS) {
       await this.store.apiKeys.markUsed(key.workspaceId, key.id, usedAt);
+      this.#cache.set(hash, { key: { ...key, lastUsedAt: usedAt }, makerRole }, revision);
+    } else {
+      this.#cache.set(hash, found, revision);
     }
     return { key, role };
   }
@@ -69,7 +88,7 @@ export class KeyService {
   }
 
   /**
-   * Deletes a key (any member may, spec §5.6); a workspace always keeps at least one, so its last key is
+   * Deletes a key (any member may); a workspace always keeps at least one, so its last key is
    * refused with CONFLICT.
    */
   async revoke(workspaceId: string, id: string): Promise<ApiKeyRecord> {
@@ -79,6 +98,8 @@ export class KeyService {
     if (outcome === 'last-key') {
       throw conflict('This is the workspace’s last API key; create another one before deleting it');
     }
+    // Answered once every process has dropped its cached copy: the key is refused from the next request on.
+    await this.generations.revokeKey(id);
     return key;
   }
 }

@@ -1,4 +1,4 @@
-import type { NotifyingEvent } from '../events/event-types.js';
+import type { NotifyingEvent } from '../contract/events.js';
 import { notificationSettings, type Audience, type NotificationSettings } from '../events/notification-settings.js';
 import type { DeliveryRecord, Store } from '../store/store.js';
 import { DELIVERY_LOG_LIMIT } from './webhooks.js';

@@ -10,7 +10,7 @@ const LIFETIME_MS: Readonly<Record<LinkPurpose, number>> = {
   'password-reset': 24 * 3600_000,
 };
 
-/** Where each kind of link opens in the dashboard (DESIGN §7: these URLs are a contract). */
+/** Where each kind of link opens in the dashboard (docs/dashboard-api.md, "URLs": these URLs are a contract). */
 const PAGE: Readonly<Record<LinkPurpose, string>> = {
   setup: '/dashboard/setup',
   invitation: '/dashboard/invitations',

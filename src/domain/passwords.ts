@@ -1,7 +1,6 @@
 import argon2 from 'argon2';
+import { MIN_PASSWORD_LENGTH } from '../contract/auth.js';
 import { invalid } from '../errors.js';
-
-export const MIN_PASSWORD_LENGTH = 10;
 
 /**
  * Argon2id with OWASP's first recommended setting (19 MiB, 2 passes, 1 lane): ~20 ms a hash on this kind

@@ -53,9 +53,9 @@ export interface PublicQuestionLimits {
  * say). Overrides are refused (400, naming them).
  */
 export function publicQuestion(agent: AgentRecord, question: AgentQuestion, limits: PublicQuestionLimits): AgentQuestion {
-  const refused: FieldProblem[] = OVERRIDES.filter(
-    (field) => question[field] !== undefined && !isAgentsOwnValue(agent, field, question[field]),
-  ).map((field) => ({ field, message: 'can only be set with an API key' }));
+  const refused: FieldProblem[] = OVERRIDES.filter((field) => question[field] !== undefined && !isAgentsOwnValue(agent, field, question[field])).map(
+    (field) => ({ field, message: 'can only be set with an API key' }),
+  );
   if (refused.length > 0) {
     throw invalid(`Without an API key the agent answers as configured: remove ${refused.map((p) => p.field).join(', ')}`, refused);
   }
@@ -64,5 +64,11 @@ export function publicQuestion(agent: AgentRecord, question: AgentQuestion, limi
       { field: 'query', message: `must have at most ${limits.maxQueryChars} characters` },
     ]);
   }
-  return { query: question.query, conversationId: question.conversationId, visitorId: question.visitorId, channel: 'website' };
+  return {
+    query: question.query,
+    conversationId: question.conversationId,
+    visitorId: question.visitorId,
+    channel: 'website',
+    ...(question.context === undefined ? {} : { context: question.context }),
+  };
 }

@@ -20,9 +20,7 @@ const CACHE_MS = 10_000;
 /** The saved overrides of the workspace settings object; anything malformed is ignored. */
 function savedOverrides(settings: Record<string, unknown>): Partial<RateLimits> {
   const saved = isJsonObject(settings.rateLimits) ? settings.rateLimits : {};
-  return Object.fromEntries(
-    FIELDS.flatMap((field) => (typeof saved[field] === 'number' && saved[field] > 0 ? [[field, saved[field]]] : [])),
-  );
+  return Object.fromEntries(FIELDS.flatMap((field) => (typeof saved[field] === 'number' && saved[field] > 0 ? [[field, saved[field]]] : [])));
 }
 
 /**

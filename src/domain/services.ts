@@ -5,7 +5,7 @@ import type { Store } from '../store/store.js';
 import { DatastoreSearchService } from './datastore-search.js';
 import { AgentAnswerService } from './agent-answers.js';
 import { AgentService } from './agents.js';
-import { ConversationService } from './conversations.js';
+import { createConversationUseCases, type ConversationUseCases } from './conversations/conversation-use-cases.js';
 import { DatasourceService, type DatasourceServiceOptions } from './datasources.js';
 import { DatastoreService } from './datastores.js';
 import { KeyService } from './keys.js';
@@ -17,6 +17,8 @@ import { OneTimeLinks } from './one-time-links.js';
 import { TokenGenerations } from './token-generations.js';
 import { NotificationService } from './notifications.js';
 import { WebhookService } from './webhooks.js';
+import { SavedReplyService } from './saved-replies.js';
+import { LabelService } from './labels.js';
 import { VisitorTokens } from './visitor-tokens.js';
 import { PublicAccess } from './public-access.js';
 import { RateLimitSettings, type RateLimits } from './rate-limits.js';
@@ -26,6 +28,9 @@ import { AnalyticsService } from './analytics.js';
 import { ModelProviderService } from './model-providers.js';
 import { SecretBox } from './secret-box.js';
 import { WorkspaceModels } from './workspace-models.js';
+import type { Signals } from './signals.js';
+import { ChannelConnectionService, type ChannelConnectors } from './channel-connections/channel-connections.js';
+import { ChannelInbox } from './channel-connections/channel-inbox.js';
 
 /** Every use case, wired to one store; what the HTTP layer and the CLI call. */
 export interface Services {
@@ -35,9 +40,11 @@ export interface Services {
   readonly datastores: DatastoreService;
   readonly datasources: DatasourceService;
   readonly search: DatastoreSearchService;
-  readonly conversations: ConversationService;
+  readonly conversations: ConversationUseCases;
   readonly answers: AgentAnswerService;
   readonly webhooks: WebhookService;
+  readonly savedReplies: SavedReplyService;
+  readonly labels: LabelService;
   readonly members: MemberService;
   readonly notifications: NotificationService;
   readonly visitorTokens: VisitorTokens;
@@ -53,6 +60,10 @@ export interface Services {
   /** Which model answers for each model name in a workspace. */
   readonly models: WorkspaceModels;
   readonly modelProviders: ModelProviderService;
+  /** Agents' connections to e-mail and messengers. */
+  readonly channelConnections: ChannelConnectionService;
+  /** Messages arriving through those connections. */
+  readonly channelInbox: ChannelInbox;
 }
 
 export interface ServiceOptions extends DatasourceServiceOptions {
@@ -85,23 +96,25 @@ export interface ServiceOptions extends DatasourceServiceOptions {
   /** An SMTP server is configured. */
   emailEnabled: boolean;
   deliveryMaxAttempts: number;
-  /** Called when a change recorded an event, to wake an in-process dispatcher. */
-  onEvent: () => void;
+  /** Who hears, in this process, of queued jobs, recorded events and overtaken datasources. */
+  signals: Signals;
   /** Reports what failed in the background (a stream's read of new events, a reset e-mail). */
   onBackgroundError: (error: unknown) => void;
+  /** Each channel's connector (e-mail, Telegram). */
+  connectors: ChannelConnectors;
+  /** The built-in SMTP listener's port (PARLEY_MAIL_INBOUND_PORT); null when it is off. */
+  mailInboundPort: number | null;
 }
 
 export function createServices(store: Store, options: ServiceOptions): Services {
-  const keys = new KeyService(store);
   const retriever = new Retriever(store.search, options.embedder, options.queryCacheSize);
   const eventStreams = new EventStreamService(store, options.onBackgroundError);
-  const conversations = new ConversationService(store, (workspaceId) => {
-    options.onEvent();
-    eventStreams.wake(workspaceId);
-  });
+  options.signals.eventRecorded.subscribe((workspaceId) => eventStreams.wake(workspaceId));
+  const conversations = createConversationUseCases(store, (workspaceId) => options.signals.eventRecorded.notify(workspaceId), options.tempDir);
   const visitorTokens = new VisitorTokens(store.secrets);
   const links = new OneTimeLinks(store, options.publicUrl);
   const tokenGenerations = new TokenGenerations(store.users);
+  const keys = new KeyService(store, tokenGenerations);
   const accessTokens = new AccessTokens(store.secrets, tokenGenerations);
   const accounts = new AccountService(store, links, accessTokens, tokenGenerations, {
     signUpOpen: options.signUpOpen,
@@ -111,6 +124,11 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const datasources = new DatasourceService(store, options);
   const secretBox = new SecretBox(options.secretKey);
   const models = new WorkspaceModels(store, options.models, secretBox, options.fetch);
+  const channelConnections = new ChannelConnectionService(store, secretBox, options.connectors, {
+    publicUrl: options.publicUrl,
+    mailInboundPort: options.mailInboundPort,
+    signals: options.signals,
+  });
   return {
     keys,
     workspaces: new WorkspaceService(store, keys),
@@ -132,8 +150,10 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     webhooks: new WebhookService(store, {
       outbound: options.outbound,
       maxAttempts: options.deliveryMaxAttempts,
-      onEnqueued: options.onEnqueued,
+      signals: options.signals,
     }),
+    savedReplies: new SavedReplyService(store),
+    labels: new LabelService(store),
     members: new MemberService(store, accounts, links, tokenGenerations, options.invitationMailer),
     notifications: new NotificationService(store, options.emailEnabled),
     visitorTokens,
@@ -147,5 +167,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     visitorConversations: new VisitorConversationService(store, conversations, eventStreams),
     models,
     modelProviders: new ModelProviderService(store, secretBox, models, { outbound: options.outbound, fetch: options.fetch }),
+    channelConnections,
+    channelInbox: new ChannelInbox(store, conversations, channelConnections, options.signals, { answerMaxAttempts: options.deliveryMaxAttempts }),
   };
 }

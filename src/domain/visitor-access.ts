@@ -72,7 +72,8 @@ export async function keylessConversation(
   visitorId: string | undefined,
   origin: string | undefined,
 ): Promise<ConversationRecord> {
-  const workspaceId = caller.kind === 'visitor' && caller.grant.conversationId === id ? caller.grant.workspaceId : await store.conversations.ownerOf(id);
+  const workspaceId =
+    caller.kind === 'visitor' && caller.grant.conversationId === id ? caller.grant.workspaceId : await store.conversations.ownerOf(id);
   const conversation = workspaceId === undefined ? undefined : await store.conversations.find(workspaceId, id);
   if (conversation === undefined || !startedBy(conversation, caller, visitorId)) throw notFound('Conversation', id);
   const agent = conversation.agentId === null ? undefined : await store.agents.find(conversation.workspaceId, conversation.agentId);

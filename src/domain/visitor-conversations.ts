@@ -1,42 +1,19 @@
-import type { ContactFields, ConversationStatus, MessageEval, MessageNotice, Store } from '../store/store.js';
+import type { ContactFields, MessageEval, Store } from '../store/store.js';
 import { ParleyError, notFound, unauthorized } from '../errors.js';
 import type { Caller, VisitorGrant } from './callers.js';
-import type { ConversationService } from './conversations.js';
+import type { ConversationUseCases } from './conversations/conversation-use-cases.js';
 import { senderOf, type ConversationView } from './conversation-view.js';
-import type { EventStreamService, OpenedStream } from './event-streams.js';
+import type { EventStreamService, OpenedStream, VisitorConcern } from './event-streams.js';
 import { usableAgent } from './public-access.js';
 import { newestFirst } from './conversation-history.js';
 import { keylessConversation } from './visitor-access.js';
-import { sourceLabels, type SourceLabel } from './answer-sources.js';
-import type { EventEnvelope } from '../events/event-types.js';
-
-/** What the visitor's own view of a message shows: no internal ids, the sender by kind and name. */
-export interface VisitorMessage {
-  id: string;
-  from: 'human' | 'agent' | 'system';
-  text: string;
-  createdAt: string;
-  sender: { type: 'user' | 'visitor' | 'agent'; name: string | null } | null;
-  eval: MessageEval | null;
-  /** Where an agent answer came from, as far as a visitor may see: name, link, page. */
-  sources: SourceLabel[];
-  /** A notice the server wrote: what it tells, by kind, for a client that words it in the visitor's language. */
-  notice?: MessageNotice;
-}
-
-export interface VisitorTranscript {
-  conversationId: string;
-  status: ConversationStatus;
-  isAiEnabled: boolean;
-  messages: VisitorMessage[];
-}
-
-/** An event of the visitor's conversation, reduced to what its visitor may see. */
-export interface VisitorEvent {
-  id: string;
-  type: 'message' | 'status';
-  data: Record<string, unknown>;
-}
+import { sourceLabels } from './answer-sources.js';
+import { isForVisitor } from './conversations/conversation-rules.js';
+import type {
+  VisitorMessageBody as VisitorMessage,
+  VisitorStreamEvent,
+  VisitorTranscriptBody as VisitorTranscript,
+} from '../contract/visitor-conversation.js';
 
 /**
  * A visitor's own conversation with a public agent, reached only with the visitor token that grants it
@@ -46,13 +23,13 @@ export interface VisitorEvent {
 export class VisitorConversationService {
   constructor(
     private readonly store: Store,
-    private readonly conversations: ConversationService,
+    private readonly conversations: ConversationUseCases,
     private readonly streams: EventStreamService,
   ) {}
 
   async transcript(caller: Caller, agentId: string, origin?: string): Promise<VisitorTranscript> {
     const grant = await this.grantFor(caller, agentId, origin);
-    const view = await this.conversations.get(grant.workspaceId, grant.conversationId);
+    const view = await this.conversations.views.get(grant.workspaceId, grant.conversationId);
     return this.transcriptOf(view, view.messages);
   }
 
@@ -61,7 +38,8 @@ export class VisitorConversationService {
       conversationId: view.conversation.id,
       status: view.conversation.status,
       isAiEnabled: view.conversation.isAiEnabled,
-      messages: messages.map((message) => this.visitorMessage(message, view)),
+      // The team's private notes are never the visitor's to see.
+      messages: messages.filter(isForVisitor).map((message) => this.visitorMessage(message, view)),
     };
   }
 
@@ -69,9 +47,15 @@ export class VisitorConversationService {
    * The hosted widget's history read (`GET /conversations/{id}` without a key): the caller's own conversation,
    * by its token or the visitor id it was started with, messages newest first (see {@link newestFirst}).
    */
-  async history(caller: Caller, conversationId: string, visitorId: string | undefined, cursor: string | undefined, origin?: string): Promise<VisitorTranscript> {
+  async history(
+    caller: Caller,
+    conversationId: string,
+    visitorId: string | undefined,
+    cursor: string | undefined,
+    origin?: string,
+  ): Promise<VisitorTranscript> {
     const conversation = await keylessConversation(this.store, caller, conversationId, visitorId, origin);
-    const view = await this.conversations.get(conversation.workspaceId, conversation.id);
+    const view = await this.conversations.views.get(conversation.workspaceId, conversation.id);
     return this.transcriptOf(view, newestFirst(view.messages, cursor));
   }
 
@@ -87,13 +71,13 @@ export class VisitorConversationService {
       if (ParleyError.isInstance(error) && error.code === 'NOT_FOUND') throw notFound('Message', messageId);
       throw error;
     }
-    await this.conversations.rateMessage(message.workspaceId, messageId, value);
+    await this.conversations.messages.rate(message.workspaceId, messageId, value);
   }
 
   /** "Talk to a person" (HUMAN_REQUESTED) or "this solved it" (RESOLVED); events and e-mail follow as for the API. */
   async setStatus(caller: Caller, agentId: string, status: 'HUMAN_REQUESTED' | 'RESOLVED', origin?: string): Promise<VisitorTranscript> {
     const grant = await this.grantFor(caller, agentId, origin);
-    await this.conversations.patch(grant.workspaceId, grant.conversationId, { status });
+    await this.conversations.status.patch(grant.workspaceId, grant.conversationId, { status });
     return this.transcript(caller, agentId, origin);
   }
 
@@ -103,13 +87,13 @@ export class VisitorConversationService {
     if (message === undefined || message.conversationId !== grant.conversationId || message.from !== 'agent') {
       throw notFound('Message', messageId);
     }
-    await this.conversations.rateMessage(grant.workspaceId, messageId, value);
+    await this.conversations.messages.rate(grant.workspaceId, messageId, value);
   }
 
   /** The lead form: the conversation's contact, created or updated (merged by e-mail within the workspace). */
   async identify(caller: Caller, agentId: string, contact: ContactFields, origin?: string): Promise<void> {
     const grant = await this.grantFor(caller, agentId, origin);
-    await this.conversations.setContact(grant.workspaceId, grant.conversationId, grant.visitorId, contact);
+    await this.conversations.intake.identify(grant.workspaceId, grant.conversationId, grant.visitorId, contact);
   }
 
   /** Follows the visitor's conversation: new messages (with their senders' names) and status changes. */
@@ -117,7 +101,7 @@ export class VisitorConversationService {
     caller: Caller,
     agentId: string,
     after: string | undefined,
-    deliver: (events: VisitorEvent[]) => void,
+    deliver: (events: VisitorStreamEvent[]) => void,
     origin?: string,
   ): Promise<OpenedStream> {
     const grant = await this.grantFor(caller, agentId, origin);
@@ -142,14 +126,12 @@ export class VisitorConversationService {
   }
 
   private async visitorEvent(
-    envelope: EventEnvelope,
+    envelope: VisitorConcern,
     grant: VisitorGrant,
     nameOf: (type: string, id: string) => Promise<string | null>,
-  ): Promise<VisitorEvent> {
+  ): Promise<VisitorStreamEvent> {
     if (envelope.type === 'message.created') {
-      const message = envelope.data.message as Pick<VisitorMessage, 'id' | 'from' | 'text' | 'createdAt' | 'notice'> & {
-        sender: { type: string; id: string | null } | null;
-      };
+      const { message } = envelope.data;
       const { sender } = message;
       const name = sender === null || sender.id === null || sender.type === 'visitor' ? null : await nameOf(sender.type, sender.id);
       return {
@@ -165,15 +147,8 @@ export class VisitorConversationService {
         },
       };
     }
-    const conversation = (envelope.data.conversation ?? {}) as { status?: string; isAiEnabled?: boolean };
-    return {
-      id: envelope.id,
-      type: 'status',
-      data: {
-        status: conversation.status ?? envelope.data.status,
-        ...(conversation.isAiEnabled === undefined ? {} : { isAiEnabled: conversation.isAiEnabled }),
-      },
-    };
+    const { conversation } = envelope.data;
+    return { id: envelope.id, type: 'status', data: { status: conversation.status, isAiEnabled: conversation.isAiEnabled } };
   }
 
   private visitorMessage(message: ConversationView['messages'][number], view: ConversationView): VisitorMessage {

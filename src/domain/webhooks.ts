@@ -1,11 +1,14 @@
 import { deliveryJob, replayDeliveryId } from '../events/delivery-plan.js';
-import { EVENT_TYPES } from '../events/event-types.js';
+import { envelopeOf, isPrivateNote } from '../events/event-types.js';
+import { EVENT_TYPES, type EventEnvelope, type EventType } from '../contract/events.js';
+import type { WebhookSource } from '../contract/webhooks.js';
 import { BlockedUrlError, type OutboundPolicy } from '../net/address-policy.js';
 import { assertAllowedDestination } from '../net/guarded-request.js';
 import type { DeliveryRecord, Store, WebhookChanges, WebhookEndpointRecord } from '../store/store.js';
 import { invalid, notFound } from '../errors.js';
 import { newId, now, randomToken } from './ids.js';
 import { findInWorkspace } from './scoped.js';
+import type { Signals } from './signals.js';
 
 export interface WebhookInput {
   url: string;
@@ -14,12 +17,18 @@ export interface WebhookInput {
   enabled?: boolean;
 }
 
+/** A REST hook subscription: where an automation platform wants one event type delivered. */
+export interface HookInput {
+  targetUrl: string | undefined;
+  event: EventType;
+}
+
 export interface WebhookServiceOptions {
   /** Where endpoints may point (PARLEY_OUTBOUND_ALLOW). */
   outbound: OutboundPolicy;
   maxAttempts: number;
-  /** Called after a job is queued, to wake in-process workers. */
-  onEnqueued: () => void;
+  /** Told of each queued job, to wake in-process workers. */
+  signals: Pick<Signals, 'jobEnqueued'>;
 }
 
 /** Deliveries shown per page of an endpoint's log. */
@@ -27,6 +36,10 @@ export interface WebhookServiceOptions {
 export type ListedWebhook = WebhookEndpointRecord & { consecutiveFailures: number };
 
 export const DELIVERY_LOG_LIMIT = 100;
+
+/** Samples a subscription's setup is shown; read from a few more events, as private notes are left out. */
+export const HOOK_SAMPLES = 3;
+const SAMPLE_READS = 20;
 
 /** Webhook endpoints of a workspace, their delivery logs and replays. */
 export class WebhookService {
@@ -36,22 +49,25 @@ export class WebhookService {
   ) {}
 
   /** The new endpoint, with its signing secret: the only time the secret leaves Parley. */
-  async create(workspaceId: string, input: WebhookInput): Promise<WebhookEndpointRecord> {
-    await this.checkUrl(input.url);
-    const at = now();
-    const endpoint: WebhookEndpointRecord = {
-      id: newId(),
-      workspaceId,
-      url: input.url,
-      events: this.checkEvents(input.events),
-      description: input.description ?? '',
-      secret: `whsec_${randomToken(32)}`,
-      enabled: input.enabled ?? true,
-      createdAt: at,
-      updatedAt: at,
-    };
-    await this.store.webhooks.create(endpoint);
-    return endpoint;
+  create(workspaceId: string, input: WebhookInput): Promise<WebhookEndpointRecord> {
+    return this.insert(workspaceId, input, 'webhooks');
+  }
+
+  /**
+   * An automation platform's REST hook subscription (Zapier's subscribe): an endpoint of its own, marked as
+   * such, delivered and signed like any other; it goes when the platform unsubscribes or the target answers 410.
+   */
+  subscribe(workspaceId: string, { targetUrl, event }: HookInput): Promise<WebhookEndpointRecord> {
+    if (targetUrl === undefined) {
+      throw invalid('A subscription needs the URL to deliver to (target_url)', [{ field: 'targetUrl', message: 'is required' }]);
+    }
+    return this.insert(workspaceId, { url: targetUrl, events: [event] }, 'automation');
+  }
+
+  /** Ends a subscription (Zapier's unsubscribe); an endpoint a member made is not one (404). */
+  async unsubscribe(workspaceId: string, id: string): Promise<WebhookEndpointRecord> {
+    if ((await this.get(workspaceId, id)).source !== 'automation') throw notFound('Hook', id);
+    return this.delete(workspaceId, id);
   }
 
   /** The workspace's endpoints, each with how many of its latest deliveries failed since its last success. */
@@ -81,6 +97,15 @@ export class WebhookService {
     return deleted;
   }
 
+  /**
+   * The workspace's latest events of `type` as a delivery carries them, newest first: what an automation
+   * shows while a Zap is set up (Zapier's `performList`), in the very shape its trigger will receive.
+   */
+  async samples(workspaceId: string, type: EventType): Promise<EventEnvelope[]> {
+    const events = (await this.store.outbox.latest(workspaceId, type, SAMPLE_READS)).map(envelopeOf);
+    return events.filter((event) => !isPrivateNote(event)).slice(0, HOOK_SAMPLES);
+  }
+
   /** The endpoint's latest deliveries, newest first, each with its attempts. */
   async deliveries(workspaceId: string, id: string): Promise<DeliveryRecord[]> {
     await this.get(workspaceId, id);
@@ -107,10 +132,29 @@ export class WebhookService {
       createdAt: now(),
     };
     await this.store.deliveries.createWithJob(delivery, deliveryJob(delivery, this.options.maxAttempts));
-    this.options.onEnqueued();
+    this.options.signals.jobEnqueued.notify();
     const created = await this.store.deliveries.find(workspaceId, delivery.id);
     if (created === undefined) throw notFound('Delivery', delivery.id);
     return created;
+  }
+
+  private async insert(workspaceId: string, input: WebhookInput, source: WebhookSource): Promise<WebhookEndpointRecord> {
+    await this.checkUrl(input.url);
+    const at = now();
+    const endpoint: WebhookEndpointRecord = {
+      id: newId(),
+      workspaceId,
+      url: input.url,
+      events: this.checkEvents(input.events),
+      description: input.description ?? '',
+      secret: `whsec_${randomToken(32)}`,
+      enabled: input.enabled ?? true,
+      source,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await this.store.webhooks.create(endpoint);
+    return endpoint;
   }
 
   private checkEvents(events: string[]): string[] {

@@ -1,8 +1,6 @@
 /** How an agent's chat widget looks and behaves; `data-*` attributes on the script tag override them per page. */
 
-export const WIDGET_LANGUAGES = ['auto', 'en', 'fr', 'ar'] as const;
-export const LEAD_FORM_MODES = ['off', 'before-first-question', 'after-first-answer'] as const;
-export const LEAD_FIELD_RULES = ['off', 'optional', 'required'] as const;
+import type { LEAD_FIELD_RULES, LEAD_FORM_MODES, WIDGET_LANGUAGES } from '../contract/widget-settings.js';
 
 export type LeadFieldRule = (typeof LEAD_FIELD_RULES)[number];
 

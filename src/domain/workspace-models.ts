@@ -94,7 +94,8 @@ export class WorkspaceModels {
       const route = routeOf.get(name);
       const chosen = route && providerOf.get(route.providerId);
       const operatorDefault = { provider, model: modelId };
-      if (route === undefined || chosen === undefined) return { name, provider, model: modelId, providerName: null, providerId: null, operatorDefault };
+      if (route === undefined || chosen === undefined)
+        return { name, provider, model: modelId, providerName: null, providerId: null, operatorDefault };
       return { name, provider: chosen.kind, model: route.providerModel, providerName: chosen.name, providerId: chosen.id, operatorDefault };
     });
   }

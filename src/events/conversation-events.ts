@@ -8,34 +8,17 @@ import type {
   NewMessage,
   NewOutboxEvent,
 } from '../store/store.js';
-import { newEvent, type EventType } from './event-types.js';
+import type { ConversationChange, ConversationEventPayload, EventSender, NotifyingEvent } from '../contract/events.js';
+import { newEvent } from './event-types.js';
 
-/** The events a status change emits (spec §6); a move back to UNRESOLVED emits none. */
-export const CONVERSATION_EVENT_TYPES: Readonly<Partial<Record<ConversationStatus, EventType>>> = {
+/** The events a status change emits (README, "Events: webhooks and e-mail"); a move back to UNRESOLVED emits none. */
+const CONVERSATION_EVENT_TYPES: Readonly<Partial<Record<ConversationStatus, NotifyingEvent>>> = {
   RESOLVED: 'conversation-resolved',
   HUMAN_REQUESTED: 'human-requested',
 };
 
 /** How many of the latest messages an event carries: enough for a notification e-mail. */
 export const EVENT_MESSAGE_COUNT = 10;
-
-/** What a `conversation-resolved` or `human-requested` event says, for mail and webhook senders. */
-export interface ConversationEventPayload {
-  conversationId: string;
-  title: string;
-  status: ConversationStatus;
-  channel: string;
-  agent: { id: string; name: string } | null;
-  contact: {
-    id: string;
-    firstName: string | null;
-    lastName: string | null;
-    email: string | null;
-    phoneNumber: string | null;
-  } | null;
-  /** The latest messages, oldest first; `senderName` names a member, an agent or a contact who wrote it. */
-  messages: { id: string; from: string; text: string; createdAt: string; senderName?: string }[];
-}
 
 export interface ConversationEventInput {
   conversation: ConversationRecord;
@@ -91,7 +74,7 @@ export const conversationCreatedEvent = (conversation: NewConversation): NewOutb
   });
 
 /** Who wrote a message, as an event tells it: a member (user), the visitor, the agent; null for the system. */
-const senderRef = (message: NewMessage, agentId: string | null): { type: string; id: string | null } | null => {
+const senderRef = (message: NewMessage, agentId: string | null): EventSender | null => {
   if (message.from === 'system') return null;
   if (message.from === 'agent') return { type: 'agent', id: agentId };
   return message.memberId === null ? { type: 'visitor', id: message.visitorId } : { type: 'user', id: message.memberId };
@@ -109,11 +92,10 @@ export const messageCreatedEvent = (message: NewMessage, agentId: string | null)
       sender: senderRef(message, agentId),
       // A server-written notice says what it tells, so a client can word it in its visitor's language.
       ...(message.notice === null ? {} : { notice: message.notice }),
+      // A channel's sender and any relay to the visitor skip it (see MessageCreatedPayload).
+      ...(message.private === true ? { private: true as const } : {}),
     },
   });
-
-/** What `conversation.updated` reports as changed. */
-export type ConversationChange = 'status' | 'isAiEnabled' | 'assigneeId' | 'read';
 
 /** `conversation.updated`: its status, agent switch or assignee changed, or a member read it. */
 export function conversationUpdatedEvent(conversation: ConversationRecord, changed: readonly ConversationChange[]): NewOutboxEvent {

@@ -1,16 +1,6 @@
 import type { DatasourceRecord, NewOutboxEvent } from '../store/store.js';
+import type { DatasourceEventPayload } from '../contract/events.js';
 import { newEvent } from './event-types.js';
-
-/** What `datasource.synched` and `datasource.error` say about the datasource. */
-export interface DatasourceEventPayload {
-  datasourceId: string;
-  datastoreId: string;
-  name: string;
-  type: string;
-  customId: string | null;
-  chunks?: number;
-  error?: string;
-}
 
 const about = (datasource: DatasourceRecord): DatasourceEventPayload => ({
   datasourceId: datasource.id,

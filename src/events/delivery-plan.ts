@@ -4,6 +4,23 @@ import type { Recipient } from './notification-email.js';
 
 export const DELIVER_WEBHOOK_JOB = 'deliver-webhook';
 export const SEND_EMAIL_JOB = 'send-email';
+/** Sends one message of a conversation out through its channel connection (an e-mail reply, a Telegram message). */
+export const SEND_CHANNEL_MESSAGE_JOB = 'send-channel-message';
+
+export interface ChannelMessageJobPayload {
+  connectionId: string;
+  conversationId: string;
+  messageId: string;
+}
+
+/** The job that sends message `messageId` through `connectionId`: one per message, however often it is planned. */
+export const channelMessageJob = (workspaceId: string, payload: ChannelMessageJobPayload, maxAttempts: number): NewJob => ({
+  id: `job_send_${payload.messageId}`,
+  kind: SEND_CHANNEL_MESSAGE_JOB,
+  workspaceId,
+  payload: { ...payload },
+  maxAttempts,
+});
 
 /** What the sending job needs besides the delivery itself. */
 export interface DeliveryJobPayload {

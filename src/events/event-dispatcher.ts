@@ -1,10 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { NewDelivery, OutboxEventRecord, Store } from '../store/store.js';
-import type { ConversationEventPayload } from './conversation-events.js';
+import { planChannelMessage } from './channel-message-plan.js';
 import { deliveryIdFor, deliveryJob } from './delivery-plan.js';
 import { onBehalfOf } from '../observability/request-context.js';
 import { pollDelayMs } from '../store/database-outage.js';
-import { envelopeOf, isNotifyingEvent } from './event-types.js';
+import { isNotifyingEnvelope } from '../contract/events.js';
+import { envelopeOf, isPrivateNote } from './event-types.js';
 import type { Recipient } from './notification-email.js';
 import { notificationSettings } from './notification-settings.js';
 
@@ -29,7 +30,8 @@ const PRUNE_INTERVAL_MS = 3_600_000;
 
 /**
  * Hands outbox events on to their destinations: one delivery (and its sending job) per subscribed webhook
- * endpoint, and per audience of a notification e-mail. Delivery ids derive from event and destination,
+ * endpoint, and per audience of a notification e-mail; a new message of a channel's conversation goes out
+ * through the channel (see {@link planChannelMessage}). Delivery ids derive from event and destination,
  * so a pass that crashes half-way, or two workers draining the same event, still create each delivery
  * once; the event is marked dispatched only after all its deliveries exist.
  */
@@ -69,6 +71,11 @@ export class EventDispatcher {
         for (const { delivery, recipient } of await this.plan(event)) {
           if (await this.store.deliveries.createWithJob(delivery, deliveryJob(delivery, this.options.maxAttempts, recipient))) queued += 1;
         }
+        const channelMessage = await planChannelMessage(this.store, envelopeOf(event), this.options.maxAttempts);
+        if (channelMessage !== undefined) {
+          await this.store.jobs.enqueue(channelMessage);
+          queued += 1;
+        }
       });
       await this.store.outbox.markDispatched(event.id, new Date().toISOString());
     }
@@ -87,6 +94,8 @@ export class EventDispatcher {
     /** Passes that failed in a row (the store is away): each makes the next wait longer. */
     let failures = 0;
     while (!this.#stopping.signal.aborted) {
+      // Re-armed before the pass, not after: an event recorded while a pass reads the outbox ends the wait at once.
+      if (this.#idle.signal.aborted) this.#idle = new AbortController();
       let handed = 0;
       try {
         handed = await this.drain();
@@ -97,7 +106,6 @@ export class EventDispatcher {
       }
       await this.prune().catch(this.options.onError);
       if (handed === this.options.batchSize) continue;
-      if (this.#idle.signal.aborted) this.#idle = new AbortController();
       // A wake-up or a stop ends the wait early: the abort is the signal, not a failure.
       const wait = pollDelayMs(this.options.pollMs, failures);
       await delay(wait, undefined, { signal: AbortSignal.any([this.#idle.signal, this.#stopping.signal]) }).catch(() => undefined);
@@ -105,20 +113,33 @@ export class EventDispatcher {
   }
 
   private async plan(event: OutboxEventRecord): Promise<{ delivery: NewDelivery; recipient?: Recipient }[]> {
-    const body = JSON.stringify(envelopeOf(event));
-    const base = { workspaceId: event.workspaceId, eventId: event.id, eventType: event.type, replayOf: null, body, createdAt: new Date().toISOString() };
+    const envelope = envelopeOf(event);
+    const body = JSON.stringify(envelope);
+    const base = {
+      workspaceId: event.workspaceId,
+      eventId: event.id,
+      eventType: event.type,
+      replayOf: null,
+      body,
+      createdAt: new Date().toISOString(),
+    };
+    // Receivers that relay messages to visitors do not know the private flag.
+    if (isPrivateNote(envelope)) return [];
     const endpoints = await this.store.webhooks.subscribedTo(event.workspaceId, event.type);
     const planned: { delivery: NewDelivery; recipient?: Recipient }[] = endpoints.map((endpoint) => ({
       delivery: { ...base, id: deliveryIdFor(event.id, endpoint.id), channel: 'webhook', endpointId: endpoint.id, recipients: null },
     }));
-    if (!this.options.mailEnabled || !isNotifyingEvent(event.type)) return planned;
+    if (!this.options.mailEnabled || !isNotifyingEnvelope(envelope)) return planned;
 
-    const audience = notificationSettings(await this.store.workspaces.settings(event.workspaceId)).notifications[event.type];
+    const audience = notificationSettings(await this.store.workspaces.settings(event.workspaceId)).notifications[envelope.type];
     const recipients: Record<Recipient, string[]> = {
       admins: audience.admins
-        ? (await this.store.members.list(event.workspaceId)).filter((m) => ADMIN_ROLES.has(m.role)).map((m) => m.email).sort()
+        ? (await this.store.members.list(event.workspaceId))
+            .filter((m) => ADMIN_ROLES.has(m.role))
+            .map((m) => m.email)
+            .sort()
         : [],
-      customer: audience.customer ? [(event.payload as unknown as ConversationEventPayload).contact?.email ?? ''].filter(Boolean) : [],
+      customer: audience.customer ? [envelope.data.contact?.email ?? ''].filter(Boolean) : [],
     };
     for (const recipient of ['admins', 'customer'] as const) {
       if (recipients[recipient].length === 0) continue;

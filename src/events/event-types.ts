@@ -1,50 +1,30 @@
 import { monotonicFactory } from 'ulid';
+import type { EventEnvelope, EventPayloads, EventType } from '../contract/events.js';
 import type { NewOutboxEvent, OutboxEventRecord } from '../store/store.js';
-
-/** Every event Parley emits; webhooks subscribe to any of them. */
-export const EVENT_TYPES = [
-  'conversation-resolved',
-  'human-requested',
-  'conversation.created',
-  'conversation.updated',
-  'message.created',
-  'datasource.synched',
-  'datasource.error',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** The two events of the spec (§6); e-mail notifications follow them. */
-export const NOTIFYING_EVENTS = ['conversation-resolved', 'human-requested'] as const;
-
-export type NotifyingEvent = (typeof NOTIFYING_EVENTS)[number];
-
-export const isNotifyingEvent = (type: string): type is NotifyingEvent => (NOTIFYING_EVENTS as readonly string[]).includes(type);
 
 /** Time-ordered, so events of the same millisecond keep the order they happened in. */
 const ulid = monotonicFactory();
 
-/** An outbox event of `type` for the workspace, with a fresh id. */
-export const newEvent = (workspaceId: string, type: EventType, payload: object): NewOutboxEvent => ({
+/** An outbox event of `type` for the workspace, with a fresh id and the payload its type says. */
+export const newEvent = <Type extends EventType>(workspaceId: string, type: Type, payload: EventPayloads[Type]): NewOutboxEvent => ({
   id: `evt_${ulid().toLowerCase()}`,
   workspaceId,
   type,
   payload: { ...payload },
 });
 
-/** What a webhook receives and an e-mail is rendered from: the event with its payload under `data`. */
-export interface EventEnvelope {
-  id: string;
-  type: string;
-  workspaceId: string;
-  createdAt: string;
-  data: Record<string, unknown>;
-}
+/**
+ * The stored event as webhooks, e-mails and streams carry it. The outbox holds only what {@link newEvent}
+ * wrote, so the payload is the one its type says: read back here, once, for every reader.
+ */
+export const envelopeOf = (event: OutboxEventRecord): EventEnvelope =>
+  ({
+    id: event.id,
+    type: event.type,
+    workspaceId: event.workspaceId,
+    createdAt: event.createdAt,
+    data: event.payload,
+  }) as unknown as EventEnvelope;
 
-export const envelopeOf = (event: OutboxEventRecord): EventEnvelope => ({
-  id: event.id,
-  type: event.type,
-  workspaceId: event.workspaceId,
-  createdAt: event.createdAt,
-  data: event.payload,
-});
+/** A member's private note: it stays with the team, so nothing that relays messages outside receives it. */
+export const isPrivateNote = (event: EventEnvelope): boolean => event.type === 'message.created' && event.data.message.private === true;

@@ -1,6 +1,5 @@
 import { escapeHtml } from '../text/escape-html.js';
-import type { ConversationEventPayload } from './conversation-events.js';
-import type { NotifyingEvent } from './event-types.js';
+import type { ConversationEventPayload, NotifyingEvent } from '../contract/events.js';
 
 /** Who an e-mail is written for: the workspace's administrators or the person in the conversation. */
 export type Recipient = 'admins' | 'customer';

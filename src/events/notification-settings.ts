@@ -1,4 +1,4 @@
-import { NOTIFYING_EVENTS, type NotifyingEvent } from './event-types.js';
+import { NOTIFYING_EVENTS, type NotifyingEvent } from '../contract/events.js';
 import { isJsonObject } from '../text/json-object.js';
 
 /** Who hears of one event by e-mail. */

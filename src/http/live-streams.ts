@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { OpenedStream } from '../domain/event-streams.js';
 import { openEventStreams } from '../observability/instruments.js';
-import { SseResponse, type SseFrame } from './sse-response.js';
+import type { SseFrame } from '../contract/server-sent-events.js';
+import { SseResponse } from './sse-response.js';
 
 /** Proxies close connections idle for a minute or so; a comment every 15 s keeps a stream open. */
 const HEARTBEAT_MS = 15_000;

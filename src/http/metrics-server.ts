@@ -16,12 +16,17 @@ export async function startMetricsServer({ host, port }: { host: string; port: n
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
     if (request.method !== 'GET' || path !== '/metrics') {
-      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'NOT_FOUND', message: 'Only GET /metrics is served here' }));
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'NOT_FOUND', message: 'Only GET /metrics is served here' }));
       return;
     }
     renderMetrics().then(
       (text) => response.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE }).end(text),
-      () => response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'INTERNAL', message: 'The metrics could not be read' })),
+      () =>
+        response
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: 'INTERNAL', message: 'The metrics could not be read' })),
     );
   });
   await new Promise<void>((resolve, reject) => {

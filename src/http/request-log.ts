@@ -9,7 +9,19 @@ export const REDACTED = '[REDACTED]';
  * Authorization header and are refused elsewhere, but a client that tries still sends its secret in the
  * URL, and the URL is what the request log line records.
  */
-const CREDENTIAL_WORDS: ReadonlySet<string> = new Set(['key', 'auth', 'authorization', 'session', 'sessionid', 'signature', 'sig', 'credential', 'credentials', 'pass', 'pwd']);
+const CREDENTIAL_WORDS: ReadonlySet<string> = new Set([
+  'key',
+  'auth',
+  'authorization',
+  'session',
+  'sessionid',
+  'signature',
+  'sig',
+  'credential',
+  'credentials',
+  'pass',
+  'pwd',
+]);
 const CREDENTIAL_ENDINGS = /(token|secret|password|passwd|apikey|accesskey|privatekey)$/;
 
 /** How a parameter's name reads once decoded; an undecodable name is taken as written. */
@@ -32,19 +44,34 @@ function isCredentialName(raw: string): boolean {
     .some((word) => CREDENTIAL_WORDS.has(word) || CREDENTIAL_ENDINGS.test(word));
 }
 
+/** Per route pattern: how many segments it has and which of them are credential-named parameters. */
+const credentialSegmentsOf = new Map<string, { count: number; secret: ReadonlySet<number> }>();
+
+/** Worked out once per route pattern, the first time a request of it is logged. */
+function credentialSegments(route: string): { count: number; secret: ReadonlySet<number> } {
+  let known = credentialSegmentsOf.get(route);
+  if (known === undefined) {
+    const patterns = route.split('/');
+    const secret = new Set(patterns.flatMap((pattern, index) => (isCredentialName(/^:(\w+)/.exec(pattern)?.[1] ?? '') ? [index] : [])));
+    known = { count: patterns.length, secret };
+    credentialSegmentsOf.set(route, known);
+  }
+  return known;
+}
+
 /**
  * The path with each segment that fills a credential-named parameter of its route (`/auth/invitations/:token`)
  * replaced by `[REDACTED]`.
  */
 function redactPath(path: string, route: string | undefined): string {
   if (route === undefined || !route.includes(':')) return path;
-  const patterns = route.split('/');
+  const { count, secret } = credentialSegments(route);
+  if (secret.size === 0) return path;
   const segments = path.split('/');
   // The route is matched at the path's end: a prefix the router stripped (`/api`) comes before it.
-  const offset = segments.length - patterns.length;
+  const offset = segments.length - count;
   if (offset < 0) return path;
-  const secret = (pattern: string | undefined) => pattern !== undefined && isCredentialName(/^:(\w+)/.exec(pattern)?.[1] ?? '');
-  return segments.map((segment, index) => (secret(patterns[index - offset]) ? REDACTED : segment)).join('/');
+  return segments.map((segment, index) => (secret.has(index - offset) ? REDACTED : segment)).join('/');
 }
 
 /**
@@ -111,7 +138,14 @@ export function logRequests(app: FastifyInstance): void {
 export const REQUEST_LOG_OPTIONS = {
   serializers: { req: serializeRequest },
   redact: {
-    paths: ['headers.authorization', 'headers.cookie', 'headers["set-cookie"]', '*.headers.authorization', '*.headers.cookie', '*.headers["set-cookie"]'],
+    paths: [
+      'headers.authorization',
+      'headers.cookie',
+      'headers["set-cookie"]',
+      '*.headers.authorization',
+      '*.headers.cookie',
+      '*.headers["set-cookie"]',
+    ],
     censor: REDACTED,
   },
 };

@@ -33,7 +33,10 @@ import { healthRoutes } from './routes/health.js';
 import { keyRoutes } from './routes/keys.js';
 import { memberRoutes } from './routes/members.js';
 import { messageRoutes } from './routes/messages.js';
+import { channelConnectionRoutes, channelInboundRoutes } from './routes/channels.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { savedReplyRoutes } from './routes/saved-replies.js';
+import { labelRoutes } from './routes/labels.js';
 import { workspaceRoutes } from './routes/workspace.js';
 import { refuseNulCharacters } from './nul-characters.js';
 import { REQUEST_LOG_OPTIONS, logRequests } from './request-log.js';
@@ -43,8 +46,8 @@ import { SHARED_SCHEMAS } from './schemas.js';
 export interface ServerDeps {
   services: Services;
   store: Store;
-  /** The address people reach Parley at (PARLEY_PUBLIC_URL). */
-  publicUrl: string;
+  /** The address people reach Parley at (PARLEY_PUBLIC_URL; else the one the server got, once it listens). */
+  publicUrl: () => string;
   logLevel: LogLevel;
   /** Where log lines go (JSON, one per line). */
   logStream: LogStream;
@@ -144,9 +147,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   const validators = createValidators();
   for (const ajv of [validators.strict, validators.coercing]) ajv.addSchema([...SHARED_SCHEMAS]);
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? validators.strict : validators.coercing).compile(schema),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? validators.strict : validators.coercing).compile(schema));
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   // Older clients POST with no body at all where every field is optional: that is an empty object.
   // Callback hooks rather than async ones on every request: no promise to make and settle for each.
@@ -165,11 +166,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   registerMetrics(app, { token: deps.metricsToken });
   registerErrorHandling(app);
   await registerSecurityHeaders(app, { https: deps.tls !== undefined });
-  await registerCors(app, publicRoutes, deps.services.publicAccess);
+  registerCors(app, publicRoutes, deps.services.publicAccess);
   await registerOpenApi(app);
   await app.register(healthRoutes, { store: deps.store });
   await app.register(dashboardRoutes);
   await app.register(widgetScriptRoutes);
+  await app.register(channelInboundRoutes, { inbox: deps.services.channelInbox });
 
   await registerRateLimitStore(app, deps.redisUrl);
   await app.register(cookie);
@@ -178,7 +180,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     accessTokens: deps.services.accessTokens,
     keys: deps.services.keys,
     workspaces: deps.services.workspaces,
-    publicOrigin: new URL(deps.publicUrl).origin,
+    publicOrigin: () => new URL(deps.publicUrl()).origin,
   });
 
   // Everything in this scope needs a key or a member's token (public routes say so); health, docs and the
@@ -205,12 +207,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await api.register(messageRoutes, { conversations: deps.services.conversations });
     await api.register(analyticsRoutes, { analytics: deps.services.analytics });
     await api.register(webhookRoutes, { webhooks: deps.services.webhooks });
+    await api.register(savedReplyRoutes, { savedReplies: deps.services.savedReplies });
+    await api.register(labelRoutes, { labels: deps.services.labels });
     await api.register(workspaceRoutes, {
       workspaces: deps.services.workspaces,
       notifications: deps.services.notifications,
       rateLimits: deps.services.rateLimits,
     });
     await api.register(memberRoutes, { members: deps.services.members });
+    await api.register(channelConnectionRoutes, { connections: deps.services.channelConnections });
   });
 
   return app;

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { encodeSseFrame, type SseFrame } from '../contract/server-sent-events.js';
 
 /**
  * The content type exactly, without a charset parameter (an event stream is UTF-8 by definition): the older
@@ -9,13 +10,6 @@ const SSE_HEADERS = {
   'cache-control': 'no-cache, no-transform',
   'x-accel-buffering': 'no',
 };
-
-/** One server-sent event; `data` must not hold a line break (callers encode it). */
-export interface SseFrame {
-  id?: string;
-  event?: string;
-  data: string;
-}
 
 /**
  * A reply turned into an event stream: the headers go out with the first frame. Hijacked, the reply skips
@@ -40,8 +34,8 @@ export class SseResponse {
     return this.reply.raw.writableLength;
   }
 
-  send({ id, event, data }: SseFrame): void {
-    this.write(`${id === undefined ? '' : `id: ${id}\n`}${event === undefined ? '' : `event: ${event}\n`}data: ${data}\n\n`);
+  send(frame: SseFrame): void {
+    this.write(encodeSseFrame(frame));
   }
 
   /** A comment line: keeps proxies from closing an idle stream; clients ignore it. */
@@ -61,9 +55,7 @@ export class SseResponse {
 
   private start(): void {
     this.#started = true;
-    const earlier = Object.entries(this.reply.getHeaders()).filter(
-      (entry): entry is [string, string | number | string[]] => entry[1] !== undefined,
-    );
+    const earlier = Object.entries(this.reply.getHeaders()).filter((entry): entry is [string, string | number | string[]] => entry[1] !== undefined);
     this.reply.hijack();
     this.reply.raw.writeHead(200, { ...Object.fromEntries(earlier), ...SSE_HEADERS, 'x-request-id': this.reply.request.id });
   }

@@ -68,6 +68,13 @@ export class JobRunner {
   readonly #loops: Promise<void>[] = [];
   /** Jobs the `concurrency` shared slots are running. */
   #busySlots = 0;
+  /**
+   * Whether an idle shared slot already looks for due jobs on the timer: the other idle ones wait to be
+   * woken, so an idle runner costs one claim per poll however many slots it has (a poller runner has 50).
+   */
+  #timerHeld = false;
+  /** Idle slots waiting to be woken (not on the timer): `wake` and `stop` let them go. */
+  readonly #sleepers = new Set<() => void>();
 
   constructor(
     private readonly jobs: JobStore,
@@ -83,6 +90,8 @@ export class JobRunner {
   /** Look for work now (a job was just enqueued in this process). */
   wake(): void {
     this.#idle.abort();
+    for (const letGo of this.#sleepers) letGo();
+    this.#sleepers.clear();
   }
 
   /** Stops claiming, aborts running jobs (their leases lapse and they run again later) and waits. */
@@ -98,18 +107,14 @@ export class JobRunner {
     /** Claims that failed in a row (the store is away): each makes the next wait longer. */
     let failures = 0;
     while (!this.#stopping.signal.aborted) {
+      // Re-armed before the claim, not after: a wake-up during a claim that found nothing ends the wait at once.
+      if (this.#idle.signal.aborted) this.#idle = new AbortController();
       let job: JobRecord | undefined;
       // While a shared slot is free, it takes the next job (fairly): the kept slot stays free for later.
       if (slot === 'shared' || this.#busySlots === this.options.concurrency) {
         try {
           const now = Date.now();
-          job = await this.jobs.claim(
-            this.owner,
-            kinds,
-            new Date(now).toISOString(),
-            new Date(now + this.options.leaseMs).toISOString(),
-            claiming,
-          );
+          job = await this.jobs.claim(this.owner, kinds, new Date(now).toISOString(), new Date(now + this.options.leaseMs).toISOString(), claiming);
           failures = 0;
         } catch (error) {
           failures += 1;
@@ -117,15 +122,33 @@ export class JobRunner {
         }
       }
       if (job === undefined) {
-        if (this.#idle.signal.aborted) this.#idle = new AbortController();
-        // A wake-up or a stop ends the wait early: the abort is the signal, not a failure.
-        const wait = pollDelayMs(this.options.pollMs, failures);
-        await delay(wait, undefined, { signal: AbortSignal.any([this.#idle.signal, this.#stopping.signal]) }).catch(() => undefined);
+        await this.idle(slot, failures);
         continue;
       }
+      // There may be more due: the sleeping slots look too, and one of them keeps the timer.
+      this.wake();
       if (slot === 'shared') this.#busySlots += 1;
       await this.execute(job).catch((error: unknown) => this.options.onError?.(error));
       if (slot === 'shared') this.#busySlots -= 1;
+    }
+  }
+
+  /**
+   * Waits after a claim found nothing: on the timer if no other shared slot does (the kept slot always
+   * does, as it claims only while the shared ones are busy), else until woken. A wake-up or a stop ends
+   * the wait early: the abort is the signal, not a failure.
+   */
+  private async idle(slot: 'shared' | 'kept', failures: number): Promise<void> {
+    // Woken (or stopped) while it claimed: it looks again at once.
+    if (this.#idle.signal.aborted || this.#stopping.signal.aborted) return;
+    const onTimer = slot === 'kept' || !this.#timerHeld;
+    if (!onTimer) return new Promise((letGo) => this.#sleepers.add(letGo));
+    if (slot === 'shared') this.#timerHeld = true;
+    try {
+      const wakeUp = AbortSignal.any([this.#idle.signal, this.#stopping.signal]);
+      await delay(pollDelayMs(this.options.pollMs, failures), undefined, { signal: wakeUp }).catch(() => undefined);
+    } finally {
+      if (slot === 'shared') this.#timerHeld = false;
     }
   }
 
@@ -149,17 +172,22 @@ export class JobRunner {
   private async attempt(job: JobRecord, handler: JobHandler): Promise<{ outcome: EndedAttempt['outcome']; error?: unknown }> {
     const lease = new AbortController();
     const signal = AbortSignal.any([lease.signal, this.#stopping.signal]);
-    const heartbeat = setInterval(() => {
-      const until = new Date(Date.now() + this.options.leaseMs).toISOString();
-      this.jobs.extendLease(job.id, this.owner, until).then(
-        (held) => held || lease.abort(new SupersededError('lease lost')),
-        (error: unknown) => this.options.onError?.(error),
-      );
-    }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        const until = new Date(Date.now() + this.options.leaseMs).toISOString();
+        this.jobs.extendLease(job.id, this.owner, until).then(
+          (held) => held || lease.abort(new SupersededError('lease lost')),
+          (error: unknown) => this.options.onError?.(error),
+        );
+      },
+      Math.max(50, Math.floor(this.options.leaseMs / 3)),
+    );
     try {
       if (job.attempts > job.maxAttempts) {
         throw new PermanentJobError(`gave up after ${job.maxAttempts} attempts; last error: ${job.lastError ?? 'none'}`);
       }
+      // Stopped (or the lease lost) between the claim and now: a handler would wait for an abort already past.
+      signal.throwIfAborted();
       await handler.run(job, { signal });
       await this.jobs.complete(job.id, this.owner);
       return { outcome: 'done' };

@@ -5,8 +5,7 @@ import type { Store } from './store.js';
 
 /** Opens the configured store and brings its schema up to date. */
 export async function openStore(config: StoreConfig, dataDir: string): Promise<Store> {
-  const store =
-    config.kind === 'sqlite' ? openSqliteStore(config.file, dataDir) : openPostgresStore(config.url);
+  const store = config.kind === 'sqlite' ? openSqliteStore(config.file, dataDir) : openPostgresStore(config.url);
   try {
     await store.migrate();
   } catch (error) {

@@ -190,6 +190,8 @@ export interface ConversationTable {
   assignee_id: string | null;
   /** 1: a signed-in member asked through the dashboard's playground (the team's own test). */
   playground: Generated<number>;
+  /** JSON VisitorContext: what the widget told of the page the conversation started on; null when nothing was. */
+  visitor_context: string | null;
 }
 
 /** A status a conversation took, and when (the first row: the status it started with). */
@@ -224,6 +226,45 @@ export interface MessageTable {
   interrupted: number;
   /** JSON MessageNotice of a system message the server wrote; null otherwise. */
   notice: string | null;
+  /** The channel vendor's id of a message that came from outside, or of what we sent out; unique per conversation. */
+  channel_message_id: string | null;
+  /** pending | sent | failed for a message that goes out through a channel; null for the rest. */
+  delivery_state: string | null;
+  delivery_error: string | null;
+  /** 1: a member's private note, which only members see. */
+  private: Generated<number>;
+}
+
+/** A canned answer a member inserts in a reply by its shortcut. */
+export interface SavedReplyTable {
+  id: string;
+  workspace_id: string;
+  /** Unique per workspace: a-z, 0-9 and '-'. */
+  shortcut: string;
+  title: string;
+  text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A workspace's label, put on conversations. */
+export interface LabelTable {
+  id: string;
+  workspace_id: string;
+  /** Unique per workspace. */
+  name: string;
+  /** `#rrggbb`. */
+  color: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A label on a conversation. */
+export interface ConversationLabelTable {
+  workspace_id: string;
+  conversation_id: string;
+  label_id: string;
+  created_at: string;
 }
 
 export interface EventOutboxTable {
@@ -294,6 +335,8 @@ export interface WebhookEndpointTable {
   description: string;
   secret: string;
   enabled: number;
+  /** `webhooks` or `automation` (a REST hook subscription). */
+  source: string;
   created_at: string;
   updated_at: string;
 }
@@ -340,6 +383,27 @@ export interface ModelProviderTable {
   /** AES-256-GCM, sealed by the domain; never the key in clear. */
   sealed_api_key: string | null;
   api_key_hint: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChannelConnectionTable {
+  id: string;
+  workspace_id: string;
+  agent_id: string;
+  channel: string;
+  enabled: number;
+  /** JSON: the settings without secrets. */
+  settings: string;
+  /** AES-256-GCM of the JSON secrets, sealed by the domain; never a secret in clear. */
+  sealed_secrets: string;
+  /** JSON: a hint of each secret, by name. */
+  secret_hints: string;
+  cursor: string | null;
+  last_inbound_at: string | null;
+  last_outbound_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -402,5 +466,9 @@ export interface Database {
   knowledge_gap: KnowledgeGapTable;
   model_provider: ModelProviderTable;
   model_route: ModelRouteTable;
+  channel_connection: ChannelConnectionTable;
   conversation_status_change: ConversationStatusChangeTable;
+  saved_reply: SavedReplyTable;
+  label: LabelTable;
+  conversation_label: ConversationLabelTable;
 }

@@ -54,7 +54,13 @@ function windowedTokens(piece: string): number {
 }
 
 function encode(piece: string): number {
-  // Decoding the rank table takes about a third of a second, so it happens on first use, once per process.
-  encoder ??= new Tiktoken(cl100k);
-  return encoder.encode(piece, [], []).length;
+  return loadTokenCounter().encode(piece, [], []).length;
+}
+
+/**
+ * Decodes the rank table, which takes about a third of a second (half a second on a busy machine): on first
+ * use, once per process, unless a server start calls this first so that no question waits for it.
+ */
+export function loadTokenCounter(): Tiktoken {
+  return (encoder ??= new Tiktoken(cl100k));
 }

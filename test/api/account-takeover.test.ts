@@ -18,8 +18,7 @@ const sessionOf = (headers: Headers): string | undefined =>
 
 /**
  * Accounts that cannot be taken over: an invitation or a sign-up never sets an existing person's password,
- * links die when a newer one is made or their purpose is spent, and a new password signs everyone else out
- * (issue 25: C1, C2, H1, M2).
+ * links die when a newer one is made or their purpose is spent, and a new password signs everyone else out.
  */
 describe.each(STORE_KINDS)('accounts that hold on %s', (kind) => {
   let parley: TestParley;
@@ -29,9 +28,10 @@ describe.each(STORE_KINDS)('accounts that hold on %s', (kind) => {
     await parley.core.services.workspaces.bootstrap();
   });
 
-  const asBrowser = <T,>(method: string, path: string, secret: string | null, options: CallOptions = {}) =>
+  const asBrowser = <T>(method: string, path: string, secret: string | null, options: CallOptions = {}) =>
     parley.call<T>(method, path, { ...options, headers: { origin: parley.url, ...(secret === null ? {} : { cookie: `parley_session=${secret}` }) } });
-  const signIn = (email: string, password: string) => asBrowser<UserAnswerBody | ErrorBody>('POST', '/auth/sign-in', null, { body: { email, password } });
+  const signIn = (email: string, password: string) =>
+    asBrowser<UserAnswerBody | ErrorBody>('POST', '/auth/sign-in', null, { body: { email, password } });
 
   /** An owner made with `parley users create` whose set-password link was never used. */
   async function passwordlessOwner(name: string) {
@@ -50,14 +50,18 @@ describe.each(STORE_KINDS)('accounts that hold on %s', (kind) => {
     const { accounts } = parley.core.services;
     const earlierStart = (await accounts.setupLink())!;
     const latestStart = (await accounts.setupLink())!;
-    const stale = await asBrowser('POST', '/auth/setup', null, { body: { token: earlierStart.token, email: 'thief@example.com', name: 'T', password: ATTACKER_PASSWORD } });
+    const stale = await asBrowser('POST', '/auth/setup', null, {
+      body: { token: earlierStart.token, email: 'thief@example.com', name: 'T', password: ATTACKER_PASSWORD },
+    });
     expect(stale.status).toBe(404);
 
     // The owner got in another way (`parley users create`, then its set-password link): setup is over.
     const owner = await passwordlessOwner('Olga');
     const link = await accounts.passwordResetLink(owner.email);
     expect((await asBrowser('POST', '/auth/password-reset', null, { body: { token: link.token, password: PASSWORD } })).status).toBe(200);
-    const late = await asBrowser('POST', '/auth/setup', null, { body: { token: latestStart.token, email: owner.email, name: 'T', password: ATTACKER_PASSWORD } });
+    const late = await asBrowser('POST', '/auth/setup', null, {
+      body: { token: latestStart.token, email: owner.email, name: 'T', password: ATTACKER_PASSWORD },
+    });
     expect(late.status).toBe(404);
     expect((await signIn(owner.email, PASSWORD)).status).toBe(200);
     expect(await parley.core.store.users.findByEmail('thief@example.com')).toBeUndefined();
@@ -80,7 +84,9 @@ describe.each(STORE_KINDS)('accounts that hold on %s', (kind) => {
     expect(offer.body).toEqual({ email: victim.email, workspaceName: expect.any(String), role: 'member', signedIn: false });
     expect(JSON.stringify(offer.body)).not.toContain('Victoria');
 
-    const accept = await asBrowser<ErrorBody>('POST', '/auth/invitations/accept', null, { body: { token: tokenOf(invited.body), password: ATTACKER_PASSWORD } });
+    const accept = await asBrowser<ErrorBody>('POST', '/auth/invitations/accept', null, {
+      body: { token: tokenOf(invited.body), password: ATTACKER_PASSWORD },
+    });
     expect(accept.status).toBe(401);
     expect(sessionOf(accept.headers)).toBeUndefined();
     expect((await parley.core.store.users.find(victim.user.id))?.passwordHash).toBeNull();
@@ -90,11 +96,16 @@ describe.each(STORE_KINDS)('accounts that hold on %s', (kind) => {
   it('C1: a person with an account accepts with their own password, or from their own session without one', async () => {
     const inviting = await parley.newWorkspace();
     const existing = await parley.newMember((await parley.newWorkspace()).id, 'owner');
-    const invite = async () => (await parley.call<InvitedBody>('POST', '/members', { key: inviting.key, body: { email: existing.email, role: 'admin' } })).body;
+    const invite = async () =>
+      (await parley.call<InvitedBody>('POST', '/members', { key: inviting.key, body: { email: existing.email, role: 'admin' } })).body;
 
     const first = await invite();
-    expect((await asBrowser('POST', '/auth/invitations/accept', null, { body: { token: tokenOf(first), password: ATTACKER_PASSWORD } })).status).toBe(401);
-    const withPassword = await asBrowser<UserAnswerBody>('POST', '/auth/invitations/accept', null, { body: { token: tokenOf(first), password: existing.password } });
+    expect((await asBrowser('POST', '/auth/invitations/accept', null, { body: { token: tokenOf(first), password: ATTACKER_PASSWORD } })).status).toBe(
+      401,
+    );
+    const withPassword = await asBrowser<UserAnswerBody>('POST', '/auth/invitations/accept', null, {
+      body: { token: tokenOf(first), password: existing.password },
+    });
     expect(withPassword.status).toBe(200);
     expect((await signIn(existing.email, existing.password)).status).toBe(200);
 
@@ -102,7 +113,9 @@ describe.each(STORE_KINDS)('accounts that hold on %s', (kind) => {
     const second = (await parley.call<InvitedBody>('POST', '/members', { key: elsewhere.key, body: { email: existing.email, role: 'member' } })).body;
     const offer = await asBrowser<InvitationBody>('GET', `/auth/invitations/${tokenOf(second)}`, existing.sessionSecret);
     expect(offer.body.signedIn).toBe(true);
-    const fromSession = await asBrowser<UserAnswerBody>('POST', '/auth/invitations/accept', existing.sessionSecret, { body: { token: tokenOf(second) } });
+    const fromSession = await asBrowser<UserAnswerBody>('POST', '/auth/invitations/accept', existing.sessionSecret, {
+      body: { token: tokenOf(second) },
+    });
     expect(fromSession.status).toBe(200);
     const memberships = await parley.core.store.members.listByUser(existing.userId);
     expect(memberships.find(({ member }) => member.workspaceId === elsewhere.id)?.member.status).toBe('active');
@@ -127,13 +140,17 @@ describe.each(STORE_KINDS)('accounts that hold on %s', (kind) => {
 
     const existingName = (await parley.core.store.workspaces.find(victim.ws.id))!.name;
     const email = `fresh-${Math.random().toString(36).slice(2, 8)}@example.com`;
-    const clash = await asBrowser<ErrorBody>('POST', '/auth/sign-up', null, { body: { email, name: 'Fay', password: PASSWORD, workspaceName: existingName } });
+    const clash = await asBrowser<ErrorBody>('POST', '/auth/sign-up', null, {
+      body: { email, name: 'Fay', password: PASSWORD, workspaceName: existingName },
+    });
     expect(clash.status).toBe(409);
     expect(clash.body.message).toContain(existingName);
     expect(await parley.core.store.users.findByEmail(email)).toBeUndefined();
     expect((await signIn(email, PASSWORD)).status).toBe(401);
 
-    const fine = await asBrowser('POST', '/auth/sign-up', null, { body: { email, name: 'Fay', password: PASSWORD, workspaceName: `Fay’s ${Math.random()}` } });
+    const fine = await asBrowser('POST', '/auth/sign-up', null, {
+      body: { email, name: 'Fay', password: PASSWORD, workspaceName: `Fay’s ${Math.random()}` },
+    });
     expect(fine.status).toBe(200);
   });
 

@@ -1,11 +1,12 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, uploadFile, waitForDatasource } from '../support/datasources.js';
 import { CITATION_RULES } from '../../src/llm/prompt/assemble-prompt.js';
-import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
+import { FakeOpenAIChatServer, GREETING } from '../support/fake-openai-chat-server.js';
 import { askLikeHostedWidget } from '../support/hosted-widget.js';
 import { streamAnswer } from '../support/streamed-answer.js';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import {
   detailFields,
@@ -26,9 +27,9 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
   let agentId: string;
   let datastoreId: string;
 
-  beforeAll(async () => {
+  parleyTest.beforeAll(async ({ startParley }) => {
     const baseURL = await upstream.start();
-    parley = await startTestParley(kind, {
+    parley = await startParley(kind, {
       workers: true,
       env: { PARLEY_MODELS: JSON.stringify({ remote: { provider: 'openai-compatible', model: 'fake-chat', baseURL } }) },
     });
@@ -46,7 +47,6 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
     ).body.id;
   }, 180_000);
   afterAll(async () => {
-    await parley.close();
     await upstream.stop();
   });
 
@@ -141,6 +141,7 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
 
   it('uses the agent’s saved temperature unless the query overrides it, and sends the history', async () => {
     const before = upstream.requests.length;
+    upstream.replies.push(GREETING, GREETING);
     const first = (await ask({ query: 'Who wrote the memo?', modelName: 'remote' })).body;
     await ask({ query: 'And when?', modelName: 'remote', conversationId: first.conversationId });
     const [one, two] = upstream.requests.slice(before).map((request) => request.body);
@@ -266,11 +267,8 @@ describe.each(STORE_KINDS)('POST /agents/{id}/query on %s', (kind) => {
 });
 
 describe.each(STORE_KINDS)('agent query quota on %s', (kind) => {
-  let parley: TestParley;
-  afterAll(() => parley.close());
-
-  it('answers 402 USAGE_LIMIT once the workspace used its monthly answers', async () => {
-    parley = await startTestParley(kind, { env: { PARLEY_QUOTA_QUERIES: '2' } });
+  parleyTest('answers 402 USAGE_LIMIT once the workspace used its monthly answers', async ({ startParley }) => {
+    const parley = await startParley(kind, { env: { PARLEY_QUOTA_QUERIES: '2' } });
     const ws = await parley.newWorkspace();
     const agentId = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: {} })).body.id;
     const ask = <T = AnswerBody>() => parley.call<T>('POST', `/agents/${agentId}/query`, { key: ws.key, body: { query: 'Hello?' } });

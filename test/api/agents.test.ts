@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { detailFields, type AgentBody, type DatastoreBody, type ErrorBody } from '../support/bodies.js';
 
@@ -7,13 +8,12 @@ describe.each(STORE_KINDS)('agents API on %s', (kind) => {
   let parley: TestParley;
   let ws: Workspace;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
   });
-  afterAll(() => parley.close());
 
-  const call = <T,>(method: string, path: string, body?: unknown) => parley.call<T>(method, path, { key: ws.key, body });
+  const call = <T>(method: string, path: string, body?: unknown) => parley.call<T>(method, path, { key: ws.key, body });
 
   it('creates an agent with the documented defaults from an empty body', async () => {
     const { status, body } = await call<AgentBody>('POST', '/agents', {});
@@ -135,11 +135,7 @@ describe.each(STORE_KINDS)('agents API on %s', (kind) => {
 
   it('lists every bad field at once', async () => {
     const { body } = await call<ErrorBody>('POST', '/agents', { temperature: 2, visibility: 'nobody', modelName: '' });
-    expect(detailFields(body).sort()).toEqual([
-      'body.modelName',
-      'body.temperature',
-      'body.visibility',
-    ]);
+    expect(detailFields(body).sort()).toEqual(['body.modelName', 'body.temperature', 'body.visibility']);
   });
 
   it('refuses a tool that points at a datastore that does not exist', async () => {
@@ -157,7 +153,9 @@ describe.each(STORE_KINDS)('agents API on %s', (kind) => {
   });
 
   it('accepts configured model names besides the built-in ones', async () => {
-    const custom = await startTestParley(kind, { env: { PARLEY_MODELS: '{"local-llama": {"provider": "openai-compatible", "model": "llama3", "baseURL": "http://127.0.0.1:9/v1"}}' } });
+    const custom = await startTestParley(kind, {
+      env: { PARLEY_MODELS: '{"local-llama": {"provider": "openai-compatible", "model": "llama3", "baseURL": "http://127.0.0.1:9/v1"}}' },
+    });
     try {
       const other = await custom.newWorkspace();
       const { status, body } = await custom.call<AgentBody>('POST', '/agents', { key: other.key, body: { modelName: 'local-llama' } });

@@ -14,8 +14,7 @@ import {
   type MemberBody,
 } from '../support/bodies.js';
 
-const SHOP_NOTES =
-  'The shop opens at 9 am and closes at 6 pm on weekdays. Refunds are accepted within 30 days of purchase, with the receipt.';
+const SHOP_NOTES = 'The shop opens at 9 am and closes at 6 pm on weekdays. Refunds are accepted within 30 days of purchase, with the receipt.';
 
 const today = () => new Date().toISOString().slice(0, 10);
 

@@ -12,7 +12,7 @@ import type { AgentBody, AnalyticsBody, AnswerBody, ConversationBody, Datasource
 
 const QUESTION = 'Do you ship to the United Kingdom, and how long does delivery take?';
 
-/** Issue 28: an answer's sources are the passages it cites, numbered as it cites them, in every form it takes. */
+/** An answer's sources are the passages it cites, numbered as it cites them, in every form it takes. */
 describe.each(STORE_KINDS)('sources of an answer on %s', (kind) => {
   const upstream = new FakeOpenAIChatServer();
   let parley: TestParley;
@@ -30,7 +30,10 @@ describe.each(STORE_KINDS)('sources of an answer on %s', (kind) => {
       const created = await parley.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, name, text } });
       expect((await waitForDatasource(parley, ws.key, created.body.id)).status).toBe('synched');
     }
-    const agent = await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Help', tools: [{ type: 'datastore', datastoreId }] } });
+    const agent = await parley.call<AgentBody>('POST', '/agents', {
+      key: ws.key,
+      body: { name: 'Help', tools: [{ type: 'datastore', datastoreId }] },
+    });
     return { ws, agentId: agent.body.id };
   }
 

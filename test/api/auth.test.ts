@@ -44,7 +44,7 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
   it.afterAll(() => smtp.close());
 
   /** A call as the dashboard makes it: the session cookie and the page's own Origin. */
-  const asBrowser = <T,>(method: string, path: string, secret: string | null, options: CallOptions = {}) =>
+  const asBrowser = <T>(method: string, path: string, secret: string | null, options: CallOptions = {}) =>
     parley.call<T>(method, path, {
       ...options,
       headers: { origin, ...(secret === null ? {} : { cookie: `parley_session=${secret}` }), ...options.headers },
@@ -60,19 +60,27 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     expect((await parley.call<SetupStatusBody>('GET', '/auth/setup-status')).body).toEqual({ setupRequired: true, signUpOpen: false });
     const link = await parley.core.services.accounts.setupLink();
     expect(link?.url).toMatch(/\/dashboard\/setup\?token=/);
-    const tooShort = await asBrowser<ErrorBody>('POST', '/auth/setup', null, { body: { token: link!.token, email: 'owner@example.com', name: 'Olive', password: 'short' } });
+    const tooShort = await asBrowser<ErrorBody>('POST', '/auth/setup', null, {
+      body: { token: link!.token, email: 'owner@example.com', name: 'Olive', password: 'short' },
+    });
     expect(tooShort.status).toBe(400);
     expect(tooShort.body.details).toEqual([{ field: 'body.password', message: 'must have at least 10 characters' }]);
 
-    const setup = await asBrowser<UserAnswerBody>('POST', '/auth/setup', null, { body: { token: link!.token, email: 'Owner@Example.com', name: 'Olive', password: PASSWORD } });
+    const setup = await asBrowser<UserAnswerBody>('POST', '/auth/setup', null, {
+      body: { token: link!.token, email: 'Owner@Example.com', name: 'Olive', password: PASSWORD },
+    });
     expect(setup.status).toBe(200);
     expect(setup.body.user).toMatchObject({ email: 'owner@example.com', name: 'Olive' });
     const cookie = cookieOf(setup.headers)!;
     expect(cookie.attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=strict', 'path=/']));
     const me = await asBrowser<MeAnswerBody>('GET', '/me', cookie.value);
-    expect(me.body.memberships).toEqual([{ workspaceId: expect.any(String), workspaceName: 'Default workspace', role: 'owner', memberId: expect.any(String) }]);
+    expect(me.body.memberships).toEqual([
+      { workspaceId: expect.any(String), workspaceName: 'Default workspace', role: 'owner', memberId: expect.any(String) },
+    ]);
 
-    const again = await asBrowser('POST', '/auth/setup', null, { body: { token: link!.token, email: 'thief@example.com', name: 'T', password: PASSWORD } });
+    const again = await asBrowser('POST', '/auth/setup', null, {
+      body: { token: link!.token, email: 'thief@example.com', name: 'T', password: PASSWORD },
+    });
     expect(again.status).toBe(404);
     expect((await parley.call<SetupStatusBody>('GET', '/auth/setup-status')).body.setupRequired).toBe(false);
     expect(await parley.core.services.accounts.setupLink()).toBeUndefined();
@@ -102,7 +110,10 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     const b = await parley.newWorkspace();
     const person = await parley.newMember(a.id, 'member');
     expect((await parley.call('POST', '/auth/token', { headers: { origin }, body: {} })).status).toBe(401);
-    const foreign = await parley.call('POST', '/auth/token', { headers: { origin: 'https://evil.example', cookie: `parley_session=${person.sessionSecret}` }, body: {} });
+    const foreign = await parley.call('POST', '/auth/token', {
+      headers: { origin: 'https://evil.example', cookie: `parley_session=${person.sessionSecret}` },
+      body: {},
+    });
     expect(foreign.status).toBe(403);
     const noOrigin = await parley.call('POST', '/auth/token', { headers: { cookie: `parley_session=${person.sessionSecret}` }, body: {} });
     expect(noOrigin.status).toBe(403);
@@ -125,7 +136,9 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     const escalated = `${header}.${Buffer.from(JSON.stringify({ ...claims, ws: 'someone-else' })).toString('base64url')}.${signature}`;
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
-    const key = new Uint8Array(Buffer.from(await parley.core.store.secrets.getOrCreate('access-token-key', 'unused', new Date().toISOString()), 'base64url'));
+    const key = new Uint8Array(
+      Buffer.from(await parley.core.store.secrets.getOrCreate('access-token-key', 'unused', new Date().toISOString()), 'base64url'),
+    );
     const expired = await new SignJWT({ ws: ws.id, role: 'owner', sid: claims.sid })
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuer('parley')
@@ -171,7 +184,7 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     const ws = await parley.newWorkspace();
     const owner = await parley.newMember(ws.id, 'owner');
     const member = await parley.newMember(ws.id, 'member');
-    const asMember = <T,>(method: string, path: string, body?: unknown) => parley.call<T>(method, path, { key: member.accessToken, body });
+    const asMember = <T>(method: string, path: string, body?: unknown) => parley.call<T>(method, path, { key: member.accessToken, body });
     expect((await asMember('GET', '/keys')).status).toBe(200);
     expect((await asMember('POST', '/datastores', {})).status).toBe(200);
     expect((await asMember('GET', '/members')).status).toBe(200);
@@ -190,7 +203,9 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     expect(demote.status).toBe(409);
     expect((await parley.call('DELETE', `/members/${ownerRow.id}`, { key: ws.key })).status).toBe(409);
     const memberRow = members.find((row) => row.email === member.email)!;
-    expect((await parley.call<MemberBody>('PATCH', `/members/${memberRow.id}`, { key: owner.accessToken, body: { role: 'owner' } })).body.role).toBe('owner');
+    expect((await parley.call<MemberBody>('PATCH', `/members/${memberRow.id}`, { key: owner.accessToken, body: { role: 'owner' } })).body.role).toBe(
+      'owner',
+    );
     expect((await parley.call('PATCH', `/members/${ownerRow.id}`, { key: owner.accessToken, body: { role: 'admin' } })).status).toBe(200);
   });
 
@@ -216,7 +231,9 @@ describe.each(STORE_KINDS)('people, sessions and access tokens on %s', (kind) =>
     expect(accepted.status).toBe(200);
     expect(cookieOf(accepted.headers)?.value).toBeTruthy();
     expect((await asBrowser('POST', '/auth/invitations/accept', null, { body: { token, password: PASSWORD } })).status).toBe(404);
-    expect((await parley.call<MemberBody[]>('GET', '/members', { key: ws.key })).body.find((m) => m.email === 'new.person@example.com')).toMatchObject({
+    expect(
+      (await parley.call<MemberBody[]>('GET', '/members', { key: ws.key })).body.find((m) => m.email === 'new.person@example.com'),
+    ).toMatchObject({
       status: 'active',
       name: 'Nora',
     });
@@ -305,13 +322,16 @@ describe.each(STORE_KINDS)('open sign-up on %s', (kind) => {
     expect(response.status).toBe(200);
     const secret = cookieOf(response.headers)!.value;
     const me = await parley.call<MeAnswerBody>('GET', '/me', { headers: { cookie: `parley_session=${secret}` } });
-    expect(me.body.memberships).toEqual([{ workspaceId: expect.any(String), workspaceName: 'Wendy’s shop', role: 'owner', memberId: expect.any(String) }]);
+    expect(me.body.memberships).toEqual([
+      { workspaceId: expect.any(String), workspaceName: 'Wendy’s shop', role: 'owner', memberId: expect.any(String) },
+    ]);
   });
 
   it('refuses the 61st credential check from one address within a minute, whatever the account or link', async () => {
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 61; attempt++) {
-      const body = attempt % 2 === 0 ? { token: `bogus-${attempt}`, password: PASSWORD } : { email: `someone-${attempt}@example.com`, password: PASSWORD };
+      const body =
+        attempt % 2 === 0 ? { token: `bogus-${attempt}`, password: PASSWORD } : { email: `someone-${attempt}@example.com`, password: PASSWORD };
       const path = attempt % 2 === 0 ? '/auth/password-reset' : '/auth/sign-in';
       statuses.push((await parley.call('POST', path, { headers: { origin: parley.url }, body })).status);
     }

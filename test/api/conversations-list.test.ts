@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestParley, type ApiResponse, type TestParley, type Workspace } from '../support/parley.js';
+import { describe, expect, it } from 'vitest';
+import type { ApiResponse, TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { pause, seedConversation } from './conversations-seed.js';
 import { detailFields, type AgentBody, type ErrorBody, type ListedConversationBody, type SimplifiedConversationBody } from '../support/bodies.js';
@@ -12,8 +13,8 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
   /** Seeded in this order, a few milliseconds apart. */
   let ids: { ada: string; billing: string; mail: string; quiet: string };
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
     agentA = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Agent A', handle: 'agent-a' } })).body;
     agentB = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Agent B' } })).body;
@@ -46,7 +47,6 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
     const other = await parley.newWorkspace();
     await seedConversation(parley, other.id, { channel: 'website', messages: [['human', 'How do I reset my password?']] });
   });
-  afterAll(() => parley.close());
 
   /** List records, or simplified ones when the query asks for them (`T`). */
   const list = async <T = ListedConversationBody>(query = '') => {
@@ -62,8 +62,21 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
     const ada = listed.find((c) => c.id === ids.ada)!;
     expect(Object.keys(ada).sort()).toEqual(
       [
-        'agent', 'assignee', 'channel', 'channelExternalId', 'contactInfo', 'createdAt', 'id', 'isAiEnabled', 'messages', 'playground', 'status',
-        'title', 'unreadCount', 'updatedAt',
+        'agent',
+        'assignee',
+        'channel',
+        'channelExternalId',
+        'contactInfo',
+        'createdAt',
+        'id',
+        'isAiEnabled',
+        'labels',
+        'messages',
+        'playground',
+        'status',
+        'title',
+        'unreadCount',
+        'updatedAt',
       ].sort(),
     );
     expect(ada).toMatchObject({
@@ -137,8 +150,7 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
   it('narrows by creation date, dates and date-times, bounds included', async () => {
     const all = await list();
     const created = (id: string) => all.find((c) => c.id === id)!.createdAt;
-    const q = (from?: string, to?: string) =>
-      idsOf(`?${new URLSearchParams({ ...(from && { startDate: from }), ...(to && { endDate: to }) })}`);
+    const q = (from?: string, to?: string) => idsOf(`?${new URLSearchParams({ ...(from && { startDate: from }), ...(to && { endDate: to }) })}`);
     expect(await q(created(ids.billing))).toEqual([ids.quiet, ids.mail, ids.billing]);
     expect(await q(undefined, created(ids.billing))).toEqual([ids.billing, ids.ada]);
     expect(await q(created(ids.billing), created(ids.mail))).toEqual([ids.mail, ids.billing]);
@@ -159,14 +171,16 @@ describe.each(STORE_KINDS)('GET /user-conversations on %s', (kind) => {
     const order = async () => (await parley.call<ListedConversationBody[]>('GET', '/user-conversations', { key: other.key })).body.map((c) => c.id);
     expect(await order()).toEqual([second.id, first.id]);
     await pause(5);
-    await parley.core.services.conversations.addMessage(other.id, first.id, { from: 'agent', text: 'reply' });
+    await parley.core.services.conversations.messages.add(other.id, first.id, { from: 'agent', text: 'reply' });
     expect(await order()).toEqual([first.id, second.id]);
   });
 
   it('pages with limit and cursor, covering every conversation exactly once, newest activity first', async () => {
     const paged = await parley.newWorkspace();
     for (let i = 0; i < 7; i++) await seedConversation(parley, paged.id, { messages: [['human', `question ${i}`]] });
-    const everything = (await parley.call<ListedConversationBody[]>('GET', '/user-conversations?limit=100', { key: paged.key })).body.map((c) => c.id);
+    const everything = (await parley.call<ListedConversationBody[]>('GET', '/user-conversations?limit=100', { key: paged.key })).body.map(
+      (c) => c.id,
+    );
     expect(everything).toHaveLength(7);
 
     const seen: string[] = [];

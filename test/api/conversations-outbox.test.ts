@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AI_SWITCHED_OFF_NOTICE, handoffNotices, noticeText } from '../../src/domain/handoff.js';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { seedConversation } from './conversations-seed.js';
 import type { AgentBody, ConversationBody, UpdateStatusResultBody } from '../support/bodies.js';
@@ -10,12 +11,11 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
   let ws: Workspace;
   let agentId: string;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
     agentId = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Concierge' } })).body.id;
   });
-  afterAll(() => parley.close());
 
   const patch = (id: string, body: unknown) => parley.call('PATCH', `/conversations/${id}`, { key: ws.key, body });
   const STATUS_EVENTS = ['conversation-resolved', 'human-requested'];
@@ -120,10 +120,14 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
   });
 
   it('records conversation.created and message.created with the conversation and message they report', async () => {
-    const seeded = await seedConversation(parley, ws.id, { agentId, messages: [['human', 'Where is my parcel?'], ['agent', 'On its way.']] });
-    const events = (await parley.core.store.outbox.list({ workspaceId: ws.id })).filter(
-      (event) => event.payload.conversationId === seeded.id,
-    );
+    const seeded = await seedConversation(parley, ws.id, {
+      agentId,
+      messages: [
+        ['human', 'Where is my parcel?'],
+        ['agent', 'On its way.'],
+      ],
+    });
+    const events = (await parley.core.store.outbox.list({ workspaceId: ws.id })).filter((event) => event.payload.conversationId === seeded.id);
     expect(events.map((event) => event.type)).toEqual(['conversation.created', 'message.created', 'message.created']);
     expect(events[0]!.payload).toMatchObject({ conversationId: seeded.id, agentId, channel: 'api', status: 'UNRESOLVED' });
     expect(events.slice(1).map((event) => event.payload.message)).toEqual([
@@ -156,7 +160,10 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
   it('emits nothing for the bulk status update', async () => {
     const other = await parley.newWorkspace();
     await seedConversation(parley, other.id);
-    const response = await parley.call<UpdateStatusResultBody>('POST', '/conversations/update-status', { key: other.key, body: { status: 'RESOLVED' } });
+    const response = await parley.call<UpdateStatusResultBody>('POST', '/conversations/update-status', {
+      key: other.key,
+      body: { status: 'RESOLVED' },
+    });
     expect(response.body.count).toBe(1);
     const types = (await parley.core.store.outbox.list({ workspaceId: other.id })).map((event) => event.type);
     expect(types.filter((type) => STATUS_EVENTS.includes(type))).toEqual([]);
@@ -166,16 +173,14 @@ describe.each(STORE_KINDS)('conversation events and status changes on %s', (kind
     const conversations = parley.core.services.conversations;
     const seeded = await seedConversation(parley, ws.id, { messages: [['human', 'first']] });
     await patch(seeded.id, { status: 'RESOLVED' });
-    const agentReply = await conversations.addMessage(ws.id, seeded.id, { from: 'agent', text: 'anything else?' });
+    const agentReply = await conversations.messages.add(ws.id, seeded.id, { from: 'agent', text: 'anything else?' });
     expect(agentReply.conversation.status).toBe('RESOLVED');
-    const human = await conversations.addMessage(ws.id, seeded.id, { from: 'human', text: 'one more thing' });
+    const human = await conversations.messages.add(ws.id, seeded.id, { from: 'human', text: 'one more thing' });
     expect(human.conversation.status).toBe('UNRESOLVED');
     expect((await parley.call<ConversationBody>('GET', `/conversations/${seeded.id}`, { key: ws.key })).body.status).toBe('UNRESOLVED');
 
     // HUMAN_REQUESTED stays: a person is already on it.
     await patch(seeded.id, { status: 'HUMAN_REQUESTED' });
-    expect((await conversations.addMessage(ws.id, seeded.id, { from: 'human', text: 'still there?' })).conversation.status).toBe(
-      'HUMAN_REQUESTED',
-    );
+    expect((await conversations.messages.add(ws.id, seeded.id, { from: 'human', text: 'still there?' })).conversation.status).toBe('HUMAN_REQUESTED');
   });
 });

@@ -1,5 +1,5 @@
 import type { ChannelInput } from '../../src/domain/channels.js';
-import type { NewMessageInput } from '../../src/domain/conversations.js';
+import type { NewMessageInput } from '../../src/domain/conversations/new-message.js';
 import type { ContactFields } from '../../src/store/store.js';
 import type { TestParley } from '../support/parley.js';
 
@@ -21,12 +21,12 @@ export interface SeededConversation {
 }
 
 /**
- * A conversation as the agent query will record it, through the service (the query endpoint is not
- * built yet).
+ * A conversation as the agent query records it, written through the service: any channel, contact and
+ * sequence of messages in one step, without a model to answer.
  */
 export async function seedConversation(parley: TestParley, workspaceId: string, seed: ConversationSeed = {}): Promise<SeededConversation> {
   const conversations = parley.core.services.conversations;
-  const { conversation, visitorId } = await conversations.ensureConversation(workspaceId, {
+  const { conversation, visitorId } = await conversations.intake.start(workspaceId, {
     agentId: seed.agentId ?? null,
     channel: seed.channel ?? 'api',
     channelExternalId: seed.channelExternalId,
@@ -37,7 +37,7 @@ export async function seedConversation(parley: TestParley, workspaceId: string, 
   const messageIds: string[] = [];
   for (const entry of seed.messages ?? []) {
     const input = Array.isArray(entry) ? { from: entry[0], text: entry[1] } : entry;
-    const { message } = await conversations.addMessage(workspaceId, conversation.id, {
+    const { message } = await conversations.messages.add(workspaceId, conversation.id, {
       visitorId: input.from === 'human' ? visitorId : null,
       ...input,
     });

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AI_SWITCHED_OFF_NOTICE } from '../../src/domain/handoff.js';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { seedConversation } from './conversations-seed.js';
 import {
@@ -19,14 +20,13 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
   let ws: Workspace;
   let agent: AgentBody;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
     agent = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Helper', iconUrl: 'https://example.com/i.png' } })).body;
   });
-  afterAll(() => parley.close());
 
-  const call = <T,>(method: string, path: string, body?: unknown) => parley.call<T>(method, path, { key: ws.key, body });
+  const call = <T>(method: string, path: string, body?: unknown) => parley.call<T>(method, path, { key: ws.key, body });
 
   const seedChat = () =>
     seedConversation(parley, ws.id, {
@@ -278,9 +278,7 @@ describe.each(STORE_KINDS)('conversations API on %s', (kind) => {
         channel: 'website',
         agentName: 'Helper',
       });
-      expect(Object.keys(body).sort()).toEqual(
-        ['agentName', 'channel', 'contactName', 'createdAt', 'id', 'messages', 'phoneNumber', 'title'].sort(),
-      );
+      expect(Object.keys(body).sort()).toEqual(['agentName', 'channel', 'contactName', 'createdAt', 'id', 'messages', 'phoneNumber', 'title'].sort());
       expect(body.messages.map((m) => m.senderName)).toEqual(['Ada Lovelace', 'Helper', 'Ada Lovelace', 'System']);
       for (const message of body.messages) {
         expect(Object.keys(message).sort()).toEqual(

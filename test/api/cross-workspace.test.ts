@@ -39,10 +39,7 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
 
   const cases = Object.entries(ROUTE_TABLE);
 
-  const credentials = cases.flatMap(([route, routeCase]) => [
-    [route, 'key', routeCase] as const,
-    [route, 'member token', routeCase] as const,
-  ]);
+  const credentials = cases.flatMap(([route, routeCase]) => [[route, 'key', routeCase] as const, [route, 'member token', routeCase] as const]);
 
   it.each(credentials)('%s: another workspace’s %s cannot reach workspace A', async (route, credential, routeCase) => {
     const method = route.split(' ')[0]!;
@@ -50,7 +47,10 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
     const path = request.path;
     const options = { key: credential === 'key' ? b.key : memberToken, ...bodyOptions(request) };
     if (routeCase.stream === true) {
-      const stream = await EventStreamClient.open(parley.url, { key: options.key, since: new URL(path, parley.url).searchParams.get('since') ?? undefined });
+      const stream = await EventStreamClient.open(parley.url, {
+        key: options.key,
+        since: new URL(path, parley.url).searchParams.get('since') ?? undefined,
+      });
       stream.close();
       expect(stream.resumed).toBe(false);
       if (typeof routeCase.foreign === 'function') routeCase.foreign(stream.events.items, seed);
@@ -79,15 +79,18 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
     expect(listed.body).toHaveLength(1);
   });
 
-  it.each(cases)('%s: 401 without a key, with a wrong key and with another workspace’s visitor token (404 where open to callers without one)', async (route, routeCase) => {
-    const method = route.split(' ')[0]!;
-    const { path, body } = routeCase.request(seed);
-    expect(visitorToken).toMatch(/^eyJ/);
-    for (const key of [null, 'pk_live_not-a-real-key-000000000000000', visitorToken]) {
-      const response = await parley.call<ErrorBody>(method, path, { key, body });
-      const [status, error] = routeCase.keyless === 'not found' && key?.startsWith('pk_') !== true ? [404, 'NOT_FOUND'] : [401, 'UNAUTHORIZED'];
-      expect(response.status).toBe(status);
-      expect(response.body.error).toBe(error);
-    }
-  });
+  it.each(cases)(
+    '%s: 401 without a key, with a wrong key and with another workspace’s visitor token (404 where open to callers without one)',
+    async (route, routeCase) => {
+      const method = route.split(' ')[0]!;
+      const { path, body } = routeCase.request(seed);
+      expect(visitorToken).toMatch(/^eyJ/);
+      for (const key of [null, 'pk_live_not-a-real-key-000000000000000', visitorToken]) {
+        const response = await parley.call<ErrorBody>(method, path, { key, body });
+        const [status, error] = routeCase.keyless === 'not found' && key?.startsWith('pk_') !== true ? [404, 'NOT_FOUND'] : [401, 'UNAUTHORIZED'];
+        expect(response.status).toBe(status);
+        expect(response.body.error).toBe(error);
+      }
+    },
+  );
 });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_NAME_LENGTH } from '../../src/domain/datasource-name.js';
 import { uploadFile } from '../support/datasources.js';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { undeclared, type DatasourceBody, type DatastoreBody, type ErrorBody } from '../support/bodies.js';
 
@@ -14,13 +15,12 @@ describe.each(STORE_KINDS)('datasource uploads on %s', (kind) => {
   let ws: Workspace;
   let datastoreId: string;
 
-  beforeAll(async () => {
+  parleyTest.beforeAll(async ({ startParley }) => {
     // The default limits: a 1 MB JSON body, 50 MB uploads.
-    parley = await startTestParley(kind);
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
     datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'uploads' } })).body.id;
   });
-  afterAll(() => parley.close());
 
   /** The name as answered by the POST and as stored, which must agree. */
   async function storedName(created: { status: number; body: DatasourceBody }): Promise<string> {
@@ -59,7 +59,12 @@ describe.each(STORE_KINDS)('datasource uploads on %s', (kind) => {
 
   // The header's name comes from the client's file system and is cleaned; a field is what the client wrote.
   it('refuses NUL in the fileName field, as in every other field', async () => {
-    const refused = await uploadFile<ErrorBody>(parley, { key: ws.key, datastoreId, file: { name: 'a.txt', bytes: TEXT }, fileName: 'nul\u0000.txt' });
+    const refused = await uploadFile<ErrorBody>(parley, {
+      key: ws.key,
+      datastoreId,
+      file: { name: 'a.txt', bytes: TEXT },
+      fileName: 'nul\u0000.txt',
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.details).toEqual([{ field: 'body.fileName', message: 'must not contain U+0000' }]);
   });

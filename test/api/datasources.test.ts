@@ -1,9 +1,10 @@
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, chunkTexts, uploadFile, waitForDatasource } from '../support/datasources.js';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { detailFields, undeclared, type ChunkBody, type DatasourceBody, type DatastoreBody, type ErrorBody } from '../support/bodies.js';
 
@@ -31,10 +32,11 @@ describe.each(STORE_KINDS)('datasources on %s', (kind) => {
   let datastoreId: string;
   let site: http.Server;
   let siteUrl: string;
-  let page = '<html><head><title>Opening hours</title></head><body><main><h1>Opening hours</h1><p>The shop opens at nine o’clock every weekday and closes at six.</p></main></body></html>';
+  let page =
+    '<html><head><title>Opening hours</title></head><body><main><h1>Opening hours</h1><p>The shop opens at nine o’clock every weekday and closes at six.</p></main></body></html>';
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind, { workers: true, env: { PARLEY_MAX_UPLOAD_MB: '2' } });
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind, { workers: true, env: { PARLEY_MAX_UPLOAD_MB: '2' } });
     ws = await parley.newWorkspace();
     datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'docs' } })).body.id;
     site = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(page));
@@ -43,24 +45,32 @@ describe.each(STORE_KINDS)('datasources on %s', (kind) => {
   });
   afterAll(async () => {
     site.close();
-    await parley.close();
   });
 
-  it.each(FIXTURE_TEXT)('ingests %s until synched, its text findable in the chunks', async (file, phrase) => {
-    const created = await uploadFile<DatasourceBody>(parley, { key: ws.key, datastoreId, file: path.join(FIXTURES, file), customId: `fx-${file}` });
-    expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ status: 'unsynched', name: file, type: 'file', datastoreId, custom_id: `fx-${file}` });
-    const done = await waitForDatasource(parley, ws.key, created.body.id, { timeoutMs: 170_000 });
-    expect(done).toMatchObject({ status: 'synched', progress: 1, error: null });
-    expect(done.nbChunks).toBeGreaterThan(0);
-    expect(done.textSize).toBeGreaterThan(0);
-    const texts = await chunkTexts(parley, ws.key, created.body.id);
-    expect(texts).toHaveLength(done.nbChunks);
-    expect(normalise(texts.join(' ')).toLowerCase()).toContain(phrase.toLowerCase());
-  }, 180_000);
+  // Reading a format is the same on every store: the second one stores the chunks of a PDF and of a long text.
+  it.each(kind === STORE_KINDS[0] ? FIXTURE_TEXT : FIXTURE_TEXT.filter(([file]) => file === 'pdf-memo-1p.pdf' || file.startsWith('txt-war')))(
+    'ingests %s until synched, its text findable in the chunks',
+    async (file, phrase) => {
+      const created = await uploadFile<DatasourceBody>(parley, { key: ws.key, datastoreId, file: path.join(FIXTURES, file), customId: `fx-${file}` });
+      expect(created.status).toBe(200);
+      expect(created.body).toMatchObject({ status: 'unsynched', name: file, type: 'file', datastoreId, custom_id: `fx-${file}` });
+      const done = await waitForDatasource(parley, ws.key, created.body.id, { timeoutMs: 170_000 });
+      expect(done).toMatchObject({ status: 'synched', progress: 1, error: null });
+      expect(done.nbChunks).toBeGreaterThan(0);
+      expect(done.textSize).toBeGreaterThan(0);
+      const texts = await chunkTexts(parley, ws.key, created.body.id);
+      expect(texts).toHaveLength(done.nbChunks);
+      expect(normalise(texts.join(' ')).toLowerCase()).toContain(phrase.toLowerCase());
+    },
+    180_000,
+  );
 
   it('keeps PDF page numbers on the chunks', async () => {
-    const created = await uploadFile<DatasourceBody>(parley, { key: ws.key, datastoreId, file: path.join(FIXTURES, 'pdf-word-processor-history-5p.pdf') });
+    const created = await uploadFile<DatasourceBody>(parley, {
+      key: ws.key,
+      datastoreId,
+      file: path.join(FIXTURES, 'pdf-word-processor-history-5p.pdf'),
+    });
     const done = await waitForDatasource(parley, ws.key, created.body.id);
     expect(done.totalPages).toBe(5);
     const { body } = await parley.call<ChunkBody[]>('GET', `/datasources/${created.body.id}/chunks`, { key: ws.key });
@@ -111,15 +121,19 @@ describe.each(STORE_KINDS)('datasources on %s', (kind) => {
   it('ingests JSON text datasources', async () => {
     const created = await parley.call<DatasourceBody>('POST', '/datasources', {
       key: ws.key,
-      body: { type: 'text', datastoreId, name: 'Returns policy', text: 'Returns are accepted within 30 days of purchase with a receipt.', custom_id: 'policy-7' },
+      body: {
+        type: 'text',
+        datastoreId,
+        name: 'Returns policy',
+        text: 'Returns are accepted within 30 days of purchase with a receipt.',
+        custom_id: 'policy-7',
+      },
     });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ type: 'text', name: 'Returns policy', status: 'unsynched', custom_id: 'policy-7' });
     const done = await waitForDatasource(parley, ws.key, created.body.id);
     expect(done.status).toBe('synched');
-    expect(await chunkTexts(parley, ws.key, created.body.id)).toEqual([
-      expect.stringContaining('Returns are accepted within 30 days'),
-    ]);
+    expect(await chunkTexts(parley, ws.key, created.body.id)).toEqual([expect.stringContaining('Returns are accepted within 30 days')]);
   });
 
   it('fetches a web page, keeps its main text, and a resync picks up changed content', async () => {
@@ -162,7 +176,10 @@ describe.each(STORE_KINDS)('datasources on %s', (kind) => {
 
   it('lists a datastore’s datasources and removes them with the datastore', async () => {
     const store2 = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body.id;
-    const created = await parley.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId: store2, text: 'Short note.' } });
+    const created = await parley.call<DatasourceBody>('POST', '/datasources', {
+      key: ws.key,
+      body: { type: 'text', datastoreId: store2, text: 'Short note.' },
+    });
     await waitForDatasource(parley, ws.key, created.body.id);
     const listed = await parley.call<DatasourceBody[]>('GET', `/datastores/${store2}/datasources`, { key: ws.key });
     expect(listed.body.map((d) => d.id)).toEqual([created.body.id]);
@@ -205,20 +222,25 @@ describe.each(STORE_KINDS)('datasource limits on %s', (kind) => {
   let ws: Workspace;
   let datastoreId: string;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind, {
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind, {
       workers: true,
       env: { PARLEY_QUOTA_CHARS: '200', PARLEY_OUTBOUND_ALLOW: 'public' },
     });
     ws = await parley.newWorkspace();
     datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body.id;
   });
-  afterAll(() => parley.close());
 
   it('stops at the stored-content quota with usage_limit_reached', async () => {
-    const small = await parley.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text: 'A'.repeat(20) + ' fits.' } });
+    const small = await parley.call<DatasourceBody>('POST', '/datasources', {
+      key: ws.key,
+      body: { type: 'text', datastoreId, text: 'A'.repeat(20) + ' fits.' },
+    });
     expect((await waitForDatasource(parley, ws.key, small.body.id)).status).toBe('synched');
-    const large = await parley.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text: 'Too much text here. '.repeat(20) } });
+    const large = await parley.call<DatasourceBody>('POST', '/datasources', {
+      key: ws.key,
+      body: { type: 'text', datastoreId, text: 'Too much text here. '.repeat(20) },
+    });
     const done = await waitForDatasource(parley, ws.key, large.body.id);
     expect(done.status).toBe('usage_limit_reached');
     expect(done.error).toMatch(/quota/);

@@ -1,14 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitForDatasource } from '../support/datasources.js';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
-import { STORE_KINDS, type StoreKind } from '../support/stores.js';
-import { detailFields, type AgentBody, type AnswerBody, type DatasourceBody, type DatastoreBody, type ErrorBody, type SearchHitBody } from '../support/bodies.js';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
+import { STORE_KINDS } from '../support/stores.js';
+import {
+  detailFields,
+  type AgentBody,
+  type AnswerBody,
+  type DatasourceBody,
+  type DatastoreBody,
+  type ErrorBody,
+  type SearchHitBody,
+} from '../support/bodies.js';
 
 /** A small fixed corpus: distinct topics so the right answer is unambiguous. */
 const CORPUS = [
-  { custom_id: 'hours', name: 'Opening hours', text: 'The bakery opens at seven in the morning and closes at six in the evening, Monday to Saturday.' },
+  {
+    custom_id: 'hours',
+    name: 'Opening hours',
+    text: 'The bakery opens at seven in the morning and closes at six in the evening, Monday to Saturday.',
+  },
   { custom_id: 'returns', name: 'Returns', text: 'Unopened goods can be returned within thirty days for a full refund when you bring the receipt.' },
-  { custom_id: 'delivery', name: 'Delivery', text: 'We deliver cakes across the city by bicycle courier; delivery costs four euros and takes two hours.' },
+  {
+    custom_id: 'delivery',
+    name: 'Delivery',
+    text: 'We deliver cakes across the city by bicycle courier; delivery costs four euros and takes two hours.',
+  },
   { custom_id: 'allergens', name: 'Allergens', text: 'Every loaf may contain traces of nuts, sesame and gluten; ask staff for the allergen sheet.' },
 ];
 
@@ -26,8 +43,7 @@ interface Fixture {
   ids: Record<string, string>;
 }
 
-async function ingestCorpus(kind: StoreKind): Promise<Fixture> {
-  const parley = await startTestParley(kind, { workers: true });
+async function ingestCorpus(parley: TestParley): Promise<Fixture> {
   const ws = await parley.newWorkspace();
   const datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'bakery' } })).body.id;
   const ids: Record<string, string> = {};
@@ -44,10 +60,9 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
   const query = <T = SearchHitBody[]>(body: unknown, key: string | null = fx.ws.key) =>
     fx.parley.call<T>('POST', `/datastores/${fx.datastoreId}/query`, { key, body });
 
-  beforeAll(async () => {
-    fx = await ingestCorpus(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    fx = await ingestCorpus(await startParley(kind, { workers: true }));
   });
-  afterAll(() => fx.parley.close());
 
   it.each(['hybrid', 'vector', 'keyword'])('finds the right passage first in %s mode, scores descending', async (mode) => {
     for (const [question, customId] of QUESTIONS) {
@@ -59,7 +74,7 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
       expect([...scores].sort((a, b) => b - a)).toEqual(scores);
       expect(body[0]).toHaveProperty('chunk_id');
       // A text has no address of its own: the source is Parley's URL of its datasource.
-      expect(body[0]).toHaveProperty('source', `${fx.parley.core.publicUrl}/datasources/${fx.ids[customId]}`);
+      expect(body[0]).toHaveProperty('source', `${fx.parley.core.publicUrl()}/datasources/${fx.ids[customId]}`);
     }
   });
 
@@ -89,7 +104,11 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
     expect(new Set(byDatasource.body.map((hit) => hit.custom_id))).toEqual(new Set(['returns', 'delivery']));
     const byCustomId = await query({ query: 'opening hours', topK: 10, filters: { custom_ids: ['allergens'] } });
     expect(byCustomId.body.map((hit) => hit.custom_id)).toEqual(['allergens']);
-    const both = await query({ query: 'bakery', topK: 10, filters: { datasource_ids: [fx.ids.hours, fx.ids.returns], custom_ids: ['returns', 'delivery'] } });
+    const both = await query({
+      query: 'bakery',
+      topK: 10,
+      filters: { datasource_ids: [fx.ids.hours, fx.ids.returns], custom_ids: ['returns', 'delivery'] },
+    });
     expect(both.body.map((hit) => hit.custom_id)).toEqual(['returns']);
     for (const filters of [{ custom_ids: ['nope'] }, { datasource_ids: [] }, { datasource_ids: [fx.ids.hours], custom_ids: ['returns'] }]) {
       const none = await query({ query: 'bakery', filters });
@@ -141,13 +160,16 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
       sars: 'The SARS-CoV-2 genome was sequenced within days.',
     };
     for (const [customId, text] of Object.entries(texts)) {
-      const created = await fx.parley.call<DatasourceBody>('POST', '/datasources', { key, body: { type: 'text', datastoreId, text, custom_id: customId } });
+      const created = await fx.parley.call<DatasourceBody>('POST', '/datasources', {
+        key,
+        body: { type: 'text', datastoreId, text, custom_id: customId },
+      });
       expect((await waitForDatasource(fx.parley, key, created.body.id)).status).toBe('synched');
     }
     const found = async (text: string) =>
-      (await fx.parley.call<SearchHitBody[]>('POST', `/datastores/${datastoreId}/query`, { key, body: { query: text, mode: 'keyword', topK: 10 } })).body.map(
-        (hit) => hit.custom_id,
-      );
+      (
+        await fx.parley.call<SearchHitBody[]>('POST', `/datastores/${datastoreId}/query`, { key, body: { query: text, mode: 'keyword', topK: 10 } })
+      ).body.map((hit) => hit.custom_id);
     expect(await found('COVID-19')).toEqual(['covid']);
     expect(await found('What is SARS-CoV-2?')).toEqual(['sars']);
     expect(await found('covid ward')).toEqual(expect.arrayContaining(['covid', 'rooms']));
@@ -155,15 +177,18 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
 
   it('answers an agent’s question with its datastore’s fusion weights, citing passages scored as the hybrid query scores them', async () => {
     const key = fx.ws.key;
-    const datastoreId = (await fx.parley.call<DatastoreBody>('POST', '/datastores', { key, body: { name: 'keywords only', vectorWeight: 0 } })).body.id;
+    const datastoreId = (await fx.parley.call<DatastoreBody>('POST', '/datastores', { key, body: { name: 'keywords only', vectorWeight: 0 } })).body
+      .id;
     for (const doc of CORPUS) {
       const created = await fx.parley.call<DatasourceBody>('POST', '/datasources', { key, body: { type: 'text', datastoreId, ...doc } });
       expect((await waitForDatasource(fx.parley, key, created.body.id)).status).toBe('synched');
     }
-    const agentId = (await fx.parley.call<AgentBody>('POST', '/agents', { key, body: { name: 'Baker', tools: [{ type: 'datastore', datastoreId }] } }))
-      .body.id;
+    const agentId = (
+      await fx.parley.call<AgentBody>('POST', '/agents', { key, body: { name: 'Baker', tools: [{ type: 'datastore', datastoreId }] } })
+    ).body.id;
     const question = 'Can I get a refund for cakes the courier delivered?';
-    const hits = (await fx.parley.call<SearchHitBody[]>('POST', `/datastores/${datastoreId}/query`, { key, body: { query: question, topK: 8 } })).body;
+    const hits = (await fx.parley.call<SearchHitBody[]>('POST', `/datastores/${datastoreId}/query`, { key, body: { query: question, topK: 8 } }))
+      .body;
     const answer = (await fx.parley.call<AnswerBody>('POST', `/agents/${agentId}/query`, { key, body: { query: question } })).body;
     expect(hits.length).toBeGreaterThan(1);
     // The sources are the passages the answer cites: hits of the same query, scored by the same fusion.
@@ -177,20 +202,26 @@ describe.each(STORE_KINDS)('datastore query on %s', (kind) => {
 });
 
 describe.skipIf(STORE_KINDS.length < 2)('the same answers from both stores', () => {
-  it('ranks the same passage first for every question on SQLite and PostgreSQL', async () => {
-    const fixtures = [await ingestCorpus('sqlite'), await ingestCorpus('postgres')];
-    try {
+  parleyTest(
+    'ranks the same passage first for every question on SQLite and PostgreSQL',
+    async ({ startParley }) => {
+      const fixtures = [
+        await ingestCorpus(await startParley('sqlite', { workers: true })),
+        await ingestCorpus(await startParley('postgres', { workers: true })),
+      ];
       for (const [question] of QUESTIONS) {
         const tops = await Promise.all(
           fixtures.map(async (fx) => {
-            const { body } = await fx.parley.call<SearchHitBody[]>('POST', `/datastores/${fx.datastoreId}/query`, { key: fx.ws.key, body: { query: question } });
+            const { body } = await fx.parley.call<SearchHitBody[]>('POST', `/datastores/${fx.datastoreId}/query`, {
+              key: fx.ws.key,
+              body: { query: question },
+            });
             return body[0]!.custom_id;
           }),
         );
         expect(tops[0]).toBe(tops[1]);
       }
-    } finally {
-      for (const fx of fixtures) await fx.parley.close();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });

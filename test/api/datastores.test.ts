@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { describe, expect, it } from 'vitest';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { detailFields, type AgentBody, type DatastoreBody, type ErrorBody } from '../support/bodies.js';
 
@@ -7,13 +8,12 @@ describe.each(STORE_KINDS)('datastores API on %s', (kind) => {
   let parley: TestParley;
   let ws: Workspace;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
   });
-  afterAll(() => parley.close());
 
-  const call = <T,>(method: string, path: string, body?: unknown) => parley.call<T>(method, path, { key: ws.key, body });
+  const call = <T>(method: string, path: string, body?: unknown) => parley.call<T>(method, path, { key: ws.key, body });
 
   it('creates with defaults what older clients send (description and type only)', async () => {
     const { status, body } = await call<DatastoreBody>('POST', '/datastores', { description: 'FAQ', type: 'vector_a' });

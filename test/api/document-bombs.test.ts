@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, uploadFile, waitForDatasource } from '../support/datasources.js';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 import { docxBomb, paragraphs } from '../support/zip-bombs.js';
@@ -57,8 +58,8 @@ describe.each(STORE_KINDS)('hostile documents on %s', (kind) => {
   let datastoreId: string;
   let baselineMb: number;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     worker = await startWorkerProcess({ ...parley.scratch.env, PARLEY_EMBEDDINGS_THREADS: '1' });
     ws = await parley.newWorkspace();
     datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body.id;
@@ -69,7 +70,6 @@ describe.each(STORE_KINDS)('hostile documents on %s', (kind) => {
   });
   afterAll(async () => {
     await worker.stop();
-    await parley.close();
   });
 
   it.each(BOMBS)('ends $name in error at once, attempted once, with bounded memory', async ({ file, bytes, reason, withinMs }) => {

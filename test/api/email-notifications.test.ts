@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
 import { seedConversation } from './conversations-seed.js';
 import { eventOf, type AgentBody, type DeliveryBody, type SettingsBody } from '../support/bodies.js';
+import type { NotifyingEvent } from '../../src/contract/events.js';
 
 const PUBLIC_URL = 'https://support.example.com';
 
@@ -14,9 +16,9 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
   let ws: Workspace;
   let agentId: string;
 
-  beforeAll(async () => {
+  parleyTest.beforeAll(async ({ startParley }) => {
     smtp = await SmtpSink.start();
-    parley = await startTestParley(kind, {
+    parley = await startParley(kind, {
       workers: true,
       env: {
         PARLEY_SMTP_URL: smtp.url,
@@ -37,7 +39,6 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
     }
   });
   afterAll(async () => {
-    await parley?.close();
     await smtp?.close();
   });
 
@@ -61,7 +62,10 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
     });
     const bad = await parley.call('PATCH', '/workspace/settings', { key: ws.key, body: { notifications: { 'order-shipped': { admins: true } } } });
     expect(bad.status).toBe(400);
-    const badValue = await parley.call('PATCH', '/workspace/settings', { key: ws.key, body: { notifications: { 'human-requested': { admins: 'yes' } } } });
+    const badValue = await parley.call('PATCH', '/workspace/settings', {
+      key: ws.key,
+      body: { notifications: { 'human-requested': { admins: 'yes' } } },
+    });
     expect(badValue.status).toBe(400);
     // Another workspace's settings are its own.
     const other = await parley.newWorkspace();
@@ -80,7 +84,10 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
       ],
     });
     expect((await patchStatus(seeded.id, 'RESOLVED')).status).toBe(200);
-    const mails = await until(() => smtp.mails.filter((m) => m.mail.subject?.includes('resolved')), (mails) => mails.length >= 2);
+    const mails = await until(
+      () => smtp.mails.filter((m) => m.mail.subject?.includes('resolved')),
+      (mails) => mails.length >= 2,
+    );
 
     const toAdmins = mails.find((m) => m.to.includes('admin@example.com'))!;
     expect(toAdmins.to.sort()).toEqual(['admin@example.com', 'owner@example.com']);
@@ -111,7 +118,10 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
       messages: [['human', 'I want to talk to a person about invoice 4471']],
     });
     await patchStatus(seeded.id, 'HUMAN_REQUESTED');
-    const [mail] = await until(() => smtp.mails.slice(before), (mails) => mails.length >= 1);
+    const [mail] = await until(
+      () => smtp.mails.slice(before),
+      (mails) => mails.length >= 1,
+    );
     expect(mail!.to.sort()).toEqual(['admin@example.com', 'owner@example.com']);
     expect(mail!.mail.subject).toBe('Human requested: I want to talk to a person about invoice 4471');
     expect(mail!.mail.text).toContain('asks for a person');
@@ -119,7 +129,7 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
     expect(smtp.mails.slice(before).some((m) => m.to.includes('bob@example.org'))).toBe(false);
 
     const log = await parley.call<DeliveryBody[]>('GET', '/workspace/email-deliveries', { key: ws.key });
-    const entry = log.body.find((d) => d.eventType === 'human-requested' && eventOf(d.body).data.conversationId === seeded.id);
+    const entry = log.body.find((d) => d.eventType === 'human-requested' && eventOf<'human-requested'>(d.body).data.conversationId === seeded.id);
     expect(entry).toMatchObject({ status: 'succeeded', attemptCount: 1, recipients: ['owner@example.com', 'admin@example.com'].sort() });
     expect(entry?.attempts[0]).toMatchObject({ attempt: 1, statusCode: 250, error: null });
   });
@@ -129,15 +139,40 @@ describe.each(STORE_KINDS)('e-mail notifications (%s)', (kind) => {
     smtp.rejectNext.push(451);
     const seeded = await seedConversation(parley, ws.id, { agentId, messages: [['human', 'Second try please']] });
     await patchStatus(seeded.id, 'HUMAN_REQUESTED');
-    await until(() => smtp.mails.slice(before), (mails) => mails.length >= 1);
+    await until(
+      () => smtp.mails.slice(before),
+      (mails) => mails.length >= 1,
+    );
     const entry = await until(
       async () => {
         const log = await parley.call<DeliveryBody[]>('GET', '/workspace/email-deliveries', { key: ws.key });
-        return log.body.find((d) => eventOf(d.body).data.conversationId === seeded.id && d.status === 'succeeded');
+        return log.body.find((d) => eventOf<NotifyingEvent>(d.body).data.conversationId === seeded.id && d.status === 'succeeded');
       },
       (found) => found !== undefined,
     );
     expect(entry!.attempts.map((a) => a.statusCode)).toEqual([451, 250]);
     expect(entry!.attempts[0]?.error).toMatch(/451|try again/i);
+  });
+});
+
+describe('e-mail notifications without PARLEY_PUBLIC_URL', () => {
+  it('link to the address the server really got (PORT=0), not the one configured before it listened', async () => {
+    const smtp = await SmtpSink.start();
+    const parley = await startTestParley('sqlite', { workers: true, env: { PARLEY_SMTP_URL: smtp.url } });
+    try {
+      expect(parley.config.events.publicUrlIsLocal).toBe(true);
+      const ws = await parley.newWorkspace();
+      expect((await parley.call('POST', '/members', { key: ws.key, body: { email: 'admin@example.com', role: 'admin' } })).status).toBe(200);
+      const seeded = await seedConversation(parley, ws.id, { messages: [['human', 'Can a person call me back?']] });
+      await parley.call('PATCH', `/conversations/${seeded.id}`, { key: ws.key, body: { status: 'HUMAN_REQUESTED' } });
+      const [mail] = await until(
+        () => smtp.mails.filter((m) => m.mail.subject?.startsWith('Human requested')),
+        (mails) => mails.length >= 1,
+      );
+      expect(mail!.mail.text).toContain(`Open the conversation: ${parley.url}/dashboard/conversations/${seeded.id}`);
+    } finally {
+      await parley.close();
+      await smtp.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, childEnv, waitForOutput } from '../support/cli.js';
 import { EventStreamClient } from '../support/event-stream.js';
 import { startTestParley, type SignedInMember, type TestParley, type Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
 import type { AgentBody, ErrorBody } from '../support/bodies.js';
 import { seedConversation } from './conversations-seed.js';
@@ -16,15 +17,14 @@ describe.each(STORE_KINDS)('GET /events/stream on %s', (kind) => {
   let agentId: string;
   const streams: EventStreamClient[] = [];
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
     member = await parley.newMember(ws.id, 'member');
     agentId = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Live' } })).body.id;
   });
   afterAll(async () => {
     for (const stream of streams) stream.close();
-    await parley.close();
   });
 
   const open = async (options: Partial<Parameters<typeof EventStreamClient.open>[1]> = {}, base = parley.url) => {
@@ -38,14 +38,19 @@ describe.each(STORE_KINDS)('GET /events/stream on %s', (kind) => {
   it('sends each new event of the workspace once, in order, with its id and the webhook envelope', async () => {
     const stream = await open();
     expect(stream.resumed).toBe(true);
-    const seeded = await seedConversation(parley, ws.id, { agentId, messages: [['human', 'first'], ['agent', 'second']] });
+    const seeded = await seedConversation(parley, ws.id, {
+      agentId,
+      messages: [
+        ['human', 'first'],
+        ['agent', 'second'],
+      ],
+    });
     const events = await stream.events.waitFor(3, WAIT_MS);
     expect(events.map((event) => event.type)).toEqual(['conversation.created', 'message.created', 'message.created']);
     for (const event of events) {
-      expect(event.envelope).toMatchObject({ id: event.id, type: event.type, workspaceId: ws.id });
-      expect(event.envelope.data.conversationId).toBe(seeded.id);
+      expect(event.envelope).toMatchObject({ id: event.id, type: event.type, workspaceId: ws.id, data: { conversationId: seeded.id } });
     }
-    expect(events.slice(1).map((event) => (event.envelope.data.message as { text: string }).text)).toEqual(['first', 'second']);
+    expect(events.slice(1).map((event) => event.type === 'message.created' && event.envelope.data.message.text)).toEqual(['first', 'second']);
     const stored = (await parley.core.store.outbox.list({ workspaceId: ws.id })).slice(-3);
     expect(events.map((event) => event.id)).toEqual(stored.map((event) => event.id));
   });
@@ -102,8 +107,9 @@ describe.each(STORE_KINDS)('GET /events/stream on %s', (kind) => {
     await reply(secret.id, 'their reply', other, otherMember.memberId);
     const ours = await seedConversation(parley, ws.id, { agentId, messages: [['human', 'ours']] });
     await theirs.events.waitFor(3, WAIT_MS);
-    const [created] = await mine.events.waitFor(1, WAIT_MS);
-    expect(created!.envelope.data.conversationId).toBe(ours.id);
+    // Both of ours (created, then its message) are in before the resume below, so none is still on its way to this workspace's reader.
+    const [created] = await mine.events.waitFor(2, WAIT_MS);
+    expect(created!.envelope.data).toMatchObject({ conversationId: ours.id });
     expect(JSON.stringify(mine.events.items)).not.toContain('secret of the other workspace');
     expect(theirs.events.items.every((event) => event.envelope.workspaceId === other.id)).toBe(true);
 
@@ -113,23 +119,24 @@ describe.each(STORE_KINDS)('GET /events/stream on %s', (kind) => {
     expect(resumedOnForeign.events.items).toEqual([]);
   });
 
-  it('keeps 200 streams on one process connected through a burst of 1,000 events', async () => {
+  // Many streams and a burst of concurrent writers; the figures at scale are the bench's (`--only live`).
+  it('keeps 40 streams on one process connected through a burst of 400 events from four writers', async () => {
     const burst = await parley.newWorkspace();
-    const many = await Promise.all(Array.from({ length: 200 }, () => open({ key: burst.key })));
+    const many = await Promise.all(Array.from({ length: 40 }, () => open({ key: burst.key })));
     const seeded = await seedConversation(parley, burst.id);
     const { conversations } = parley.core.services;
     await Promise.all(
       Array.from({ length: 4 }, async (_, writer) => {
-        for (let i = 0; i < 250; i += 1) await conversations.addMessage(burst.id, seeded.id, { from: 'agent', text: `burst ${writer}-${i}` });
+        for (let i = 0; i < 100; i += 1) await conversations.messages.add(burst.id, seeded.id, { from: 'agent', text: `burst ${writer}-${i}` });
       }),
     );
     // Four writers at once: the stream's order is commit order (seq), not the order of the writers' clocks.
     const stored = (await parley.core.store.outbox.list({ workspaceId: burst.id })).sort((x, y) => x.seq - y.seq).map((event) => event.id);
-    expect(stored).toHaveLength(1_001);
+    expect(stored).toHaveLength(401);
     for (const stream of many) {
-      expect((await stream.events.waitFor(1_001, 60_000)).map((event) => event.id)).toEqual(stored);
+      expect((await stream.events.waitFor(401, 60_000)).map((event) => event.id)).toEqual(stored);
     }
-    expect(parley.core.services.eventStreams.openStreams).toBeGreaterThanOrEqual(200);
+    expect(parley.core.services.eventStreams.openStreams).toBeGreaterThanOrEqual(40);
     for (const stream of many) stream.close();
   }, 120_000);
 });
@@ -149,23 +156,26 @@ describe.each(STORE_KINDS)('event streams across restarts and processes on %s', 
     const [, lastSeen] = await stream.events.waitFor(2, WAIT_MS);
     // Written while nobody follows: the stream is cut, and the server stops.
     stream.close();
-    await first.core.services.conversations.addMessage(ws.id, seeded.id, { from: 'agent', text: 'missed 1' });
-    await first.core.services.conversations.addMessage(ws.id, seeded.id, { from: 'agent', text: 'missed 2' });
+    await first.core.services.conversations.messages.add(ws.id, seeded.id, { from: 'agent', text: 'missed 1' });
+    await first.core.services.conversations.messages.add(ws.id, seeded.id, { from: 'agent', text: 'missed 2' });
     await first.close();
 
     const second = await startTestParley(kind, { scratch });
     try {
       const resumed = await EventStreamClient.open(second.url, { key: ws.key, lastEventId: lastSeen!.id });
-      await second.core.services.conversations.addMessage(ws.id, seeded.id, { from: 'agent', text: 'after the restart' });
+      await second.core.services.conversations.messages.add(ws.id, seeded.id, { from: 'agent', text: 'after the restart' });
       const events = await resumed.events.waitFor(3, WAIT_MS);
       resumed.close();
-      expect(events.map((event) => (event.envelope.data.message as { text: string }).text)).toEqual(['missed 1', 'missed 2', 'after the restart']);
+      expect(events.map((event) => event.type === 'message.created' && event.envelope.data.message.text)).toEqual([
+        'missed 1',
+        'missed 2',
+        'after the restart',
+      ]);
       expect(new Set(events.map((event) => event.id)).size).toBe(3);
     } finally {
       await second.close();
     }
   });
-
 });
 
 describe.runIf(STORE_KINDS.includes('postgres'))('event streams across parley serve processes on one PostgreSQL', () => {
@@ -191,7 +201,10 @@ describe.runIf(STORE_KINDS.includes('postgres'))('event streams across parley se
       const bOnOther = await EventStreamClient.open(otherUrl!, { key: b.key });
       const seeded = await seedConversation(here, a.id, { messages: [['human', 'written on process one']] });
       const written = Date.now();
-      const reply = await here.call('POST', `/conversations/${seeded.id}/messages`, { key: a.key, body: { text: 'reply', memberId: member.memberId } });
+      const reply = await here.call('POST', `/conversations/${seeded.id}/messages`, {
+        key: a.key,
+        body: { text: 'reply', memberId: member.memberId },
+      });
       expect(reply.status).toBe(201);
       // conversation.created, the visitor's message, the joined notice, the take-over, the reply (the read follows).
       const events = await onOther.events.waitFor(5, 20_000);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect } from 'vitest';
-import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
+import { FakeOpenAIChatServer, GREETING } from '../support/fake-openai-chat-server.js';
 import { parleyTest as it } from '../support/parley-test.js';
 import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
@@ -18,7 +18,7 @@ interface Transcript {
 const ANSWER = 'Hello from the fake server.';
 
 describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) => {
-  const upstream = new FakeOpenAIChatServer();
+  const upstream = new FakeOpenAIChatServer({ defaultReply: GREETING });
   let parley: TestParley;
   let ws: Workspace;
   let member: SignedInMember;
@@ -31,7 +31,12 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
     ws = await parley.newWorkspace();
     member = await parley.newMember(ws.id);
     const create = async (body: object) =>
-      (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Shop helper', modelName: 'remote', visibility: 'public', ...body } })).body;
+      (
+        await parley.call<AgentBody>('POST', '/agents', {
+          key: ws.key,
+          body: { name: 'Shop helper', modelName: 'remote', visibility: 'public', ...body },
+        })
+      ).body;
     const quiet = await create({});
     expect(quiet.keepAnsweringUntilTakenOver).toBe(false);
     quietAgent = quiet.id;
@@ -64,13 +69,21 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
 
   it('goes quiet once the visitor asks for a person: the message is kept for the team, the model is not called', async () => {
     const visitor = await firstQuestion(quietAgent);
-    const contact = await parley.call('PUT', `/agents/${quietAgent}/conversation/contact`, { key: visitor.visitorToken, body: { email: 'lin@example.com' } });
+    const contact = await parley.call('PUT', `/agents/${quietAgent}/conversation/contact`, {
+      key: visitor.visitorToken,
+      body: { email: 'lin@example.com' },
+    });
     expect(contact.status).toBe(204);
     expect((await askForPerson(quietAgent, visitor)).body.status).toBe('HUMAN_REQUESTED');
     const calls = upstream.requests.length;
 
     const asked = await nextQuestion(quietAgent, visitor, 'Are you there?');
-    expect(asked).toEqual({ conversationId: visitor.conversationId, visitorId: visitor.visitorId, messageId: expect.any(String), visitorToken: expect.any(String) });
+    expect(asked).toEqual({
+      conversationId: visitor.conversationId,
+      visitorId: visitor.visitorId,
+      messageId: expect.any(String),
+      visitorToken: expect.any(String),
+    });
     // Streaming: the exchange's ids as the one response event, no text.
     const streamed = await streamAnswer(`${parley.url}/agents/${quietAgent}/query`, visitor.visitorToken, {
       query: 'Hello?',
@@ -101,7 +114,10 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
 
   it('goes quiet once a member sets HUMAN_REQUESTED, and answers again when the member switches it back on', async () => {
     const visitor = await firstQuestion(quietAgent);
-    const patched = await parley.call('PATCH', `/conversations/${visitor.conversationId}`, { key: member.accessToken, body: { status: 'HUMAN_REQUESTED' } });
+    const patched = await parley.call('PATCH', `/conversations/${visitor.conversationId}`, {
+      key: member.accessToken,
+      body: { status: 'HUMAN_REQUESTED' },
+    });
     expect(patched.status).toBe(200);
     const calls = upstream.requests.length;
     expect(await nextQuestion(quietAgent, visitor, 'Still there?')).not.toHaveProperty('answer');
@@ -123,7 +139,10 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
     const visitor = await firstQuestion(keepsAnswering);
     await askForPerson(keepsAnswering, visitor);
     expect((await nextQuestion(keepsAnswering, visitor, 'Meanwhile, what are your hours?')).answer).toBe(ANSWER);
-    const replied = await parley.call('POST', `/conversations/${visitor.conversationId}/messages`, { key: member.accessToken, body: { text: 'Ann here.' } });
+    const replied = await parley.call('POST', `/conversations/${visitor.conversationId}/messages`, {
+      key: member.accessToken,
+      body: { text: 'Ann here.' },
+    });
     expect(replied.status).toBe(201);
     const calls = upstream.requests.length;
     expect(await nextQuestion(keepsAnswering, visitor, 'Thanks Ann')).not.toHaveProperty('answer');
@@ -137,7 +156,9 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
       await askForPerson(quietAgent, visitor);
       await parley.call('POST', `/conversations/${visitor.conversationId}/messages`, { key: member.accessToken, body: { text: 'Hi, Ann here.' } });
       await stream.frames.waitFor(5, 10_000);
-      const notices = stream.frames.items.filter((frame) => frame.event === 'message').map((frame) => [frame.data.from, frame.data.text, frame.data.sender]);
+      const notices = stream.frames.items
+        .filter((frame) => frame.event === 'message')
+        .map((frame) => [frame.data.from, frame.data.text, frame.data.sender]);
       expect(notices).toEqual([
         ['system', noticeText(handoffNotices.humanRequested(null)), null],
         ['system', noticeText(handoffNotices.personJoined('Test person')), null],
@@ -205,7 +226,10 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
     ];
     try {
       await askForPerson(quietAgent, visitor);
-      await parley.call('PATCH', `/conversations/${visitor.conversationId}`, { key: member.accessToken, body: { isAiEnabled: false, status: 'RESOLVED' } });
+      await parley.call('PATCH', `/conversations/${visitor.conversationId}`, {
+        key: member.accessToken,
+        body: { isAiEnabled: false, status: 'RESOLVED' },
+      });
       await nextQuestion(quietAgent, visitor, 'One more thing');
       // Handed back, then taken over with the API key: nobody is named.
       await parley.call('PATCH', `/conversations/${visitor.conversationId}`, { key: ws.key, body: { isAiEnabled: true } });
@@ -226,7 +250,12 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
     const hosted = await parley.call<Transcript>('GET', `/conversations/${visitor.conversationId}`, { key: visitor.visitorToken });
     expect(hosted.body.messages.map((message) => [message.from, message.notice]).reverse()).toEqual(expected);
     const team = await stored(visitor.conversationId);
-    expect(team.messages.filter((message) => message.from === 'system').map((message) => message.text).reverse()).toEqual([
+    expect(
+      team.messages
+        .filter((message) => message.from === 'system')
+        .map((message) => message.text)
+        .reverse(),
+    ).toEqual([
       'A person will answer here soon. If you leave, we can also reply to lin@example.com by e-mail.',
       'The agent was switched off for this conversation; Test person joined and will answer.',
       'This conversation was reopened.',
@@ -239,7 +268,10 @@ describe.each(STORE_KINDS)('handing a conversation to a person, on %s', (kind) =
     const read = await parley.call<ErrorBody>('GET', `/agents/${keepsAnswering}`, { key: elsewhere.key });
     expect(read.status).toBe(403);
     expect(JSON.stringify(read.body)).not.toContain('keepAnsweringUntilTakenOver');
-    const changed = await parley.call<ErrorBody>('PATCH', `/agents/${keepsAnswering}`, { key: elsewhere.key, body: { keepAnsweringUntilTakenOver: false } });
+    const changed = await parley.call<ErrorBody>('PATCH', `/agents/${keepsAnswering}`, {
+      key: elsewhere.key,
+      body: { keepAnsweringUntilTakenOver: false },
+    });
     expect(changed.status).toBe(403);
     expect((await parley.call<AgentBody>('GET', `/agents/${keepsAnswering}`, { key: ws.key })).body.keepAnsweringUntilTakenOver).toBe(true);
     // Its own workspace changes it; anything but a boolean is refused.

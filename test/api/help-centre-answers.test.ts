@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NOT_FOUND_ANSWER } from '../../src/llm/chat/compose-extractive-answer.js';
 import { FIXTURES, uploadFile, waitForDatasource } from '../support/datasources.js';
 import { HELP_CENTRE_DIR } from '../support/fixtures.js';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import type { AgentBody, AnswerBody, DatasourceBody, DatastoreBody } from '../support/bodies.js';
 
@@ -32,8 +33,8 @@ describe.each(STORE_KINDS)('the built-in model answers customers from a help cen
   let ws: Workspace;
   let agentId: string;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind, { workers: true });
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind, { workers: true });
     ws = await parley.newWorkspace();
     const datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'help' } })).body.id;
     const files = [...NEIGHBOURS.map((name) => path.join(FIXTURES, name)), ...HELP_PAGES.map((name) => path.join(HELP_CENTRE_DIR, name))];
@@ -41,9 +42,6 @@ describe.each(STORE_KINDS)('the built-in model answers customers from a help cen
     for (const { body } of created) expect((await waitForDatasource(parley, ws.key, body.id, { timeoutMs: 600_000 })).status).toBe('synched');
     agentId = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { tools: [{ type: 'datastore', datastoreId }] } })).body.id;
   }, 900_000);
-  afterAll(async () => {
-    await parley.close();
-  });
 
   const ask = async (query: string) => {
     const { status, body } = await parley.call<AnswerBody>('POST', `/agents/${agentId}/query`, { key: ws.key, body: { query } });
@@ -55,14 +53,19 @@ describe.each(STORE_KINDS)('the built-in model answers customers from a help cen
     '%s',
     async (_, question) => {
       const { answer } = await ask(question.text);
-      expect(question.metadata.answers.some((expected) => answer.includes(expected)), answer).toBe(true);
+      expect(
+        question.metadata.answers.some((expected) => answer.includes(expected)),
+        answer,
+      ).toBe(true);
       // One passage cited, by its number in the prompt, and no "Sources:" line beside it.
       const citations = [...answer.matchAll(/\[(\d+)\]/g)].map((match) => match[1]);
       expect(new Set(citations).size, answer).toBe(1);
       expect(answer).toMatch(/ \[\d+\]$/);
       expect(answer).not.toContain('Sources:');
       // Quoted from the help page that holds the answer: never a heading path, a question heading or a neighbour's sentence.
-      const quoted = squash(answer.replace(/ \[\d+\]$/, '')).replace(/^- /, '').split(' - ');
+      const quoted = squash(answer.replace(/ \[\d+\]$/, ''))
+        .replace(/^- /, '')
+        .split(' - ');
       for (const part of quoted) expect(pageText(question.metadata.source!), answer).toContain(part);
       expect(answer).not.toContain(' > ');
     },

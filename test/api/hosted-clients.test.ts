@@ -18,7 +18,7 @@ import type {
 
 /**
  * Clients written for the hosted service, replayed as their published code sends each request (paths,
- * headers, bodies) and read as that code reads the answer (issue 26). Each block names the file it follows;
+ * headers, bodies) and read as that code reads the answer (README, "Clients written for the hosted API"). Each block names the file it follows;
  * the hosted widget's stream and keyless flow have their own suite.
  */
 
@@ -62,11 +62,17 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
     ws = await parley.newWorkspace(workspaceName);
     datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'bakery', description: 'Shop' } })).body.id;
     const text = async (name: string, customId: string, body: string) =>
-      (await parley.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, name, text: body, custom_id: customId } })).body.id;
+      (
+        await parley.call<DatasourceBody>('POST', '/datasources', {
+          key: ws.key,
+          body: { type: 'text', datastoreId, name, text: body, custom_id: customId },
+        })
+      ).body.id;
     hoursId = await text('Opening hours', 'hours', HOURS);
     returnsId = await text('Returns', 'returns', RETURNS);
     for (const id of [hoursId, returnsId]) expect((await waitForDatasource(parley, ws.key, id)).status).toBe('synched');
-    agentId = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Baker', tools: [{ type: 'datastore', datastoreId }] } })).body.id;
+    agentId = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Baker', tools: [{ type: 'datastore', datastoreId }] } }))
+      .body.id;
   });
 
   describe('every route also answers under /api', () => {
@@ -120,7 +126,7 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
     });
   });
 
-  // gmpetrov/databerry apps/dashboard/widgets/zapier: authentication.js, triggers/, creates/ (API_URL = the app host).
+  // gmpetrov/databerry apps/dashboard/widgets/zapier: authentication.js, triggers/, creates/, searches/ (API_URL = the app host).
   describe('the hosted service’s Zapier app', () => {
     const zapierHeaders = () => ({ Accept: 'application/json', Authorization: `Bearer ${ws.key}` });
 
@@ -137,8 +143,14 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
     it('lists agents and datastores for its dropdowns (id and name)', async () => {
       const agents = await send<{ id: string; name: string }[]>(`${parley.url}/api/agents`, { headers: zapierHeaders() });
       expect(agents.data.map(({ id, name }) => ({ id, name }))).toContainEqual({ id: agentId, name: 'Baker' });
-      const datastores = await send<{ id: string; name: string; description: string }[]>(`${parley.url}/api/datastores`, { headers: zapierHeaders() });
-      expect(datastores.data.map(({ id, name, description }) => ({ id, name, description }))).toContainEqual({ id: datastoreId, name: 'bakery', description: 'Shop' });
+      const datastores = await send<{ id: string; name: string; description: string }[]>(`${parley.url}/api/datastores`, {
+        headers: zapierHeaders(),
+      });
+      expect(datastores.data.map(({ id, name, description }) => ({ id, name, description }))).toContainEqual({
+        id: datastoreId,
+        name: 'bakery',
+        description: 'Shop',
+      });
     });
 
     it('queries an agent with its templated body (truncateQuery as text) and reads answer', async () => {
@@ -151,6 +163,17 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
         expect(reply.status).toBe(200);
         expect(reply.data.answer).toContain('seven');
       }
+    });
+
+    it('searches a datastore with its "Query Datastore" body and reads text, source and score of each hit', async () => {
+      // searches/query_datastore.js: body {query}, JSON, the Zap's result is the array of hits.
+      const reply = await send<SearchHitBody[]>(`${parley.url}/api/datastores/${datastoreId}/query`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...zapierHeaders() },
+        body: JSON.stringify({ query: 'When does the bakery open?' }),
+      });
+      expect(reply.status).toBe(200);
+      expect(reply.data[0]).toMatchObject({ text: HOURS, score: expect.any(Number), source: expect.any(String) });
     });
 
     it('uploads a file it downloaded, multipart with file and an empty fileName, to the path’s datastore', async () => {
@@ -172,7 +195,11 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
         const named = new FormData();
         named.append('file', new Blob(['Gift cards never expire.'], { type: 'text/plain' }), 'upload.txt');
         named.append('fileName', 'Gift cards');
-        const withName = await send<DatasourceBody>(`${parley.url}/api/external/datastores/file-upload/${datastoreId}`, { method: 'POST', body: named, headers: { Authorization: `Bearer ${ws.key}` } });
+        const withName = await send<DatasourceBody>(`${parley.url}/api/external/datastores/file-upload/${datastoreId}`, {
+          method: 'POST',
+          body: named,
+          headers: { Authorization: `Bearer ${ws.key}` },
+        });
         expect([withName.status, withName.data.name]).toEqual([200, 'Gift cards']);
         await parley.call('DELETE', `/datasources/${withName.data.id}`, { key: ws.key });
         await parley.call('DELETE', `/datasources/${reply.data.id}`, { key: ws.key });
@@ -185,11 +212,19 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
       const other = await parley.newWorkspace();
       const form = new FormData();
       form.append('file', new Blob(['planted'], { type: 'text/plain' }), 'planted.txt');
-      const foreign = await send<ErrorBody>(`${parley.url}/api/external/datastores/file-upload/${datastoreId}`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${other.key}` } });
+      const foreign = await send<ErrorBody>(`${parley.url}/api/external/datastores/file-upload/${datastoreId}`, {
+        method: 'POST',
+        body: form,
+        headers: { Authorization: `Bearer ${other.key}` },
+      });
       expect([foreign.status, foreign.data.error]).toEqual([403, 'FORBIDDEN']);
       const empty = new FormData();
       empty.append('fileName', 'nothing');
-      const missing = await send<ErrorBody>(`${parley.url}/api/external/datastores/file-upload/${datastoreId}`, { method: 'POST', body: empty, headers: { Authorization: `Bearer ${ws.key}` } });
+      const missing = await send<ErrorBody>(`${parley.url}/api/external/datastores/file-upload/${datastoreId}`, {
+        method: 'POST',
+        body: empty,
+        headers: { Authorization: `Bearer ${ws.key}` },
+      });
       expect([missing.status, missing.data.error]).toEqual([400, 'INVALID_REQUEST']);
     });
   });
@@ -209,7 +244,10 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
       const agents = await pipedream<AgentBody[]>('/agents');
       expect(agents.data.map(({ id: value, name: label }) => ({ label, value }))).toContainEqual({ label: 'Baker', value: agentId });
 
-      const answer = await pipedream<AnswerBody>(`/agents/${agentId}/query`, { method: 'POST', data: { query: 'Can I get a refund?', conversationId: undefined } });
+      const answer = await pipedream<AnswerBody>(`/agents/${agentId}/query`, {
+        method: 'POST',
+        data: { query: 'Can I get a refund?', conversationId: undefined },
+      });
       expect(answer.status).toBe(200);
       expect(answer.data.answer).toContain('thirty days');
 
@@ -223,7 +261,9 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
         expect((await parley.call<AgentBody>('GET', `/agents/${agentId}`, { key: ws.key })).body.modelName).toBe(modelName);
       }
       // The agent answers with the model its name stands for (offline: the built-in one).
-      expect((await pipedream<AnswerBody>(`/agents/${agentId}/query`, { method: 'POST', data: { query: 'When does the bakery open?' } })).data.answer).toContain('seven');
+      expect(
+        (await pipedream<AnswerBody>(`/agents/${agentId}/query`, { method: 'POST', data: { query: 'When does the bakery open?' } })).data.answer,
+      ).toContain('seven');
     });
   });
 
@@ -250,9 +290,17 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
       expect(datastores.data.map((datastore) => datastore.id)).toContain(datastoreId);
 
       const json = { ...bearer(), 'Content-Type': 'application/json' };
-      const answer = await send<AnswerBody>(`${BASE_URL()}/agents/${agentId}/query`, { method: 'POST', headers: json, body: JSON.stringify({ query: 'Can I get a refund?', conversationId: undefined }) });
+      const answer = await send<AnswerBody>(`${BASE_URL()}/agents/${agentId}/query`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ query: 'Can I get a refund?', conversationId: undefined }),
+      });
       expect([answer.status, answer.data.answer?.includes('thirty days')]).toEqual([200, true]);
-      const hits = await send<SearchHitBody[]>(`${BASE_URL()}/datastores/${datastoreId}/query`, { method: 'POST', headers: json, body: JSON.stringify({ query: 'refund' }) });
+      const hits = await send<SearchHitBody[]>(`${BASE_URL()}/datastores/${datastoreId}/query`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ query: 'refund' }),
+      });
       expect(hits.status).toBe(200);
       expect(hits.data[0]).toMatchObject({ datasource_id: returnsId, text: RETURNS });
     });
@@ -275,7 +323,10 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
   // libs/langchain-community/src/retrievers/chaindesk.ts (and its older DataberryRetriever).
   describe('LangChain’s ChaindeskRetriever', () => {
     /** _get_relevant_documents: requests.post(datastore_url, json={query, topK}), then data["results"]. */
-    async function pythonRetriever(datastoreUrl: string, topK: number | null): Promise<{ page_content: string; metadata: { source: string; score: number } }[]> {
+    async function pythonRetriever(
+      datastoreUrl: string,
+      topK: number | null,
+    ): Promise<{ page_content: string; metadata: { source: string; score: number } }[]> {
       const response = await fetch(datastoreUrl, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ws.key}` },
@@ -295,7 +346,7 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
         expect(documents).toHaveLength(2);
         expect(documents[0]!.page_content).toBe(RETURNS);
         // The source is the document's stable URL: Parley's URL of the datasource for a text.
-        expect(documents[0]!.metadata.source).toBe(`${parley.core.publicUrl}/datasources/${returnsId}`);
+        expect(documents[0]!.metadata.source).toBe(`${parley.core.publicUrl()}/datasources/${returnsId}`);
         expect(documents[0]!.metadata.score).toBeGreaterThan(documents[1]!.metadata.score);
       }
       expect(await pythonRetriever(`${parley.url}/api/datastores/${datastoreId}/query/langchain`, null)).toHaveLength(2);
@@ -318,10 +369,16 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
   describe('the hosted service’s values, read as the spec’s', () => {
     it('takes datastore types qdrant and pinecone as vector_a', async () => {
       // The public OpenAPI document's body: `qdrant` is its only datastore type.
-      const qdrant = await parley.call<DatastoreBody>('POST', '/api/datastores', { key: ws.key, body: { name: 'docs', description: 'From the OpenAPI', type: 'qdrant' } });
+      const qdrant = await parley.call<DatastoreBody>('POST', '/api/datastores', {
+        key: ws.key,
+        body: { name: 'docs', description: 'From the OpenAPI', type: 'qdrant' },
+      });
       expect([qdrant.status, qdrant.body.type]).toEqual([200, 'vector_a']);
       await parley.call('DELETE', `/datastores/${qdrant.body.id}`, { key: ws.key });
-      const created = await parley.call<DatastoreBody>('POST', '/api/datastores', { key: ws.key, body: { description: 'older client', type: 'pinecone' } });
+      const created = await parley.call<DatastoreBody>('POST', '/api/datastores', {
+        key: ws.key,
+        body: { description: 'older client', type: 'pinecone' },
+      });
       expect(created.status).toBe(200);
       expect(created.body).toMatchObject({ type: 'vector_a', name: 'Untitled datastore' });
       const patched = await parley.call<DatastoreBody>('PATCH', `/api/datastores/${created.body.id}`, { key: ws.key, body: { type: 'qdrant' } });
@@ -334,19 +391,37 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
     it('takes the hosted channel names in bodies and filters, and answers with the spec’s', async () => {
       const asked: Record<string, string> = {};
       for (const channel of ['whatsapp', 'telegram', 'slack', 'crisp', 'zapier', 'email']) {
-        const answer = await parley.call<AnswerBody>('POST', `/api/agents/${agentId}/query`, { key: ws.key, body: { query: 'When does the bakery open?', channel } });
+        const answer = await parley.call<AnswerBody>('POST', `/api/agents/${agentId}/query`, {
+          key: ws.key,
+          body: { query: 'When does the bakery open?', channel },
+        });
         expect(answer.status, channel).toBe(200);
         asked[channel] = answer.body.conversationId;
       }
-      const expected = { whatsapp: 'messenger_a', telegram: 'messenger_b', slack: 'team_chat', crisp: 'helpdesk', zapier: 'automation', email: 'mail' };
+      const expected = {
+        whatsapp: 'messenger_a',
+        telegram: 'messenger_b',
+        slack: 'team_chat',
+        crisp: 'helpdesk',
+        zapier: 'automation',
+        email: 'mail',
+      };
       for (const [channel, spec] of Object.entries(expected)) {
-        const listed = await parley.call<ListedConversationBody[]>('GET', `/api/user-conversations?channel=${channel}&agentId=${agentId}`, { key: ws.key });
-        expect(listed.body.map((conversation) => [conversation.id, conversation.channel]), channel).toEqual([[asked[channel], spec]]);
+        const listed = await parley.call<ListedConversationBody[]>('GET', `/api/user-conversations?channel=${channel}&agentId=${agentId}`, {
+          key: ws.key,
+        });
+        expect(
+          listed.body.map((conversation) => [conversation.id, conversation.channel]),
+          channel,
+        ).toEqual([[asked[channel], spec]]);
       }
       // The next page's link keeps the prefix the client called with.
       const paged = await parley.call('GET', `/api/user-conversations?agentId=${agentId}&limit=1`, { key: ws.key });
       expect(paged.headers.get('link')).toMatch(/^<\/api\/user-conversations\?agentId=[^>]+&limit=1&cursor=[^>]+>; rel="next"$/);
-      const updated = await parley.call<{ count: number }>('POST', `/api/conversations/update-status?channel=telegram&agentId=${agentId}`, { key: ws.key, body: { status: 'RESOLVED' } });
+      const updated = await parley.call<{ count: number }>('POST', `/api/conversations/update-status?channel=telegram&agentId=${agentId}`, {
+        key: ws.key,
+        body: { status: 'RESOLVED' },
+      });
       expect(updated.body.count).toBe(1);
       const analytics = await parley.call<{ channels: string[] }>('GET', '/api/analytics?channel=zapier', { key: ws.key });
       expect([analytics.status, analytics.body.channels]).toEqual([200, ['automation']]);
@@ -355,16 +430,31 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
     it('lists the hosted model names, takes them on agents and questions, and answers a name nobody configured with UNKNOWN_MODEL', async () => {
       const models = await parley.call<ModelBody[]>('GET', '/api/models', { key: ws.key });
       const names = models.body.map((model) => model.name);
-      for (const name of ['gpt_3_5_turbo', 'gpt_4', 'gpt_4_turbo', 'gpt_4o', 'gpt_4o_mini', 'claude_3_haiku', 'claude_3_5_sonnet', 'mixtral_8x7b']) expect(names).toContain(name);
-      expect(models.body.find((model) => model.name === 'gpt_4o')).toMatchObject({ name: 'gpt_4o', provider: 'local', model: 'local-extractive', providerId: null });
+      for (const name of ['gpt_3_5_turbo', 'gpt_4', 'gpt_4_turbo', 'gpt_4o', 'gpt_4o_mini', 'claude_3_haiku', 'claude_3_5_sonnet', 'mixtral_8x7b'])
+        expect(names).toContain(name);
+      expect(models.body.find((model) => model.name === 'gpt_4o')).toMatchObject({
+        name: 'gpt_4o',
+        provider: 'local',
+        model: 'local-extractive',
+        providerId: null,
+      });
 
-      const agent = await parley.call<AgentBody>('POST', '/api/agents', { key: ws.key, body: { modelName: 'gpt_4o_mini', tools: [{ type: 'datastore', datastoreId }] } });
+      const agent = await parley.call<AgentBody>('POST', '/api/agents', {
+        key: ws.key,
+        body: { modelName: 'gpt_4o_mini', tools: [{ type: 'datastore', datastoreId }] },
+      });
       expect([agent.status, agent.body.modelName]).toEqual([200, 'gpt_4o_mini']);
-      const answer = await parley.call<AnswerBody>('POST', `/api/agents/${agent.body.id}/query`, { key: ws.key, body: { query: 'When does the bakery open?', modelName: 'claude_3_haiku' } });
+      const answer = await parley.call<AnswerBody>('POST', `/api/agents/${agent.body.id}/query`, {
+        key: ws.key,
+        body: { query: 'When does the bakery open?', modelName: 'claude_3_haiku' },
+      });
       expect([answer.status, answer.body.answer?.includes('seven')]).toEqual([200, true]);
 
       for (const streaming of [false, true]) {
-        const unknown = await parley.call<ErrorBody>('POST', `/api/agents/${agent.body.id}/query`, { key: ws.key, body: { query: 'Hello', modelName: 'gpt_99', streaming } });
+        const unknown = await parley.call<ErrorBody>('POST', `/api/agents/${agent.body.id}/query`, {
+          key: ws.key,
+          body: { query: 'Hello', modelName: 'gpt_99', streaming },
+        });
         expect([unknown.status, unknown.body.error], `streaming ${streaming}`).toEqual([400, 'UNKNOWN_MODEL']);
       }
       await parley.call('DELETE', `/agents/${agent.body.id}`, { key: ws.key });
@@ -373,7 +463,9 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
 
   describe('the API docs’ examples', () => {
     it('reads a web page datasource’s JSON sent as text/plain (the example’s misspelt header)', async () => {
-      const page = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><h1>Menu</h1><p>Croissants every morning.</p></body></html>'));
+      const page = http.createServer((_request, response) =>
+        response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><h1>Menu</h1><p>Croissants every morning.</p></body></html>'),
+      );
       const site = await listenOnLoopback(page);
       try {
         const response = await fetch(`${parley.url}/api/datasources`, {
@@ -387,10 +479,17 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
         expect(created).toMatchObject({ type: 'web_page', datastoreId });
         expect((await waitForDatasource(parley, ws.key, created.id)).status).toBe('synched');
         // A web page's hits point at the page itself.
-        const hits = await parley.call<SearchHitBody[]>('POST', `/datastores/${datastoreId}/query`, { key: ws.key, body: { query: 'croissants', filters: { datasource_id: created.id } } });
+        const hits = await parley.call<SearchHitBody[]>('POST', `/datastores/${datastoreId}/query`, {
+          key: ws.key,
+          body: { query: 'croissants', filters: { datasource_id: created.id } },
+        });
         expect(hits.body.map((hit) => hit.source)).toEqual([`${site}/menu`]);
         await parley.call('DELETE', `/datasources/${created.id}`, { key: ws.key });
-        const notJson = await parley.call<ErrorBody>('POST', '/datasources', { key: ws.key, raw: 'type=text', headers: { 'content-type': 'text/plain' } });
+        const notJson = await parley.call<ErrorBody>('POST', '/datasources', {
+          key: ws.key,
+          raw: 'type=text',
+          headers: { 'content-type': 'text/plain' },
+        });
         expect([notJson.status, notJson.body.error]).toEqual([400, 'INVALID_REQUEST']);
       } finally {
         await closeServer(page);
@@ -399,15 +498,21 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
 
     it('filters by a singular custom_id or datasource_id like the plural lists, on datastore and agent queries', async () => {
       const search = (filters: Record<string, unknown>) =>
-        parley.call<SearchHitBody[]>('POST', `/api/datastores/${datastoreId}/query`, { key: ws.key, body: { query: 'bakery opens refund', topK: 10, filters } });
+        parley.call<SearchHitBody[]>('POST', `/api/datastores/${datastoreId}/query`, {
+          key: ws.key,
+          body: { query: 'bakery opens refund', topK: 10, filters },
+        });
       expect((await search({ custom_id: 'hours' })).body.map((hit) => hit.datasource_id)).toEqual([hoursId]);
       expect((await search({ datasource_id: returnsId })).body.map((hit) => hit.datasource_id)).toEqual([returnsId]);
-      expect(new Set((await search({ custom_id: 'hours', custom_ids: ['returns'] })).body.map((hit) => hit.datasource_id))).toEqual(new Set([hoursId, returnsId]));
+      expect(new Set((await search({ custom_id: 'hours', custom_ids: ['returns'] })).body.map((hit) => hit.datasource_id))).toEqual(
+        new Set([hoursId, returnsId]),
+      );
       expect((await search({ custom_id: 'hours', datasource_id: returnsId })).body).toEqual([]);
 
-      // Sources are the passages an answer cites (issue 28): a question the filtered-out document answers cites none of it.
+      // Sources are the passages an answer cites: a question the filtered-out document answers cites none of it.
       const ask = async (query: string) =>
-        (await parley.call<AnswerBody>('POST', `/api/agents/${agentId}/query`, { key: ws.key, body: { query, filters: { custom_id: 'returns' } } })).body;
+        (await parley.call<AnswerBody>('POST', `/api/agents/${agentId}/query`, { key: ws.key, body: { query, filters: { custom_id: 'returns' } } }))
+          .body;
       expect((await ask('Can I get a refund?')).sources?.map((source) => source.datasource_id)).toEqual([returnsId]);
       expect((await ask('When does the bakery open?')).sources?.map((source) => source.datasource_id)).not.toContain(hoursId);
     });

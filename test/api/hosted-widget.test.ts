@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect } from 'vitest';
 import { parleyTest as it } from '../support/parley-test.js';
-import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
+import { FakeOpenAIChatServer, GREETING } from '../support/fake-openai-chat-server.js';
 import { askLikeHostedWidget } from '../support/hosted-widget.js';
 import type { TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
@@ -16,7 +16,11 @@ interface HistoryBody {
 }
 
 /** A conversation id as the hosted widget makes one up: a cuid (25 lower-case letters and digits, starting with c). */
-const cuid = () => `c${BigInt(`0x${randomBytes(16).toString('hex')}`).toString(36).padStart(24, '0').slice(0, 24)}`;
+const cuid = () =>
+  `c${BigInt(`0x${randomBytes(16).toString('hex')}`)
+    .toString(36)
+    .padStart(24, '0')
+    .slice(0, 24)}`;
 
 /**
  * The body the hosted widget posts (packages/ui/src/hooks/useChat.ts with ChatBoxLoader's `channel: 'website'`):
@@ -35,7 +39,7 @@ const widgetBody = (query: string, conversationId: string, visitorId: string | n
 const SYSTEM_PROMPT = 'Never mention the internal discount code SPRING-42.';
 
 describe.each(STORE_KINDS)('the hosted chat widget against a public agent, on %s', (kind) => {
-  const upstream = new FakeOpenAIChatServer();
+  const upstream = new FakeOpenAIChatServer({ defaultReply: GREETING });
   let parley: TestParley;
   let ws: Workspace;
   /** The public agent the widget is embedded for, and a private one of the same workspace. */
@@ -45,7 +49,8 @@ describe.each(STORE_KINDS)('the hosted chat widget against a public agent, on %s
   it.beforeAll(async ({ startParley }) => {
     parley = await startParley(kind, { env: await upstream.startAsRemoteModel() });
     ws = await parley.newWorkspace();
-    const create = async (body: object) => (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { modelName: 'remote', ...body } })).body.id;
+    const create = async (body: object) =>
+      (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { modelName: 'remote', ...body } })).body.id;
     agentId = await create({
       name: 'Shop helper',
       visibility: 'public',
@@ -57,15 +62,18 @@ describe.each(STORE_KINDS)('the hosted chat widget against a public agent, on %s
   afterAll(() => upstream.stop());
 
   const queryUrl = () => `${parley.url}/agents/${agentId}/query`;
-  const ask = (query: string, conversationId: string, visitorId: string | null) => askLikeHostedWidget(queryUrl(), widgetBody(query, conversationId, visitorId));
+  const ask = (query: string, conversationId: string, visitorId: string | null) =>
+    askLikeHostedWidget(queryUrl(), widgetBody(query, conversationId, visitorId));
   /** A first visit: no visitor id yet, a conversation id made up. */
   const firstVisit = async (query = 'Hello') => {
     const asked = await ask(query, cuid(), null);
     expect(asked.failure).toBeUndefined();
     return asked.response!;
   };
-  const keyed = async (conversationId: string) => (await parley.call<ConversationBody>('GET', `/conversations/${conversationId}`, { key: ws.key })).body;
-  const history = (conversationId: string, query: string) => parley.call<HistoryBody>('GET', `/conversations/${conversationId}?${query}`, { key: null });
+  const keyed = async (conversationId: string) =>
+    (await parley.call<ConversationBody>('GET', `/conversations/${conversationId}`, { key: ws.key })).body;
+  const history = (conversationId: string, query: string) =>
+    parley.call<HistoryBody>('GET', `/conversations/${conversationId}?${query}`, { key: null });
   const rate = (body: object) => parley.call<ErrorBody>('POST', '/conversations/eval-answer', { key: null, body });
 
   it('reads a public agent’s look without a key, never its prompts; a private agent is 404 like an unknown one', async () => {
@@ -74,10 +82,18 @@ describe.each(STORE_KINDS)('the hosted chat widget against a public agent, on %s
     expect(agent.body).toMatchObject({
       id: agentId,
       name: 'Shop helper',
-      interfaceConfig: { displayName: 'Shop helper', primaryColor: '#112233', position: 'left', theme: 'dark', initialMessages: ['Hello!'], messageTemplates: ['Prices?'] },
+      interfaceConfig: {
+        displayName: 'Shop helper',
+        primaryColor: '#112233',
+        position: 'left',
+        theme: 'dark',
+        initialMessages: ['Hello!'],
+        messageTemplates: ['Prices?'],
+      },
       includeSources: true,
     });
-    for (const field of ['systemPrompt', 'userPrompt', 'allowedOrigins', 'tools', 'modelName', 'temperature']) expect(agent.body).not.toHaveProperty(field);
+    for (const field of ['systemPrompt', 'userPrompt', 'allowedOrigins', 'tools', 'modelName', 'temperature'])
+      expect(agent.body).not.toHaveProperty(field);
     expect(JSON.stringify(agent.body)).not.toContain('SPRING-42');
     const hidden = await parley.call<ErrorBody>('GET', `/agents/${privateAgentId}`, { key: null });
     expect(hidden.status).toBe(404);
@@ -103,7 +119,11 @@ describe.each(STORE_KINDS)('the hosted chat widget against a public agent, on %s
     // Retrying on the old content type stored the question and the answer again on every try.
     expect((await keyed(conversationId)).messages.map((m) => m.from)).toEqual(['agent', 'human']);
 
-    const raw = await fetch(queryUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'Hi', streaming: true }) });
+    const raw = await fetch(queryUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'Hi', streaming: true }),
+    });
     expect(raw.headers.get('content-type')).toBe('text/event-stream');
     expect(raw.headers.get('cache-control')).toBe('no-cache, no-transform');
     expect(raw.headers.get('x-accel-buffering')).toBe('no');
@@ -151,13 +171,16 @@ describe.each(STORE_KINDS)('the hosted chat widget against a public agent, on %s
 
   it('gives the page of 50 messages before a cursor, newest first, and refuses a cursor of another conversation', async () => {
     const { conversations } = parley.core.services;
-    const { conversation } = await conversations.ensureConversation(ws.id, { agentId, channel: 'api' });
-    for (let i = 1; i <= 60; i += 1) await conversations.addMessage(ws.id, conversation.id, { from: i % 2 ? 'human' : 'agent', text: `message ${i}` });
+    const { conversation } = await conversations.intake.start(ws.id, { agentId, channel: 'api' });
+    for (let i = 1; i <= 60; i += 1)
+      await conversations.messages.add(ws.id, conversation.id, { from: i % 2 ? 'human' : 'agent', text: `message ${i}` });
     const all = await keyed(conversation.id);
     expect(all.messages.map((m) => m.text)).toEqual(Array.from({ length: 60 }, (_, i) => `message ${60 - i}`));
-    const page = (await parley.call<ConversationBody>('GET', `/conversations/${conversation.id}?cursor=${all.messages[0]!.id}`, { key: ws.key })).body;
+    const page = (await parley.call<ConversationBody>('GET', `/conversations/${conversation.id}?cursor=${all.messages[0]!.id}`, { key: ws.key }))
+      .body;
     expect(page.messages.map((m) => m.text)).toEqual(Array.from({ length: 50 }, (_, i) => `message ${59 - i}`));
-    const last = (await parley.call<ConversationBody>('GET', `/conversations/${conversation.id}?cursor=${all.messages[55]!.id}`, { key: ws.key })).body;
+    const last = (await parley.call<ConversationBody>('GET', `/conversations/${conversation.id}?cursor=${all.messages[55]!.id}`, { key: ws.key }))
+      .body;
     expect(last.messages.map((m) => m.text)).toEqual(['message 4', 'message 3', 'message 2', 'message 1']);
     const foreign = await parley.call<ErrorBody>('GET', `/conversations/${conversation.id}?cursor=not-a-message-here`, { key: ws.key });
     expect(foreign.status).toBe(400);
@@ -190,7 +213,11 @@ describe.each(STORE_KINDS)('the hosted chat widget against a public agent, on %s
     const shop = (
       await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { modelName: 'remote', visibility: 'public', allowedOrigins: [origin] } })
     ).body.id;
-    const asked = await parley.call<AnswerBody>('POST', `/agents/${shop}/query`, { key: null, headers: { origin }, body: widgetBody('Hi', cuid(), null) });
+    const asked = await parley.call<AnswerBody>('POST', `/agents/${shop}/query`, {
+      key: null,
+      headers: { origin },
+      body: widgetBody('Hi', cuid(), null),
+    });
     expect(asked.status).toBe(200);
     const { conversationId, visitorId, messageId } = asked.body;
     const path = `/conversations/${conversationId}?visitorId=${visitorId}`;
@@ -206,9 +233,17 @@ describe.each(STORE_KINDS)('the hosted chat widget against a public agent, on %s
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
     });
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://evil.example');
-    const evilRating = await parley.call('POST', '/conversations/eval-answer', { key: null, headers: { origin: 'https://evil.example' }, body: { eval: 'bad', messageId, visitorId } });
+    const evilRating = await parley.call('POST', '/conversations/eval-answer', {
+      key: null,
+      headers: { origin: 'https://evil.example' },
+      body: { eval: 'bad', messageId, visitorId },
+    });
     expect(evilRating.status).toBe(403);
-    const shopRating = await parley.call('POST', '/conversations/eval-answer', { key: null, headers: { origin }, body: { eval: 'good', messageId, visitorId } });
+    const shopRating = await parley.call('POST', '/conversations/eval-answer', {
+      key: null,
+      headers: { origin },
+      body: { eval: 'good', messageId, visitorId },
+    });
     expect(shopRating.status).toBe(200);
   });
 

@@ -1,6 +1,7 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import type { AgentBody, ErrorBody, HealthBody } from '../support/bodies.js';
 
@@ -21,11 +22,10 @@ describe.each(STORE_KINDS)('HTTP conventions on %s', (kind) => {
   let parley: TestParley;
   let ws: Workspace;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind, { env: { PARLEY_BODY_LIMIT_MB: '0.01' } });
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind, { env: { PARLEY_BODY_LIMIT_MB: '0.01' } });
     ws = await parley.newWorkspace();
   });
-  afterAll(() => parley.close());
 
   it('answers JSON 404 with a request id for an unknown route', async () => {
     const response = await parley.call<ErrorBody>('GET', '/no/such/route', { key: ws.key });

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handoffNotices, noticeText } from '../../src/domain/handoff.js';
-import { startTestParley, type SignedInMember, type TestParley, type Workspace } from '../support/parley.js';
+import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { seedConversation } from './conversations-seed.js';
 import type {
@@ -28,14 +29,13 @@ describe.each(STORE_KINDS)('the inbox API on %s', (kind) => {
   let ann: SignedInMember;
   let bob: SignedInMember;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
     agentId = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Concierge' } })).body.id;
     ann = await parley.newMember(ws.id, 'member');
     bob = await parley.newMember(ws.id, 'admin');
   });
-  afterAll(() => parley.close());
 
   const as = (who: SignedInMember | Workspace) => ('accessToken' in who ? who.accessToken : who.key);
   const call = <T>(who: SignedInMember | Workspace, method: string, path: string, body?: unknown) =>
@@ -52,10 +52,19 @@ describe.each(STORE_KINDS)('the inbox API on %s', (kind) => {
 
   describe('POST /conversations/:id/messages', () => {
     it('stores a member’s reply as human with the member as sender, takes the conversation over, assigns it and reads it', async () => {
-      const seeded = await seedConversation(parley, ws.id, { agentId, messages: [['human', 'Is anyone there?'], ['agent', 'I am a bot.'], ['human', 'A person please']] });
+      const seeded = await seedConversation(parley, ws.id, {
+        agentId,
+        messages: [
+          ['human', 'Is anyone there?'],
+          ['agent', 'I am a bot.'],
+          ['human', 'A person please'],
+        ],
+      });
       expect((await conversation(seeded.id)).unreadCount).toBe(2);
 
-      const replied = await call<MessageBody & { conversationId: string }>(ann, 'POST', `/conversations/${seeded.id}/messages`, { text: 'Hi, Ann here.' });
+      const replied = await call<MessageBody & { conversationId: string }>(ann, 'POST', `/conversations/${seeded.id}/messages`, {
+        text: 'Hi, Ann here.',
+      });
       expect(replied.status).toBe(201);
       expect(replied.body).toMatchObject({
         from: 'human',
@@ -163,7 +172,14 @@ describe.each(STORE_KINDS)('the inbox API on %s', (kind) => {
     });
 
     it('marks the visitor’s messages read once, with an event only when something was unread', async () => {
-      const seeded = await seedConversation(parley, ws.id, { agentId, messages: [['human', 'one'], ['agent', 'answer'], ['human', 'two']] });
+      const seeded = await seedConversation(parley, ws.id, {
+        agentId,
+        messages: [
+          ['human', 'one'],
+          ['agent', 'answer'],
+          ['human', 'two'],
+        ],
+      });
       const listed = async () =>
         (await call<ListedConversationBody[]>(ws, 'GET', '/user-conversations?limit=100')).body.find((c) => c.id === seeded.id);
       expect((await listed())?.unreadCount).toBe(2);
@@ -208,7 +224,9 @@ describe.each(STORE_KINDS)('the inbox API on %s', (kind) => {
       const website = await parley.call<TabCounts>('GET', '/user-conversations/counts?channel=website', { key: dee.accessToken });
       expect(website.body).toMatchObject({ humanRequested: { total: 1, unread: 1 }, mine: { total: 1, unread: 0 }, all: { total: 4, unread: 2 } });
       // A key counts "mine" for the member it names, and for nobody without one.
-      expect((await parley.call<TabCounts>('GET', `/user-conversations/counts?memberId=${dee.memberId}`, { key: fresh.key })).body.mine.total).toBe(1);
+      expect((await parley.call<TabCounts>('GET', `/user-conversations/counts?memberId=${dee.memberId}`, { key: fresh.key })).body.mine.total).toBe(
+        1,
+      );
       expect((await parley.call<TabCounts>('GET', '/user-conversations/counts', { key: fresh.key })).body.mine.total).toBe(0);
 
       const ids = async (query: string) =>
@@ -243,7 +261,10 @@ describe.each(STORE_KINDS)('the inbox API on %s', (kind) => {
       expect(statuses).toEqual(['HUMAN_REQUESTED', 'RESOLVED', 'UNRESOLVED', 'RESOLVED']);
       const events = (await parley.core.store.outbox.list({ workspaceId: fresh.id })).slice(before);
       expect(events.map((event) => [event.type, event.payload.conversationId]).sort()).toEqual(
-        [['conversation.updated', ids[1]], ['conversation.updated', ids[3]]].sort(),
+        [
+          ['conversation.updated', ids[1]],
+          ['conversation.updated', ids[3]],
+        ].sort(),
       );
     });
   });

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, ingestJobs, uploadFile, waitForDatasource } from '../support/datasources.js';
 import { writeLongReport } from '../support/long-report.js';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { busyThreads, threadAlive, threadIds } from '../support/thread-cpu.js';
 import { until } from '../support/until.js';
@@ -36,7 +37,11 @@ async function startSlowParse(parley: TestParley, ws: Workspace, datastoreId: st
   const created = await uploadFile<DatasourceBody>(parley, { key: ws.key, datastoreId, file: report });
   expect(created.status).toBe(200);
   await waitForDatasource(parley, ws.key, created.body.id, { until: new Set(['running']) });
-  const parsing = await until(() => busyThreads(pid, startedWith, 500, 0.1), (tids) => tids.length > 0, 30_000);
+  const parsing = await until(
+    () => busyThreads(pid, startedWith, 500, 0.1),
+    (tids) => tids.length > 0,
+    30_000,
+  );
   return { id: created.body.id, parsing };
 }
 
@@ -45,7 +50,11 @@ async function startSlowParse(parley: TestParley, ws: Workspace, datastoreId: st
  * wherever it is. CPU time alone would not tell, as the rest of a loaded machine and the collector count in it.
  */
 const threadsEnd = (pid: number, tids: readonly number[]) =>
-  until(() => tids.filter((tid) => threadAlive(pid, tid)), (alive) => alive.length === 0, 3_000);
+  until(
+    () => tids.filter((tid) => threadAlive(pid, tid)),
+    (alive) => alive.length === 0,
+    3_000,
+  );
 
 /** Waits for the job of `generation` to end, and answers how long after `since` (ms since the epoch) it did. */
 async function jobEndedAfter(parley: TestParley, datasourceId: string, generation: number, since: number): Promise<number> {
@@ -72,14 +81,13 @@ describe.each(STORE_KINDS)('stopping a running ingestion on %s', (kind) => {
     let ws: Workspace;
     let datastoreId: string;
     let parser: Parser;
-    beforeAll(async () => {
-      parley = await startTestParley(kind, { workers: true, env: { PARLEY_EMBEDDINGS_THREADS: '1' } });
+    parleyTest.beforeAll(async ({ startParley }) => {
+      parley = await startParley(kind, { workers: true, env: { PARLEY_EMBEDDINGS_THREADS: '1' } });
       ws = await parley.newWorkspace();
       datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body.id;
       parser = { pid: process.pid, startedWith: threadIds(process.pid) };
       await warmUp(parley, ws, datastoreId);
     });
-    afterAll(() => parley.close());
 
     it('DELETE stops the parse within a second and nothing is written', async () => {
       const { id, parsing } = await startSlowParse(parley, ws, datastoreId, report, parser);
@@ -112,7 +120,10 @@ describe.each(STORE_KINDS)('stopping a running ingestion on %s', (kind) => {
       const resynced = await parley.call<DatasourceBody>('POST', `/datasources/${id}/resync`, { key: ws.key });
       expect(resynced.body).toMatchObject({ status: 'pending' });
       expect(await jobEndedAfter(parley, id, 1, resyncedAt)).toBeLessThan(1_000);
-      await until(() => ingestJobs(parley, id), (jobs) => jobs.some((job) => job.payload.generation === 2 && job.status === 'running'));
+      await until(
+        () => ingestJobs(parley, id),
+        (jobs) => jobs.some((job) => job.payload.generation === 2 && job.status === 'running'),
+      );
       const deletedAt = Date.now();
       await parley.call('DELETE', `/datasources/${id}`, { key: ws.key });
       expect(await jobEndedAfter(parley, id, 2, deletedAt)).toBeLessThan(1_000);
@@ -126,8 +137,8 @@ describe.each(STORE_KINDS)('stopping a running ingestion on %s', (kind) => {
     let ws: Workspace;
     let datastoreId: string;
     let parser: Parser;
-    beforeAll(async () => {
-      parley = await startTestParley(kind);
+    parleyTest.beforeAll(async ({ startParley }) => {
+      parley = await startParley(kind);
       worker = await startWorkerProcess({ ...parley.scratch.env, PARLEY_EMBEDDINGS_THREADS: '1' });
       ws = await parley.newWorkspace();
       datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body.id;
@@ -136,7 +147,6 @@ describe.each(STORE_KINDS)('stopping a running ingestion on %s', (kind) => {
     });
     afterAll(async () => {
       await worker.stop();
-      await parley.close();
     });
 
     it('DELETE stops the parse in the worker process within about a second', async () => {

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatasourceBody, DatastoreBody } from '../support/bodies.js';
 import { ingestJobs, uploadFile, waitForDatasource } from '../support/datasources.js';
 import { writeLongReport } from '../support/long-report.js';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { until } from '../support/until.js';
 import { STORE_KINDS } from '../support/stores.js';
 
@@ -27,7 +28,11 @@ async function newTenant(parley: TestParley): Promise<Tenant> {
 }
 
 async function uploadBytes(parley: TestParley, tenant: Tenant, name: string, text: string): Promise<string> {
-  const created = await uploadFile<DatasourceBody>(parley, { key: tenant.key, datastoreId: tenant.datastoreId, file: { name, bytes: Buffer.from(text) } });
+  const created = await uploadFile<DatasourceBody>(parley, {
+    key: tenant.key,
+    datastoreId: tenant.datastoreId,
+    file: { name, bytes: Buffer.from(text) },
+  });
   expect(created.status).toBe(200);
   return created.body.id;
 }
@@ -43,7 +48,10 @@ async function addText(parley: TestParley, tenant: Tenant, text: string): Promis
 
 /** The ingest jobs of `id` once none runs: a job ends in a write of its own, just after its datasource settles. */
 const endedJobs = (parley: TestParley, id: string) =>
-  until(() => ingestJobs(parley, id), (jobs) => jobs.every((job) => job.status !== 'running'));
+  until(
+    () => ingestJobs(parley, id),
+    (jobs) => jobs.every((job) => job.status !== 'running'),
+  );
 
 /** Milliseconds from now until `id` is synched; fails after `withinMs`. */
 async function msUntilSynched(parley: TestParley, tenant: Tenant, id: string, withinMs: number): Promise<number> {
@@ -64,10 +72,9 @@ describe.each(STORE_KINDS)('ingestion shared between workspaces on %s', (kind) =
 
   describe('with the default time budget', () => {
     let parley: TestParley;
-    beforeAll(async () => {
-      parley = await startTestParley(kind, { workers: true, env: { PARLEY_EMBEDDINGS_THREADS: '1' } });
+    parleyTest.beforeAll(async ({ startParley }) => {
+      parley = await startParley(kind, { workers: true, env: { PARLEY_EMBEDDINGS_THREADS: '1' } });
     });
-    afterAll(() => parley.close());
 
     it("indexes another workspace's one-line text within seconds beside the report's Markdown of 200 KB of '['", async () => {
       const [a, b] = [await newTenant(parley), await newTenant(parley)];
@@ -114,10 +121,9 @@ describe.each(STORE_KINDS)('ingestion shared between workspaces on %s', (kind) =
 
   describe('with a time budget of one second', () => {
     let parley: TestParley;
-    beforeAll(async () => {
-      parley = await startTestParley(kind, { workers: true, env: { PARLEY_PARSE_SECONDS: '1', PARLEY_EMBEDDINGS_THREADS: '1' } });
+    parleyTest.beforeAll(async ({ startParley }) => {
+      parley = await startParley(kind, { workers: true, env: { PARLEY_PARSE_SECONDS: '1', PARLEY_EMBEDDINGS_THREADS: '1' } });
     });
-    afterAll(() => parley.close());
 
     it('ends a document that takes longer in error, with the reason, after one attempt', async () => {
       const a = await newTenant(parley);

@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { describe, expect, it } from 'vitest';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
-import { detailFields, type ApiKeyBody, type ErrorBody, type IssuedKeyBody } from '../support/bodies.js';
+import { detailFields, type ApiKeyBody, type ErrorBody, type IssuedKeyBody, type MemberBody } from '../support/bodies.js';
 
 describe.each(STORE_KINDS)('API keys on %s', (kind) => {
   let parley: TestParley;
   let ws: Workspace;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
   });
-  afterAll(() => parley.close());
 
   it('shows a new key once, lists only prefixes, and the new key works', async () => {
     const created = await parley.call<IssuedKeyBody>('POST', '/keys', { key: ws.key, body: { name: 'CI' } });
@@ -44,12 +44,30 @@ describe.each(STORE_KINDS)('API keys on %s', (kind) => {
   it('deletes a key, after which it no longer authenticates', async () => {
     const fresh = await parley.newWorkspace();
     const second = (await parley.call<IssuedKeyBody>('POST', '/keys', { key: fresh.key, body: {} })).body;
+    // Used once, so the process keeps it: deleting must still end it with the next request.
+    expect((await parley.call('GET', '/agents', { key: second.key })).status).toBe(200);
     const deleted = await parley.call<ApiKeyBody>('DELETE', `/keys/${second.id}`, { key: fresh.key });
     expect(deleted.status).toBe(200);
     expect(deleted.body.id).toBe(second.id);
     const refused = await parley.call<ErrorBody>('GET', '/agents', { key: second.key });
     expect(refused.status).toBe(401);
     expect(refused.body.error).toBe('UNAUTHORIZED');
+  });
+
+  it('gives a key its maker’s role as it is now: fewer rights once demoted, none once removed', async () => {
+    const fresh = await parley.newWorkspace();
+    const admin = await parley.newMember(fresh.id, 'admin');
+    const made = (await parley.call<IssuedKeyBody>('POST', '/keys', { key: admin.accessToken, body: {} })).body;
+    expect((await parley.call('GET', '/webhooks', { key: made.key })).status).toBe(200);
+    const members = (await parley.call<MemberBody[]>('GET', '/members', { key: fresh.key })).body;
+    const memberId = members.find((member) => member.email === admin.email)!.id;
+
+    expect((await parley.call('PATCH', `/members/${memberId}`, { key: fresh.key, body: { role: 'member' } })).status).toBe(200);
+    expect((await parley.call('GET', '/webhooks', { key: made.key })).status).toBe(403);
+    expect((await parley.call('GET', '/agents', { key: made.key })).status).toBe(200);
+
+    expect((await parley.call('DELETE', `/members/${memberId}`, { key: fresh.key })).status).toBe(200);
+    expect((await parley.call('GET', '/agents', { key: made.key })).status).toBe(401);
   });
 
   it('refuses to delete the workspace’s last key with 409', async () => {

@@ -1,8 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestParley, type ApiResponse, type TestParley, type Workspace } from '../support/parley.js';
+import { describe, expect, it } from 'vitest';
+import type { ApiResponse, TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { seedConversation } from './conversations-seed.js';
-import { undeclared, type AgentBody, type DatasourceBody, type DatastoreBody, type ErrorBody, type PatchedConversationBody } from '../support/bodies.js';
+import {
+  undeclared,
+  type AgentBody,
+  type DatasourceBody,
+  type DatastoreBody,
+  type ErrorBody,
+  type PatchedConversationBody,
+} from '../support/bodies.js';
 import type { OpenApiDocument } from '../support/openapi.js';
 
 const BOUNDARY = 'parley-sweep';
@@ -21,7 +29,11 @@ const BROKEN_MULTIPART: ReadonlyArray<[what: string, contentType: string, body: 
   ['no closing delimiter', MULTIPART, field('type', 'file') + field('datastoreId', 'x')],
   ['a part without headers', MULTIPART, `--${BOUNDARY}\r\n\r\n`],
   ['a part without headers, cut short', MULTIPART, `--${BOUNDARY}\r\n\r\nbare value`],
-  ['a field declared JSON that is not', MULTIPART, `--${BOUNDARY}\r\nContent-Disposition: form-data; name="datastoreId"\r\nContent-Type: application/json\r\n\r\n{bad\r\n--${BOUNDARY}--\r\n`],
+  [
+    'a field declared JSON that is not',
+    MULTIPART,
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="datastoreId"\r\nContent-Type: application/json\r\n\r\n{bad\r\n--${BOUNDARY}--\r\n`,
+  ],
 ];
 
 /** Nested objects, arrays, or both in turn, `depth` levels deep, written without recursion. */
@@ -50,16 +62,18 @@ describe.each(STORE_KINDS)('malformed input on %s', (kind) => {
   let datasourceId: string;
   let conversationId: string;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
     const datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'sweep' } })).body.id;
     datasourceId = (
-      await parley.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text: 'Opening hours are nine to six.' } })
+      await parley.call<DatasourceBody>('POST', '/datasources', {
+        key: ws.key,
+        body: { type: 'text', datastoreId, text: 'Opening hours are nine to six.' },
+      })
     ).body.id;
     conversationId = (await seedConversation(parley, ws.id)).id;
   });
-  afterAll(() => parley.close());
 
   it.each(BROKEN_MULTIPART)('answers 400 for multipart with %s', async (_what, contentType, raw) => {
     const response = await parley.call<ErrorBody>('POST', '/datasources', { key: ws.key, raw, headers: { 'content-type': contentType } });
@@ -131,7 +145,11 @@ describe.each(STORE_KINDS)('malformed input on %s', (kind) => {
   });
 
   it('keeps a NUL written as text (an escaped backslash) in a body', async () => {
-    const response = await parley.call<AgentBody>('POST', '/agents', { key: ws.key, raw: '{"name": "a\\\\u0000b"}', headers: { 'content-type': 'application/json' } });
+    const response = await parley.call<AgentBody>('POST', '/agents', {
+      key: ws.key,
+      raw: '{"name": "a\\\\u0000b"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(200);
     expect(response.body.name).toBe('a\\u0000b');
   });

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startMetricsServer } from '../../src/http/metrics-server.js';
-import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
+import { FakeOpenAIChatServer, GREETING } from '../support/fake-openai-chat-server.js';
 import { EventStreamClient } from '../support/event-stream.js';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { waitForDatasource } from '../support/datasources.js';
 import { until } from '../support/until.js';
@@ -16,9 +17,9 @@ describe.each(STORE_KINDS)('metrics on %s', (kind) => {
   let ws: Workspace;
   const model = new FakeOpenAIChatServer();
 
-  beforeAll(async () => {
+  parleyTest.beforeAll(async ({ startParley }) => {
     const baseURL = await model.start();
-    parley = await startTestParley(kind, {
+    parley = await startParley(kind, {
       workers: true,
       env: {
         PARLEY_METRICS_TOKEN: TOKEN,
@@ -28,7 +29,6 @@ describe.each(STORE_KINDS)('metrics on %s', (kind) => {
     ws = await parley.newWorkspace();
   });
   afterAll(async () => {
-    await parley.close();
     await model.stop();
   });
 
@@ -54,7 +54,9 @@ describe.each(STORE_KINDS)('metrics on %s', (kind) => {
     // Under /api too: one route, one pattern.
     for (const path of ['/agents/a1', '/agents/a2', '/api/agents/a3']) expect((await parley.call('GET', path, { key: ws.key })).status).toBe(404);
     const after = await scrape();
-    expect(valueOf(after, 'parley_http_request_duration_seconds_count', labels) - valueOf(before, 'parley_http_request_duration_seconds_count', labels)).toBe(3);
+    expect(
+      valueOf(after, 'parley_http_request_duration_seconds_count', labels) - valueOf(before, 'parley_http_request_duration_seconds_count', labels),
+    ).toBe(3);
     expect(after).not.toContain('/agents/a1');
     expect(after).not.toContain('/api/');
     // The scrape itself is under way while it renders.
@@ -66,7 +68,12 @@ describe.each(STORE_KINDS)('metrics on %s', (kind) => {
     const datastore = await parley.call<{ id: string }>('POST', '/datastores', { key: ws.key, body: { name: 'metrics' } });
     const created = await parley.call<DatasourceBody>('POST', '/datasources', {
       key: ws.key,
-      body: { type: 'text', datastoreId: datastore.body.id, name: 'Opening hours', text: 'The shop opens at nine and closes at six, every day but Sunday.' },
+      body: {
+        type: 'text',
+        datastoreId: datastore.body.id,
+        name: 'Opening hours',
+        text: 'The shop opens at nine and closes at six, every day but Sunday.',
+      },
     });
     const synched = await waitForDatasource(parley, ws.key, created.body.id);
     expect(synched.status).toBe('synched');
@@ -78,6 +85,7 @@ describe.each(STORE_KINDS)('metrics on %s', (kind) => {
       key: ws.key,
       body: { name: 'metered', modelName: 'remote', tools: [{ type: 'datastore', datastoreId: datastore.body.id }] },
     });
+    model.replies.push(GREETING);
     expect((await parley.call('POST', `/agents/${agent.body.id}/query`, { key: ws.key, body: { query: 'When does it open?' } })).status).toBe(200);
     const after = await scrape();
     const delta = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
@@ -99,7 +107,14 @@ describe.each(STORE_KINDS)('metrics on %s', (kind) => {
     expect(valueOf(text, 'parley_event_outbox_lag_seconds')).toBeGreaterThanOrEqual(0);
     // A job due an hour ago and not claimed (its kind has no worker) waits that long.
     const dueAt = new Date(Date.now() - 3_600_000).toISOString();
-    await parley.core.store.jobs.enqueue({ id: `job-${Math.random()}`, kind: 'metrics-test', workspaceId: ws.id, payload: {}, maxAttempts: 1, runAt: dueAt });
+    await parley.core.store.jobs.enqueue({
+      id: `job-${Math.random()}`,
+      kind: 'metrics-test',
+      workspaceId: ws.id,
+      payload: {},
+      maxAttempts: 1,
+      runAt: dueAt,
+    });
     const withJob = await scrape();
     expect(valueOf(withJob, 'parley_jobs', { kind: 'metrics-test', state: 'queued' })).toBe(1);
     expect(valueOf(withJob, 'parley_job_oldest_queued_age_seconds', { kind: 'metrics-test' })).toBeGreaterThanOrEqual(3_599);
@@ -129,10 +144,9 @@ describe.each(STORE_KINDS)('metrics on %s', (kind) => {
 
 describe('metrics without a token', () => {
   let parley: TestParley;
-  beforeAll(async () => {
-    parley = await startTestParley(STORE_KINDS[0]!);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(STORE_KINDS[0]!);
   });
-  afterAll(() => parley.close());
 
   it('has no /metrics route on the API port', async () => {
     expect((await fetch(`${parley.url}/metrics`)).status).toBe(404);

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { INGEST_JOB } from '../../src/jobs/ingest-job.js';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { INGEST_JOB } from '../../src/domain/ingestion/ingest-job.js';
 import { waitForDatasource } from '../support/datasources.js';
 import { FakeEmbeddingsServer } from '../support/fake-embeddings-server.js';
-import { FakeOpenAIChatServer, type ChatReply } from '../support/fake-openai-chat-server.js';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { FakeOpenAIChatServer, GREETING, type ChatReply } from '../support/fake-openai-chat-server.js';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import type { AgentBody, AnswerBody, DatasourceBody, DatastoreBody, ErrorBody } from '../support/bodies.js';
 
@@ -69,7 +70,14 @@ const SCENARIOS: Scenario[] = [
     logged: new RegExp(`HTTP ${status} .*${SECRET}`),
   })),
   { label: 'a refused connection', model: 'down', status: 503, code: 'MODEL_UNAVAILABLE', logged: /ECONNREFUSED/ },
-  { label: 'a connection closed unanswered', model: 'remote', reply: { kind: 'reset' }, status: 503, code: 'MODEL_UNAVAILABLE', logged: /no response/ },
+  {
+    label: 'a connection closed unanswered',
+    model: 'remote',
+    reply: { kind: 'reset' },
+    status: 503,
+    code: 'MODEL_UNAVAILABLE',
+    logged: /no response/,
+  },
   { label: 'a timeout', model: 'slow', reply: { kind: 'silent' }, status: 503, code: 'MODEL_UNAVAILABLE', logged: /did not answer in time/ },
 ];
 
@@ -97,8 +105,20 @@ const STREAM_CUTS: StreamCutScenario[] = [
     code: 'MODEL_RATE_LIMITED',
     logged: new RegExp(SECRET),
   },
-  { label: 'a dropped connection', model: 'remote', reply: { kind: 'answer', deltas: DELTAS, cut: 'drop' }, code: 'MODEL_UNAVAILABLE', logged: /HTTP 200/ },
-  { label: 'a provider gone silent', model: 'slow', reply: { kind: 'answer', deltas: DELTAS, cut: 'hang' }, code: 'MODEL_UNAVAILABLE', logged: /did not answer in time/ },
+  {
+    label: 'a dropped connection',
+    model: 'remote',
+    reply: { kind: 'answer', deltas: DELTAS, cut: 'drop' },
+    code: 'MODEL_UNAVAILABLE',
+    logged: /HTTP 200/,
+  },
+  {
+    label: 'a provider gone silent',
+    model: 'slow',
+    reply: { kind: 'answer', deltas: DELTAS, cut: 'hang' },
+    code: 'MODEL_UNAVAILABLE',
+    logged: /did not answer in time/,
+  },
   {
     label: 'the content filter',
     model: 'remote',
@@ -122,14 +142,14 @@ describe.each(STORE_KINDS)('model provider failures on %s', (kind) => {
   let embeddingsURL = '';
   const agents: Record<string, string> = {};
 
-  beforeAll(async () => {
+  parleyTest.beforeAll(async ({ startParley }) => {
     chatURL = await chat.start();
     embeddingsURL = await embeddings.start();
     const closed = new FakeOpenAIChatServer();
     const closedURL = await closed.start();
     await closed.stop();
     const remote = { provider: 'openai-compatible', model: 'fake-chat', apiKey: 'sk-parley-own' };
-    parley = await startTestParley(kind, {
+    parley = await startParley(kind, {
       workers: true,
       logStream: { write: (line) => void logLines.push(line) },
       env: {
@@ -152,7 +172,6 @@ describe.each(STORE_KINDS)('model provider failures on %s', (kind) => {
     }
   }, 60_000);
   afterAll(async () => {
-    await parley.close();
     await chat.stop();
     await embeddings.stop();
   });
@@ -164,7 +183,10 @@ describe.each(STORE_KINDS)('model provider failures on %s', (kind) => {
   /** The provider's answer is in the log, under the request's id. */
   const expectLogged = (requestId: string, logged: RegExp) => {
     const lines = logLines.filter((line) => line.includes(`"reqId":"${requestId}"`));
-    expect(lines.some((line) => logged.test(line)), `log of ${requestId}: ${lines.join('\n')}`).toBe(true);
+    expect(
+      lines.some((line) => logged.test(line)),
+      `log of ${requestId}: ${lines.join('\n')}`,
+    ).toBe(true);
   };
 
   const expectNoLeak = (text: string) => {
@@ -245,6 +267,7 @@ describe.each(STORE_KINDS)('model provider failures on %s', (kind) => {
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ error: 'INVALID_REQUEST', details: [{ field: 'body.maxTokens', message: 'must be <= 512' }] });
     expect(chat.requests.length).toBe(before);
+    chat.replies.push(GREETING);
     const allowed = await parley.call<AnswerBody>('POST', `/agents/${agents.remote}/query`, { key: ws.key, body: { query: 'Hi', maxTokens: 512 } });
     expect(allowed.status).toBe(200);
     expect(chat.requests.at(-1)!.body.max_tokens).toBe(512);
@@ -278,7 +301,11 @@ describe.each(STORE_KINDS)('model provider failures on %s', (kind) => {
       const id = await ingestText('The warehouse in Lyon ships within three days.');
       const datasource = await waitForDatasource(parley, ws.key, id, { until: new Set(['synched', 'error']) });
       expect(datasource.status).toBe('synched');
-      expect(await jobOf(id)).toMatchObject({ status: 'done', attempts: 2, lastError: 'The embeddings provider is unavailable; the server log has the details' });
+      expect(await jobOf(id)).toMatchObject({
+        status: 'done',
+        attempts: 2,
+        lastError: 'The embeddings provider is unavailable; the server log has the details',
+      });
     });
   });
 });

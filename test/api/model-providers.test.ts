@@ -1,18 +1,18 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { secretKeyFileOf } from '../../src/secret-key-file.js';
 import type { AgentBody, AnswerBody, ErrorBody, ModelBody, ModelProviderBody, ProviderTestBody } from '../support/bodies.js';
-import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
+import { FakeOpenAIChatServer, GREETING } from '../support/fake-openai-chat-server.js';
 import { startTestParley, type ApiResponse, type TestParley, type Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
+import { storedBytes } from '../support/stored-bytes.js';
 import { STORE_KINDS } from '../support/stores.js';
 
 const PROVIDER_KEY = 'sk-test-0123456789-providerkey-x7Qa';
 const NEW_PROVIDER_KEY = 'sk-test-9876543210-replacedkey-Zz9b';
 
 /**
- * Models chosen in the dashboard (issue 28, part 3): a workspace connects a provider, its key sealed at rest
+ * Models chosen in the dashboard (README, "Connecting a real model from the dashboard"): a workspace connects a provider, its key sealed at rest
  * and never returned; a test call; a model name served by the provider's model; agents answer through it.
  */
 describe.each(STORE_KINDS)('model providers of a workspace, on %s', (kind) => {
@@ -29,16 +29,15 @@ describe.each(STORE_KINDS)('model providers of a workspace, on %s', (kind) => {
   };
   const ask = (key: string, agentId: string) => call<AnswerBody & ErrorBody>('POST', `/agents/${agentId}/query`, key, { query: 'Who answers?' });
 
-  beforeAll(async () => {
-    fake = new FakeOpenAIChatServer();
+  parleyTest.beforeAll(async ({ startParley }) => {
+    fake = new FakeOpenAIChatServer({ defaultReply: GREETING });
     fake.apiKey = PROVIDER_KEY;
     fake.models = ['fake-chat', 'fake-large'];
     baseUrl = await fake.start();
-    parley = await startTestParley(kind);
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
   });
   afterAll(async () => {
-    await parley.close();
     await fake.stop();
   });
 
@@ -124,7 +123,11 @@ describe.each(STORE_KINDS)('model providers of a workspace, on %s', (kind) => {
     const noUrl = await call<ErrorBody>('POST', '/model-providers', ws.key, { name: 'x', kind: 'openai-compatible' });
     expect(noUrl.status).toBe(400);
     expect(noUrl.body.details).toEqual([expect.objectContaining({ field: 'body.baseUrl' })]);
-    const blocked = await call<ErrorBody>('POST', '/model-providers', ws.key, { name: 'x', kind: 'openai-compatible', baseUrl: 'http://10.1.2.3/v1' });
+    const blocked = await call<ErrorBody>('POST', '/model-providers', ws.key, {
+      name: 'x',
+      kind: 'openai-compatible',
+      baseUrl: 'http://10.1.2.3/v1',
+    });
     expect(blocked.status).toBe(400);
     expect(blocked.body.details).toEqual([expect.objectContaining({ field: 'body.baseUrl' })]);
     const noKey = await call<ErrorBody>('POST', '/model-providers', ws.key, { name: 'x', kind: 'openai' });
@@ -164,7 +167,7 @@ describe.each(STORE_KINDS)('model providers of a workspace, on %s', (kind) => {
   it('never returns the key, and keeps it sealed in the database', async () => {
     const everything = JSON.stringify(seen);
     for (const key of [PROVIDER_KEY, NEW_PROVIDER_KEY, 'sk-wrong-0123456789-leaky-key']) expect(everything).not.toContain(key);
-    const stored = await storedBytes(parley);
+    const stored = await storedBytes(parley, 'model_provider');
     expect(stored).toContain('Our vLLM');
     for (const key of [PROVIDER_KEY, NEW_PROVIDER_KEY]) {
       expect(stored).not.toContain(key);
@@ -196,22 +199,3 @@ describe.each(STORE_KINDS)('model providers of a workspace, on %s', (kind) => {
     }
   });
 });
-
-/** Everything the store holds, as text: the SQLite files' bytes (WAL included), or PostgreSQL's provider rows. */
-async function storedBytes(parley: TestParley): Promise<string> {
-  const { config } = parley.scratch;
-  if (config.kind === 'sqlite') {
-    const dir = path.dirname(config.file);
-    const files = (await fs.readdir(dir)).filter((name) => name.startsWith(path.basename(config.file)));
-    const contents = await Promise.all(files.map((name) => fs.readFile(path.join(dir, name))));
-    return Buffer.concat(contents).toString('latin1');
-  }
-  const client = new pg.Client({ connectionString: config.url });
-  await client.connect();
-  try {
-    const { rows } = await client.query('SELECT * FROM model_provider');
-    return JSON.stringify(rows);
-  } finally {
-    await client.end();
-  }
-}

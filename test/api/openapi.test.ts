@@ -1,19 +1,19 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestParley, type TestParley } from '../support/parley.js';
+import { describe, expect, it } from 'vitest';
+import type { TestParley } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import type { OpenApiDocument } from '../support/openapi.js';
 
 describe('OpenAPI document', () => {
   let parley: TestParley;
   let document: OpenApiDocument;
 
-  beforeAll(async () => {
-    parley = await startTestParley('sqlite');
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley('sqlite');
     const response = await parley.call<OpenApiDocument>('GET', '/openapi.json');
     expect(response.status).toBe(200);
     document = response.body;
   });
-  afterAll(() => parley.close());
 
   it('is a valid OpenAPI 3.1 document, version 1.0.0, with bearer auth', async () => {
     const validator = new Validator();
@@ -32,10 +32,14 @@ describe('OpenAPI document', () => {
       const path = route.url.replace(/:(\w+)/g, '{$1}');
       const operation = document.paths[path]?.[route.method.toLowerCase()];
       expect(operation, `${route.method} ${path}`).toBeDefined();
-      expect(operation?.responses['200'] ?? operation?.responses['201'] ?? operation?.responses['202'] ?? operation?.responses['204'], `${route.method} ${path}`).toBeDefined();
+      expect(
+        operation?.responses['200'] ?? operation?.responses['201'] ?? operation?.responses['202'] ?? operation?.responses['204'],
+        `${route.method} ${path}`,
+      ).toBeDefined();
       // The dashboard's session endpoints take no bearer credential (a cookie, or nothing yet).
       if (route.url.startsWith('/auth/')) expect(operation?.security, `${route.method} ${path}`).toEqual([]);
-      const open = ['/healthz', '/readyz'].includes(route.url);
+      // Probes, and vendors' deliveries to a channel connection (verified by the connection's own secret, not a key).
+      const open = ['/healthz', '/readyz', '/channels/{id}/inbound'].includes(path);
       if (open) {
         expect(operation?.security).toEqual([]);
       } else {
@@ -52,10 +56,7 @@ describe('OpenAPI document', () => {
     expect(filters('/datastores/{id}/query')).toEqual({ $ref: '#/components/schemas/SearchFilters' });
     expect(filters('/agents/{id}/query')).toEqual({ $ref: '#/components/schemas/SearchFilters' });
     const replay = document.paths['/webhooks/{id}/deliveries/{deliveryId}/replay']?.post?.parameters ?? [];
-    expect(replay.map((parameter) => parameter.schema)).toEqual([
-      { $ref: '#/components/schemas/Id' },
-      { $ref: '#/components/schemas/Id' },
-    ]);
+    expect(replay.map((parameter) => parameter.schema)).toEqual([{ $ref: '#/components/schemas/Id' }, { $ref: '#/components/schemas/Id' }]);
   });
 
   it('serves a human docs page', async () => {

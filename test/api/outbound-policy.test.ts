@@ -14,8 +14,8 @@ import { detailFields, type AgentBody, type DatasourceBody, type DatastoreBody, 
 /** A conversation with a new message in it: a `message.created` event for the workspace's webhooks. */
 async function writeMessage(parley: TestParley, workspaceId: string): Promise<void> {
   const conversations = parley.core.services.conversations;
-  const { conversation } = await conversations.ensureConversation(workspaceId, { agentId: null, channel: 'api' });
-  await conversations.addMessage(workspaceId, conversation.id, { from: 'human', text: 'hello' });
+  const { conversation } = await conversations.intake.start(workspaceId, { agentId: null, channel: 'api' });
+  await conversations.messages.add(workspaceId, conversation.id, { from: 'human', text: 'hello' });
 }
 
 /** The endpoint's deliveries once the first has failed for good. */
@@ -53,7 +53,10 @@ describe('PARLEY_OUTBOUND_ALLOW=loopback, as every test runs Parley', () => {
     const dns = resolveNames({ 'example.com': [{ address: '127.0.0.1', family: 4 }] });
     const refused = await parley.call<ErrorBody>('POST', '/webhooks', { key: ws.key, body: { url, events: ['message.created'] } });
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ error: 'INVALID_REQUEST', message: `Webhook URL refused: ${what}, which PARLEY_OUTBOUND_ALLOW=loopback does not allow` });
+    expect(refused.body).toMatchObject({
+      error: 'INVALID_REQUEST',
+      message: `Webhook URL refused: ${what}, which PARLEY_OUTBOUND_ALLOW=loopback does not allow`,
+    });
     expect(detailFields(refused.body)).toEqual(['body.url']);
     expect(dns.asked).toEqual([]);
   });
@@ -80,6 +83,7 @@ describe('PARLEY_OUTBOUND_ALLOW=loopback, as every test runs Parley', () => {
       description: 'saved before the policy',
       secret: 'whsec_test',
       enabled: true,
+      source: 'webhooks' as const,
       createdAt: now(),
       updatedAt: now(),
     };
@@ -132,7 +136,10 @@ describe('PARLEY_OUTBOUND_ALLOW=public, the default', () => {
   it('refuses a web page on a private address, naming the setting: when added, and when its name resolves there', async () => {
     const datastore = await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} });
     const add = (url: string) =>
-      parley.call<DatasourceBody & ErrorBody>('POST', '/datasources', { key: ws.key, body: { type: 'web_page', datastoreId: datastore.body.id, config: { source_url: url } } });
+      parley.call<DatasourceBody & ErrorBody>('POST', '/datasources', {
+        key: ws.key,
+        body: { type: 'web_page', datastoreId: datastore.body.id, config: { source_url: url } },
+      });
 
     const refused = await add('http://10.0.0.5/handbook');
     expect(refused.status).toBe(400);
@@ -207,7 +214,7 @@ describe('the outbound policy on every connection Parley makes', () => {
   it('SMTP: a notification e-mail fails for good, and the server sees no connection', async () => {
     await parley.newMember(ws.id, 'owner');
     const conversations = parley.core.services.conversations;
-    const { conversation } = await conversations.ensureConversation(ws.id, { agentId: null, channel: 'api' });
+    const { conversation } = await conversations.intake.start(ws.id, { agentId: null, channel: 'api' });
     await parley.call('PATCH', `/conversations/${conversation.id}`, { key: ws.key, body: { status: 'HUMAN_REQUESTED' } });
     const [email] = await until(
       async () => (await parley.call<DeliveryBody[]>('GET', '/workspace/email-deliveries', { key: ws.key })).body,

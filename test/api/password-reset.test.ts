@@ -29,7 +29,8 @@ const resetWith = (parley: TestParley, url: string, password = NEW_PASSWORD) =>
 const signIn = (parley: TestParley, email: string, password: string) =>
   parley.call('POST', '/auth/sign-in', { headers: { origin: parley.url }, body: { email, password } });
 
-const tokenWorks = async (parley: TestParley, person: SignedInMember) => (await parley.call('GET', '/agents', { key: person.accessToken })).status === 200;
+const tokenWorks = async (parley: TestParley, person: SignedInMember) =>
+  (await parley.call('GET', '/agents', { key: person.accessToken })).status === 200;
 
 describe.each(STORE_KINDS)('“Forgot password?” with e-mail on %s', (kind) => {
   let smtp: SmtpSink;
@@ -88,7 +89,10 @@ describe.each(STORE_KINDS)('“Forgot password?” with e-mail on %s', (kind) =>
   });
 
   it('refuses a request from another site', async () => {
-    const foreign = await parley.call<ErrorBody>('POST', '/auth/password-reset/request', { headers: { origin: 'https://evil.example' }, body: { email: 'x@example.com' } });
+    const foreign = await parley.call<ErrorBody>('POST', '/auth/password-reset/request', {
+      headers: { origin: 'https://evil.example' },
+      body: { email: 'x@example.com' },
+    });
     expect(foreign.status).toBe(403);
     const noOrigin = await parley.call<ErrorBody>('POST', '/auth/password-reset/request', { body: { email: 'x@example.com' } });
     expect(noOrigin.status).toBe(403);
@@ -121,11 +125,16 @@ describe.each(STORE_KINDS)('password resets without e-mail on %s', (kind) => {
     const elsewhere = await parley.newMember(ws.id, 'member');
     const other = await parley.newWorkspace();
     await joinWorkspace(parley.core.store, other.id, (await parley.core.store.users.find(elsewhere.userId))!, 'member');
-    const makeLink = <T,>(caller: SignedInMember, memberId: string) => parley.call<T>('POST', `/members/${memberId}/password-reset`, { key: caller.accessToken });
+    const makeLink = <T>(caller: SignedInMember, memberId: string) =>
+      parley.call<T>('POST', `/members/${memberId}/password-reset`, { key: caller.accessToken });
 
     const made = await makeLink<PasswordResetBody>(owner, member.memberId);
     expect(made.status).toBe(200);
-    expect(made.body).toMatchObject({ id: member.memberId, email: member.email, passwordResetUrl: expect.stringContaining('/dashboard/reset-password?token=') });
+    expect(made.body).toMatchObject({
+      id: member.memberId,
+      email: member.email,
+      passwordResetUrl: expect.stringContaining('/dashboard/reset-password?token='),
+    });
     expect((await resetWith(parley, made.body.passwordResetUrl)).status).toBe(200);
     expect(await tokenWorks(parley, member)).toBe(false);
     expect((await signIn(parley, member.email, NEW_PASSWORD)).status).toBe(200);

@@ -6,7 +6,7 @@ import type { AccessTokenBody, AgentBody, AnswerBody, ErrorBody, IssuedKeyBody, 
 import { ROUTE_TABLE, seedWorkspace, type Seed } from './route-table.js';
 
 /**
- * One permission rule for every credential a person can hold (issue 25, H2 and M1): every route × member
+ * One permission rule for every credential a person can hold: every route × member
  * session, member token, a key the member made, a visitor token; owners' and admins' own credentials; and
  * revocation that takes effect with the next request.
  */
@@ -53,7 +53,9 @@ describe.each(STORE_KINDS)('who may call what, on %s', (kind) => {
   it.each(workspaceRoutes)('%s', async (route, routeCase) => {
     // Refused first, so that a destructive request only ever runs for someone allowed to make it.
     // A public route (the agent's query, its widget settings) answers a private resource like a missing one.
-    expect([401, 404], 'a session cookie is no API credential').toContain(await statusOf(route, { cookie: `parley_session=${member.sessionSecret}` }));
+    expect([401, 404], 'a session cookie is no API credential').toContain(
+      await statusOf(route, { cookie: `parley_session=${member.sessionSecret}` }),
+    );
     expect([401, 404], 'visitor token').toContain(await statusOf(route, bearer(visitorToken)));
     // Each credential with whether this route refuses it: members off admin routes, admins off owner routes.
     for (const [who, credential, refused] of [
@@ -98,7 +100,8 @@ describe.each(STORE_KINDS)('who may call what, on %s', (kind) => {
     const owner = await parley.newMember(ws.id, 'owner');
     const boss = await parley.newMember(ws.id, 'admin');
     const staff = await parley.newMember(ws.id, 'member');
-    const idOf = async (email: string) => (await parley.call<MemberBody[]>('GET', '/members', { key: ws.key })).body.find((row) => row.email === email)!.id;
+    const idOf = async (email: string) =>
+      (await parley.call<MemberBody[]>('GET', '/members', { key: ws.key })).body.find((row) => row.email === email)!.id;
     const [ownerId, bossId, staffId] = [await idOf(owner.email), await idOf(boss.email), await idOf(staff.email)];
     const asAdmin = (method: string, path: string, body?: unknown) => parley.call<ErrorBody>(method, path, { key: boss.accessToken, body });
 
@@ -120,7 +123,8 @@ describe.each(STORE_KINDS)('who may call what, on %s', (kind) => {
         headers: { origin: parley.url, cookie: `parley_session=${person.sessionSecret}` },
         body: { workspaceId: ws.id },
       });
-    const idOf = async (email: string) => (await parley.call<MemberBody[]>('GET', '/members', { key: ws.key })).body.find((row) => row.email === email)!.id;
+    const idOf = async (email: string) =>
+      (await parley.call<MemberBody[]>('GET', '/members', { key: ws.key })).body.find((row) => row.email === email)!.id;
 
     const leaving = await parley.newMember(ws.id, 'admin');
     const leavingKey = (await parley.call<IssuedKeyBody>('POST', '/keys', { key: leaving.accessToken, body: {} })).body.key;
@@ -143,7 +147,9 @@ describe.each(STORE_KINDS)('who may call what, on %s', (kind) => {
     expect((await parley.call('GET', '/agents', { key: demotedKey })).status).toBe(200);
 
     const signingOut = await parley.newMember(ws.id, 'member');
-    const signOut = await parley.call('POST', '/auth/sign-out', { headers: { origin: parley.url, cookie: `parley_session=${signingOut.sessionSecret}` } });
+    const signOut = await parley.call('POST', '/auth/sign-out', {
+      headers: { origin: parley.url, cookie: `parley_session=${signingOut.sessionSecret}` },
+    });
     expect(signOut.status).toBe(204);
     expect((await parley.call('GET', '/agents', { key: signingOut.accessToken })).status).toBe(401);
   });

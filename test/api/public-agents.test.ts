@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, describe, expect } from 'vitest';
 import { parleyTest as it } from '../support/parley-test.js';
-import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
+import { FakeOpenAIChatServer, GREETING } from '../support/fake-openai-chat-server.js';
 import type { ApiResponse, TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
@@ -24,7 +24,7 @@ const SECRETS = {
 const promptsOf = (upstream: FakeOpenAIChatServer) => JSON.stringify(upstream.requests.map((request) => request.body.messages));
 
 describe.each(STORE_KINDS)('public agents and the callers without a key, on %s', (kind) => {
-  const upstream = new FakeOpenAIChatServer();
+  const upstream = new FakeOpenAIChatServer({ defaultReply: GREETING });
   let parley: TestParley;
   let ws: Workspace;
   let publicAgent: string;
@@ -36,7 +36,8 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
       env: { PARLEY_MODELS: JSON.stringify({ remote: { provider: 'openai-compatible', model: 'fake-chat', baseURL } }) },
     });
     ws = await parley.newWorkspace();
-    const create = async (body: object) => (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { modelName: 'remote', ...body } })).body.id;
+    const create = async (body: object) =>
+      (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { modelName: 'remote', ...body } })).body.id;
     publicAgent = await create({ name: 'Help desk', visibility: 'public', temperature: 0.3, systemPrompt: 'Be kind.' });
     privateAgent = await create({ name: 'Staff', visibility: 'private' });
   }, 120_000);
@@ -134,7 +135,10 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     const response = await askPublic<ErrorBody>({ query: 'hello', conversationId: atSales.conversationId }, withToken(atSales.visitorToken));
     expectLikeUnknown(response, atSales.conversationId);
     // So is the visitor id it was started with (the hosted widget's proof).
-    expectLikeUnknown(await askPublic<ErrorBody>({ query: 'hello', conversationId: atSales.conversationId, visitorId: atSales.visitorId }), atSales.conversationId);
+    expectLikeUnknown(
+      await askPublic<ErrorBody>({ query: 'hello', conversationId: atSales.conversationId, visitorId: atSales.visitorId }),
+      atSales.conversationId,
+    );
   });
 
   it('refuses forged, altered and unsigned visitor tokens with 401', async () => {
@@ -158,11 +162,18 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
       ['GET', '/user-conversations'],
       ['PATCH', `/conversations/${conversationId}`],
     ] as const) {
-      const response = await parley.call(method, path, { key: null, headers: withToken(visitorToken), body: method === 'PATCH' ? { status: 'RESOLVED' } : undefined });
+      const response = await parley.call(method, path, {
+        key: null,
+        headers: withToken(visitorToken),
+        body: method === 'PATCH' ? { status: 'RESOLVED' } : undefined,
+      });
       expect(response.status).toBe(401);
     }
     // Where the hosted widget reads without a key, the token reads no more than the visitor’s view and the agent’s look.
-    const own = await parley.call<Record<string, unknown>>('GET', `/conversations/${conversationId}`, { key: null, headers: withToken(visitorToken) });
+    const own = await parley.call<Record<string, unknown>>('GET', `/conversations/${conversationId}`, {
+      key: null,
+      headers: withToken(visitorToken),
+    });
     expect(own.status).toBe(200);
     expect(Object.keys(own.body).sort()).toEqual(['conversationId', 'isAiEnabled', 'messages', 'status']);
     const agent = await parley.call<Record<string, unknown>>('GET', `/agents/${publicAgent}`, { key: null, headers: withToken(visitorToken) });
@@ -235,7 +246,10 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     expect((await parley.call('GET', `/conversations/${made}`, { key: ws.key })).status).toBe(404);
 
     for (const bad of ['a\u0000b', 'order\u202Eevil', 'zero\u200Bwidth', 'new\nline', 'has space', 'x'.repeat(129), '']) {
-      const response = await parley.call<ErrorBody>('POST', `/agents/${publicAgent}/query`, { key: ws.key, body: { query: 'hi', conversationId: bad } });
+      const response = await parley.call<ErrorBody>('POST', `/agents/${publicAgent}/query`, {
+        key: ws.key,
+        body: { query: 'hi', conversationId: bad },
+      });
       expect(response.status, JSON.stringify(bad)).toBe(400);
       expect(detailFields(response.body)[0]).toBe('body.conversationId');
     }
@@ -263,6 +277,9 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe(origin);
     expect(allowed.headers.get('access-control-allow-headers')).toContain('authorization');
+    expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(allowed.headers.get('access-control-max-age')).toBe('600');
+    expect(allowed.headers.get('vary')).toContain('Origin');
     const refused = await preflight('https://evil.example', shop.id);
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
     // An agent that lists no origins answers any page.
@@ -271,6 +288,12 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     const fromShop = await askPublic({ query: 'hi' }, { origin }, shop.id);
     expect(fromShop.status).toBe(200);
     expect(fromShop.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(fromShop.headers.get('access-control-expose-headers')).toContain('x-request-id');
+    // Without Origin (a server, a script) no CORS headers, but a cache learns the answer depends on it.
+    const fromServer = await askPublic({ query: 'hi' }, {}, shop.id);
+    expect(fromServer.status).toBe(200);
+    expect(fromServer.headers.get('access-control-allow-origin')).toBeNull();
+    expect(fromServer.headers.get('vary')).toContain('Origin');
     // A streamed answer carries the CORS and rate-limit headers too, though it is written past Fastify's reply.
     const streamed = await askPublic({ query: 'hi', streaming: true }, { origin }, shop.id);
     expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -289,7 +312,10 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
     });
     expect(keyedPreflight.headers.get('access-control-allow-origin')).toBeNull();
 
-    const badOrigin = await parley.call<ErrorBody>('PATCH', `/agents/${shop.id}`, { key: ws.key, body: { allowedOrigins: ['https://shop.example.com/path'] } });
+    const badOrigin = await parley.call<ErrorBody>('PATCH', `/agents/${shop.id}`, {
+      key: ws.key,
+      body: { allowedOrigins: ['https://shop.example.com/path'] },
+    });
     expect(badOrigin.status).toBe(400);
     expect(detailFields(badOrigin.body)[0]).toBe('body.allowedOrigins');
   });
@@ -328,7 +354,10 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
       body: JSON.stringify({ query: 'A question nobody waits for', streaming: true }),
       signal: abort.signal,
     }).catch(() => undefined);
-    await until(() => upstream.requests.length, (count) => count > before);
+    await until(
+      () => upstream.requests.length,
+      (count) => count > before,
+    );
     abort.abort();
     await leaving;
     const [conversation] = await until(
@@ -342,7 +371,7 @@ describe.each(STORE_KINDS)('public agents and the callers without a key, on %s',
 });
 
 describe.each(STORE_KINDS)('what a stranger can cost, on %s', (kind) => {
-  const upstream = new FakeOpenAIChatServer();
+  const upstream = new FakeOpenAIChatServer({ defaultReply: GREETING });
   let parley: TestParley;
   let ws: Workspace;
   let agent: string;
@@ -361,7 +390,8 @@ describe.each(STORE_KINDS)('what a stranger can cost, on %s', (kind) => {
   afterAll(() => upstream.stop());
 
   it('counts anonymous answers against the monthly quota', async () => {
-    for (let i = 0; i < 10; i++) expect((await parley.call('POST', `/agents/${agent}/query`, { key: null, body: { query: `q${i}` } })).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await parley.call('POST', `/agents/${agent}/query`, { key: null, body: { query: `q${i}` } })).status).toBe(200);
     const over = await parley.call<ErrorBody>('POST', `/agents/${agent}/query`, { key: null, body: { query: 'one more' } });
     expect(over.status).toBe(402);
     expect(over.body.error).toBe('USAGE_LIMIT');
@@ -376,7 +406,8 @@ describe.each(STORE_KINDS)('what a stranger can cost, on %s', (kind) => {
     });
     expect(settings.status).toBe(200);
     expect(settings.body.rateLimits).toEqual({ visitorPerMinute: 2, ipPerMinute: 5, keyPerMinute: 40 });
-    const publicAgent = (await parley.call<AgentBody>('POST', '/agents', { key: limited.key, body: { modelName: 'remote', visibility: 'public' } })).body.id;
+    const publicAgent = (await parley.call<AgentBody>('POST', '/agents', { key: limited.key, body: { modelName: 'remote', visibility: 'public' } }))
+      .body.id;
     const ask = <T = AnswerBody>(headers: Record<string, string> = {}) =>
       parley.call<T>('POST', `/agents/${publicAgent}/query`, { key: null, body: { query: 'hi' }, headers });
 

@@ -120,7 +120,11 @@ describe.each(STORE_KINDS)('rate limits while Redis is unreachable, on %s', (kin
       expect(await storeShown(proxied)).toMatchObject({ redis: 0, memory: 1 });
 
       await outage.restore();
-      await until(() => storeShown(proxied), (shown) => shown.redis === 1 && shown.memory === 0, 10_000);
+      await until(
+        () => storeShown(proxied),
+        (shown) => shown.redis === 1 && shown.memory === 0,
+        10_000,
+      );
       expect((await callInTurn(sharing, await limitedKey(direct, 4))).statuses).toEqual(shared);
     }
     expect([said(lines, FELL_BACK), said(lines, CAME_BACK)]).toEqual([2, 2]);

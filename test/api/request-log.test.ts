@@ -1,31 +1,41 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
 import type { ErrorBody } from '../support/bodies.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { INGEST_JOB } from '../../src/jobs/ingest-job.js';
+import { INGEST_JOB } from '../../src/domain/ingestion/ingest-job.js';
 import { waitForDatasource } from '../support/datasources.js';
 
 /** Each credential-carrying query parameter, spelt as a client might, with a value to look for in the log. */
 const SECRET_PARAMETERS = [
   ...['api_key', 'API_KEY', 'apikey', 'key', 'Token', 'access_token', 'visitor_token', 'api%5Fkey'],
   // camelCase, kebab-case, PHP- and Rails-style arrays and maps, encoded brackets, other credentials.
-  ...['visitorToken', 'VisitorToken', 'visitor-token', 'apiKey', 'accessToken', 'token[]', 'token[0]', 'token%5B%5D', 'auth[api_key]', 'password', 'client_secret'],
-].map(
-  (name, index) => [name, `leaked-secret-${index}-${Math.random().toString(36).slice(2)}`] as const,
-);
+  ...[
+    'visitorToken',
+    'VisitorToken',
+    'visitor-token',
+    'apiKey',
+    'accessToken',
+    'token[]',
+    'token[0]',
+    'token%5B%5D',
+    'auth[api_key]',
+    'password',
+    'client_secret',
+  ],
+].map((name, index) => [name, `leaked-secret-${index}-${Math.random().toString(36).slice(2)}`] as const);
 
 describe.each(STORE_KINDS)('request log on %s', (kind) => {
   let parley: TestParley;
   let ws: Workspace;
   const lines: string[] = [];
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind, { env: { PARLEY_LOG_LEVEL: 'info' }, logStream: { write: (line) => lines.push(line) } });
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind, { env: { PARLEY_LOG_LEVEL: 'info' }, logStream: { write: (line) => lines.push(line) } });
     ws = await parley.newWorkspace();
   });
-  afterAll(() => parley.close());
 
   /** The log lines of one request, once its completion has been logged. */
   async function linesOf(requestId: string): Promise<string[]> {
@@ -45,7 +55,9 @@ describe.each(STORE_KINDS)('request log on %s', (kind) => {
   });
 
   it('redacts every one of a repeated credential parameter', async () => {
-    const response = await parley.call<ErrorBody>('GET', '/agents?token=first-secret&token[]=second-secret&q=1&visitorToken=third-secret', { key: null });
+    const response = await parley.call<ErrorBody>('GET', '/agents?token=first-secret&token[]=second-secret&q=1&visitorToken=third-secret', {
+      key: null,
+    });
     const logged = (await linesOf(response.body.requestId)).join('\n');
     for (const secret of ['first-secret', 'second-secret', 'third-secret']) expect(logged).not.toContain(secret);
     expect(logged).toContain('"url":"/agents?token=[REDACTED]&token[]=[REDACTED]&q=1&visitorToken=[REDACTED]"');
@@ -132,12 +144,11 @@ describe.each(STORE_KINDS)('a request id followed into the work it causes on %s'
   let parley: TestParley;
   let receiver: WebhookReceiver;
 
-  beforeAll(async () => {
+  parleyTest.beforeAll(async ({ startParley }) => {
     receiver = await WebhookReceiver.start();
-    parley = await startTestParley(kind, { workers: true });
+    parley = await startParley(kind, { workers: true });
   });
   afterAll(async () => {
-    await parley.close();
     await receiver.close();
   });
 

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { responseChecker, responseSchemaOf, type OpenApiDocument } from '../support/openapi.js';
-import { startTestParley, type TestParley } from '../support/parley.js';
+import type { TestParley } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { ROUTE_TABLE, bodyOptions, seedWorkspace, type Seed } from './route-table.js';
 
@@ -21,13 +22,12 @@ describe.each(STORE_KINDS)('responses against the OpenAPI document on %s', (kind
   let document: OpenApiDocument;
   let checkResponse: ReturnType<typeof responseChecker>;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     seed = await seedWorkspace(parley);
     document = (await parley.call<OpenApiDocument>('GET', '/openapi.json')).body;
     checkResponse = responseChecker(document);
   });
-  afterAll(() => parley.close());
 
   it('types the public document’s string fields as strings, never null', () => {
     for (const [key, fields] of Object.entries(PUBLIC_STRING_FIELDS)) {

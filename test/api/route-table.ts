@@ -8,6 +8,8 @@ import type {
   IssuedKeyBody,
   ModelProviderBody,
 } from '../support/bodies.js';
+import type { ChannelConnectionBody } from '../../src/contract/channel-connections.js';
+import { FAKE_BOT_TOKEN } from '../support/fake-telegram-bot-api.js';
 
 /** What workspace A owns when the table's requests are made with workspace B's key. */
 export interface Seed {
@@ -20,6 +22,8 @@ export interface Seed {
   messageId: string;
   webhookId: string;
   deliveryId: string;
+  /** An automation's REST hook subscription (Zapier's), to a closed port. */
+  hookId: string;
   memberId: string;
   /** A member who accepted, of workspace A alone: one an owner may make a reset link for. */
   activeMemberId: string;
@@ -27,6 +31,12 @@ export interface Seed {
   eventId: string;
   /** A model provider of workspace A, serving its llm_a. */
   modelProviderId: string;
+  /** Workspace A's agent's Telegram connection (polling a closed port). */
+  channelConnectionId: string;
+  savedReplyId: string;
+  labelId: string;
+  /** A file kept with a message of A's conversation (as an e-mail's attachment is). */
+  attachment: { messageId: string; id: string };
 }
 
 export interface TableRequest {
@@ -44,7 +54,9 @@ export const bodyOptions = ({ body, raw }: TableRequest): { body?: unknown; raw?
 export function multipartBody(file: { name: string; text: string }, fields: Record<string, string> = {}): NonNullable<TableRequest['raw']> {
   const boundary = '----parley-test-boundary';
   const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/plain\r\n\r\n${file.text}\r\n`);
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/plain\r\n\r\n${file.text}\r\n`,
+  );
   return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -78,10 +90,29 @@ export interface RouteCase {
 const mustNotMention = (body: unknown, seed: Seed) => {
   const text = JSON.stringify(body);
   const ids = [seed.agentId, seed.datastoreId, seed.datasourceId, seed.keyId, seed.conversationId, seed.messageId, seed.a.id];
-  for (const id of [...ids, seed.webhookId, seed.deliveryId, seed.memberId, seed.activeMemberId, seed.modelProviderId, 'a-admin@example.com', 'A provider', 'a-served-model']) {
+  for (const id of [
+    ...ids,
+    seed.webhookId,
+    seed.deliveryId,
+    seed.hookId,
+    seed.memberId,
+    seed.activeMemberId,
+    seed.modelProviderId,
+    seed.channelConnectionId,
+    seed.savedReplyId,
+    seed.labelId,
+    seed.attachment.messageId,
+    seed.attachment.id,
+    'a-admin@example.com',
+    'A provider',
+    'a-served-model',
+  ]) {
     if (text.includes(id)) throw new Error(`another workspace's id ${id} leaked: ${text}`);
   }
 };
+
+/** Names of things the table's requests make, unique so each request makes one. */
+let made = 0;
 
 /**
  * Every authenticated route, keyed `METHOD /url` as Fastify registers it. The cross-workspace and 401
@@ -161,7 +192,38 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     foreign: 'forbidden',
     keyless: 'not found',
   },
+  'GET /conversations/:conversationId/messages/:messageId/attachments/:attachmentId': {
+    request: (s) => ({ path: `/conversations/${s.conversationId}/messages/${s.attachment.messageId}/attachments/${s.attachment.id}` }),
+    foreign: 'forbidden',
+  },
   'POST /conversations/:id/read': { request: (s) => ({ path: `/conversations/${s.conversationId}/read` }), foreign: 'forbidden' },
+  'POST /conversations/:id/notes': {
+    request: (s) => ({ path: `/conversations/${s.conversationId}/notes`, body: { text: 'A planted note', memberId: s.memberId } }),
+    foreign: 'forbidden',
+  },
+  'POST /conversations/:id/labels': {
+    request: (s) => ({ path: `/conversations/${s.conversationId}/labels`, body: { labelIds: [s.labelId] } }),
+    foreign: 'forbidden',
+  },
+  'DELETE /conversations/:id/labels/:labelId': {
+    request: (s) => ({ path: `/conversations/${s.conversationId}/labels/${s.labelId}` }),
+    foreign: 'forbidden',
+  },
+  'POST /conversations/bulk-labels': {
+    request: (s) => ({ path: '/conversations/bulk-labels', body: { conversationIds: [s.conversationId], add: [s.labelId] } }),
+    foreign: 'forbidden',
+  },
+  'GET /saved-replies': { request: () => ({ path: '/saved-replies' }), foreign: mustNotMention },
+  'POST /saved-replies': {
+    request: () => ({ path: '/saved-replies', body: { shortcut: `b-hello-${++made}`, title: 'Hello', text: 'Hi!' } }),
+    foreign: mustNotMention,
+  },
+  'PATCH /saved-replies/:id': { request: (s) => ({ path: `/saved-replies/${s.savedReplyId}`, body: { text: 'taken over' } }), foreign: 'forbidden' },
+  'DELETE /saved-replies/:id': { request: (s) => ({ path: `/saved-replies/${s.savedReplyId}` }), foreign: 'forbidden' },
+  'GET /labels': { request: () => ({ path: '/labels' }), foreign: mustNotMention },
+  'POST /labels': { request: () => ({ path: '/labels', body: { name: `B label ${++made}` } }), foreign: mustNotMention },
+  'PATCH /labels/:id': { request: (s) => ({ path: `/labels/${s.labelId}`, body: { name: 'taken over' } }), foreign: 'forbidden' },
+  'DELETE /labels/:id': { request: (s) => ({ path: `/labels/${s.labelId}` }), foreign: 'forbidden' },
   'GET /user-conversations/counts': { request: () => ({ path: '/user-conversations/counts' }), foreign: mustNotMention },
   'GET /events/stream': { request: (s) => ({ path: `/events/stream?since=${s.eventId}` }), foreign: mustNotMention, stream: true },
   'GET /analytics': { request: () => ({ path: '/analytics' }), foreign: mustNotMention },
@@ -182,52 +244,94 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
   },
   'POST /messages/:id/eval': { request: (s) => ({ path: `/messages/${s.messageId}/eval`, body: { eval: 'BAD' } }), foreign: 'forbidden' },
 
-  'POST /webhooks': { admins: true, request: () => ({ path: '/webhooks', body: { url: 'http://127.0.0.1:9/b', events: ['message.created'] } }), foreign: mustNotMention },
+  'POST /webhooks': {
+    admins: true,
+    request: () => ({ path: '/webhooks', body: { url: 'http://127.0.0.1:9/b', events: ['message.created'] } }),
+    foreign: mustNotMention,
+  },
   'GET /webhooks': { admins: true, request: () => ({ path: '/webhooks' }), foreign: mustNotMention },
   'GET /webhooks/:id': { admins: true, request: (s) => ({ path: `/webhooks/${s.webhookId}` }), foreign: 'forbidden' },
-  'PATCH /webhooks/:id': { admins: true,
+  'PATCH /webhooks/:id': {
+    admins: true,
     request: (s) => ({ path: `/webhooks/${s.webhookId}`, body: { url: 'http://127.0.0.1:9/stolen' } }),
     foreign: 'forbidden',
   },
   'DELETE /webhooks/:id': { admins: true, request: (s) => ({ path: `/webhooks/${s.webhookId}` }), foreign: 'forbidden' },
   'GET /webhooks/:id/deliveries': { admins: true, request: (s) => ({ path: `/webhooks/${s.webhookId}/deliveries` }), foreign: 'forbidden' },
-  'POST /webhooks/:id/deliveries/:deliveryId/replay': { admins: true,
+  'POST /webhooks/:id/deliveries/:deliveryId/replay': {
+    admins: true,
     request: (s) => ({ path: `/webhooks/${s.webhookId}/deliveries/${s.deliveryId}/replay` }),
     foreign: 'forbidden',
   },
 
+  'POST /hooks': {
+    admins: true,
+    request: () => ({ path: '/hooks', body: { target_url: 'http://127.0.0.1:9/b', event: 'new_message' } }),
+    foreign: mustNotMention,
+  },
+  'GET /hooks/samples': { admins: true, request: () => ({ path: '/hooks/samples?event=new_message' }), foreign: mustNotMention },
+  'DELETE /hooks/:id': { admins: true, request: (s) => ({ path: `/hooks/${s.hookId}` }), foreign: 'forbidden' },
+
   'GET /workspace/settings': { request: () => ({ path: '/workspace/settings' }), foreign: mustNotMention },
-  'PATCH /workspace/settings': { admins: true,
+  'PATCH /workspace/settings': {
+    admins: true,
     request: () => ({ path: '/workspace/settings', body: { notifications: { 'conversation-resolved': { customer: true } } } }),
     foreign: mustNotMention,
   },
   'GET /workspace/email-deliveries': { admins: true, request: () => ({ path: '/workspace/email-deliveries' }), foreign: mustNotMention },
   'GET /members': { request: () => ({ path: '/members' }), foreign: mustNotMention },
-  'POST /members': { admins: true,
+  'POST /members': {
+    admins: true,
     request: () => ({ path: '/members', body: { email: `b-admin-${Math.random().toString(36).slice(2, 8)}@example.com` } }),
     foreign: mustNotMention,
   },
   'POST /members/:id/invitation': { admins: true, request: (s) => ({ path: `/members/${s.memberId}/invitation` }), foreign: 'forbidden' },
-  'POST /members/:id/password-reset': { admins: true, owners: true, request: (s) => ({ path: `/members/${s.activeMemberId}/password-reset` }), foreign: 'forbidden' },
+  'POST /members/:id/password-reset': {
+    admins: true,
+    owners: true,
+    request: (s) => ({ path: `/members/${s.activeMemberId}/password-reset` }),
+    foreign: 'forbidden',
+  },
   'PATCH /members/:id': { admins: true, request: (s) => ({ path: `/members/${s.memberId}`, body: { role: 'member' } }), foreign: 'forbidden' },
   'DELETE /members/:id': { admins: true, request: (s) => ({ path: `/members/${s.memberId}` }), foreign: 'forbidden' },
   'GET /models': { request: () => ({ path: '/models' }), foreign: mustNotMention },
   'GET /model-providers': { admins: true, request: () => ({ path: '/model-providers' }), foreign: mustNotMention },
-  'POST /model-providers': { admins: true,
+  'POST /model-providers': {
+    admins: true,
     request: () => ({ path: '/model-providers', body: { name: 'B provider', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' } }),
     foreign: mustNotMention,
   },
-  'PATCH /model-providers/:id': { admins: true,
+  'PATCH /model-providers/:id': {
+    admins: true,
     request: (s) => ({ path: `/model-providers/${s.modelProviderId}`, body: { baseUrl: 'http://127.0.0.1:9/stolen/v1' } }),
     foreign: 'forbidden',
   },
   'DELETE /model-providers/:id': { admins: true, request: (s) => ({ path: `/model-providers/${s.modelProviderId}` }), foreign: 'forbidden' },
   'POST /model-providers/:id/test': { admins: true, request: (s) => ({ path: `/model-providers/${s.modelProviderId}/test` }), foreign: 'forbidden' },
-  'PUT /model-routes/:modelName': { admins: true,
+  'PUT /model-routes/:modelName': {
+    admins: true,
     request: (s) => ({ path: '/model-routes/llm_b', body: { providerId: s.modelProviderId, model: 'stolen' } }),
     foreign: 'forbidden',
   },
   'DELETE /model-routes/:modelName': { admins: true, request: () => ({ path: '/model-routes/llm_a' }), foreign: mustNotMention },
+
+  'GET /agents/:agentId/channels': { admins: true, request: (s) => ({ path: `/agents/${s.agentId}/channels` }), foreign: 'forbidden' },
+  'POST /agents/:agentId/channels': {
+    admins: true,
+    request: (s) => ({
+      path: `/agents/${s.agentId}/channels`,
+      body: { channel: 'mail', config: { address: 'stolen@example.com', inbound: 'smtp' } },
+    }),
+    foreign: 'forbidden',
+  },
+  'GET /channels/:id': { admins: true, request: (s) => ({ path: `/channels/${s.channelConnectionId}` }), foreign: 'forbidden' },
+  'PATCH /channels/:id': {
+    admins: true,
+    request: (s) => ({ path: `/channels/${s.channelConnectionId}`, body: { config: { apiBaseUrl: 'http://127.0.0.1:9/stolen' } } }),
+    foreign: 'forbidden',
+  },
+  'DELETE /channels/:id': { admins: true, request: (s) => ({ path: `/channels/${s.channelConnectionId}` }), foreign: 'forbidden' },
+  'POST /channels/:id/test': { admins: true, request: (s) => ({ path: `/channels/${s.channelConnectionId}/test` }), foreign: 'forbidden' },
 };
 
 /** Creates what workspace A owns for the table's requests. */
@@ -239,13 +343,27 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
   ).body.id;
   const keyId = (await parley.call<IssuedKeyBody>('POST', '/keys', { key: a.key, body: { name: 'spare' } })).body.id;
   const datasourceId = (
-    await parley.call<DatasourceBody>('POST', '/datasources', { key: a.key, body: { type: 'text', datastoreId, name: 'A notes', text: 'Private notes of A.' } })
+    await parley.call<DatasourceBody>('POST', '/datasources', {
+      key: a.key,
+      body: { type: 'text', datastoreId, name: 'A notes', text: 'Private notes of A.' },
+    })
   ).body.id;
   const conversations = parley.core.services.conversations;
-  const { conversation } = await conversations.ensureConversation(a.id, { agentId, channel: 'api' });
-  const { message } = await conversations.addMessage(a.id, conversation.id, { from: 'human', text: 'A private question' });
+  const { conversation } = await conversations.intake.start(a.id, { agentId, channel: 'api' });
+  const { message } = await conversations.messages.add(a.id, conversation.id, { from: 'human', text: 'A private question' });
+  const withFile = await conversations.intake.receive(a.id, {
+    agentId,
+    channel: 'api',
+    conversationId: conversation.id,
+    text: 'A private file',
+    attachments: [{ name: 'a-notes.txt', mimeType: 'text/plain', content: Buffer.from('Private notes of A, attached.') }],
+  });
+  const attachment = { messageId: withFile.message.id, id: String(withFile.message.attachments[0]?.id) };
   const webhookId = (
     await parley.call<CreatedWebhookBody>('POST', '/webhooks', { key: a.key, body: { url: 'http://127.0.0.1:9/a', events: ['message.created'] } })
+  ).body.id;
+  const hookId = (
+    await parley.call<{ id: string }>('POST', '/hooks', { key: a.key, body: { target_url: 'http://127.0.0.1:9/a', event: 'new_message' } })
   ).body.id;
   const memberId = (await parley.call<InvitedBody>('POST', '/members', { key: a.key, body: { email: 'a-admin@example.com' } })).body.id;
   const activeMemberId = (await parley.newMember(a.id, 'member')).memberId;
@@ -262,7 +380,13 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
     body: '{}',
     createdAt: new Date().toISOString(),
   };
-  await parley.core.store.deliveries.createWithJob(delivery, { id: `job_${delivery.id}`, kind: 'deliver-webhook', workspaceId: a.id, payload: { deliveryId: delivery.id }, maxAttempts: 1 });
+  await parley.core.store.deliveries.createWithJob(delivery, {
+    id: `job_${delivery.id}`,
+    kind: 'deliver-webhook',
+    workspaceId: a.id,
+    payload: { deliveryId: delivery.id },
+    maxAttempts: 1,
+  });
   const [event] = await parley.core.store.outbox.list({ workspaceId: a.id, limit: 1 });
   const modelProviderId = (
     await parley.call<ModelProviderBody>('POST', '/model-providers', {
@@ -271,6 +395,17 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
     })
   ).body.id;
   await parley.call('PUT', '/model-routes/llm_a', { key: a.key, body: { providerId: modelProviderId, model: 'a-served-model' } });
+  const channelConnectionId = (
+    await parley.call<ChannelConnectionBody>('POST', `/agents/${agentId}/channels`, {
+      key: a.key,
+      body: { channel: 'telegram', config: { botToken: FAKE_BOT_TOKEN, mode: 'polling', apiBaseUrl: 'http://127.0.0.1:9' } },
+    })
+  ).body.id;
+  const savedReplyId = (
+    await parley.call<{ id: string }>('POST', '/saved-replies', { key: a.key, body: { shortcut: 'a-refund', title: 'A refund', text: 'A canned' } })
+  ).body.id;
+  const labelId = (await parley.call<{ id: string }>('POST', '/labels', { key: a.key, body: { name: 'A label', color: '#ff0000' } })).body.id;
+  await parley.call('POST', `/conversations/${conversation.id}/labels`, { key: a.key, body: { labelIds: [labelId] } });
   return {
     a,
     eventId: event!.id,
@@ -282,17 +417,25 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
     messageId: message.id,
     webhookId,
     deliveryId: delivery.id,
+    hookId,
     memberId,
     activeMemberId,
     modelProviderId,
+    channelConnectionId,
+    savedReplyId,
+    labelId,
+    attachment,
   };
 }
 
 /**
- * Workspace routes the server registered, as table keys: all but the probes and the dashboard's session
- * endpoints (`/auth/*`, `/me`: a person's own, not a workspace's; test/api/auth.test.ts covers them).
+ * Workspace routes the server registered, as table keys: all but the probes, the dashboard's session
+ * endpoints (`/auth/*`, `/me`: a person's own, not a workspace's; test/api/auth.test.ts covers them) and
+ * vendors' deliveries to a channel connection (verified by the connection's secret: test/api/telegram-channel.test.ts).
  */
 export const authenticatedRoutes = (parley: TestParley): string[] =>
   parley.app.registeredRoutes
-    .filter((route) => !route.hidden && !['/healthz', '/readyz', '/me'].includes(route.url) && !route.url.startsWith('/auth/'))
+    .filter(
+      (route) => !route.hidden && !['/healthz', '/readyz', '/me', '/channels/:id/inbound'].includes(route.url) && !route.url.startsWith('/auth/'),
+    )
     .map((route) => `${route.method} ${route.url}`);

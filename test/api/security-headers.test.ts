@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestParley, type ApiResponse, type TestParley, type Workspace } from '../support/parley.js';
+import { describe, expect, it } from 'vitest';
+import type { ApiResponse, TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 
 /** A Content-Security-Policy header as directive → sources. */
@@ -29,11 +30,10 @@ describe.each(STORE_KINDS)('security headers on %s', (kind) => {
   let parley: TestParley;
   let ws: Workspace;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
   });
-  afterAll(() => parley.close());
 
   it('sends them on an API answer, with a CSP that lets JSON load nothing', async () => {
     const response = await parley.call('GET', '/agents', { key: ws.key });

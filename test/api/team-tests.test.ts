@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestParley, type SignedInMember, type TestParley, type Workspace } from '../support/parley.js';
+import { describe, expect, it } from 'vitest';
+import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { streamAnswer } from '../support/streamed-answer.js';
-import type {
-  AgentBody,
-  AnalyticsBody,
-  AnswerBody,
-  ConversationBody,
-  ListedConversationBody,
-  UpdateStatusResultBody,
-} from '../support/bodies.js';
+import type { AgentBody, AnalyticsBody, AnswerBody, ConversationBody, ListedConversationBody, UpdateStatusResultBody } from '../support/bodies.js';
 
 interface TabCounts {
   unresolved: { total: number };
@@ -17,7 +11,7 @@ interface TabCounts {
 }
 
 /**
- * Issue 27, finding 4: the team's own tests in the dashboard's playground stay out of the inbox and the
+ * The team's own tests in the dashboard's playground stay out of the inbox and the
  * figures unless asked for, and "human requested" counts the conversations that ever asked for a person.
  */
 describe.each(STORE_KINDS)('the team’s playground conversations and the status history on %s', (kind) => {
@@ -52,8 +46,8 @@ describe.each(STORE_KINDS)('the team’s playground conversations and the status
   };
   const listed = async (credential: string, path: string) => (await get<ListedConversationBody[]>(credential, path)).map((item) => item.id).sort();
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
     member = await parley.newMember(ws.id, 'member');
     agentId = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Helper', visibility: 'public' } })).body.id;
@@ -65,14 +59,18 @@ describe.each(STORE_KINDS)('the team’s playground conversations and the status
     ids.M = (await askWithKey(ws.key, 'Sent by the mail connector', 'email')).conversationId;
 
     // A visitor asks for a person; a member takes over and resolves; the visitor writes again (reopened).
-    const visitor = (await parley.call<AnswerBody>('POST', `/agents/${agentId}/query`, { key: null, body: { query: 'Can I talk to someone?' } })).body;
+    const visitor = (await parley.call<AnswerBody>('POST', `/agents/${agentId}/query`, { key: null, body: { query: 'Can I talk to someone?' } }))
+      .body;
     ids.V = visitor.conversationId;
     const requested = await parley.call('POST', `/agents/${agentId}/conversation/status`, {
       key: visitor.visitorToken,
       body: { status: 'HUMAN_REQUESTED' },
     });
     expect(requested.status).toBe(200);
-    const reply = await parley.call('POST', `/conversations/${ids.V}/messages`, { key: member.accessToken, body: { text: 'Ann here, how can I help?' } });
+    const reply = await parley.call('POST', `/conversations/${ids.V}/messages`, {
+      key: member.accessToken,
+      body: { text: 'Ann here, how can I help?' },
+    });
     expect(reply.status).toBe(201);
     const resolved = await parley.call('PATCH', `/conversations/${ids.V}`, { key: member.accessToken, body: { status: 'RESOLVED' } });
     expect(resolved.status).toBe(200);
@@ -95,7 +93,6 @@ describe.each(STORE_KINDS)('the team’s playground conversations and the status
     strangerPlayground = (await askInPlayground(theirMember.accessToken, theirAgent, 'Their test')).conversationId;
     await parley.call('POST', `/agents/${theirAgent}/query`, { key: stranger.key, body: { query: 'Their integration', channel: 'dashboard' } });
   }, 120_000);
-  afterAll(() => parley.close());
 
   describe('the inbox', () => {
     it('leaves the playground’s conversations out of the list for members, and shows them with includePlayground', async () => {
@@ -104,7 +101,12 @@ describe.each(STORE_KINDS)('the team’s playground conversations and the status
       expect(await listed(member.accessToken, '/user-conversations?channel=dashboard')).toEqual([ids.D]);
       expect(await listed(member.accessToken, '/user-conversations?channel=dashboard&includePlayground=true')).toEqual([ids.D, ids.P].sort());
       const records = await get<ListedConversationBody[]>(member.accessToken, '/user-conversations?includePlayground=true');
-      expect(Object.fromEntries(records.map((record) => [record.id, record.playground]))).toEqual({ [ids.P]: true, [ids.D]: false, [ids.V]: false, [ids.M]: false });
+      expect(Object.fromEntries(records.map((record) => [record.id, record.playground]))).toEqual({
+        [ids.P]: true,
+        [ids.D]: false,
+        [ids.V]: false,
+        [ids.M]: false,
+      });
     });
 
     it('lists an API client’s dashboard-channel conversations for its key, the playground’s only when asked', async () => {
@@ -180,13 +182,20 @@ describe.each(STORE_KINDS)('the team’s playground conversations and the status
   });
 
   it('changes the status in bulk only of the conversations the inbox shows, the playground’s when asked', async () => {
-    const bulk = await parley.call<UpdateStatusResultBody>('POST', '/conversations/update-status', { key: member.accessToken, body: { status: 'RESOLVED' } });
-    expect(bulk.body.count).toBe(3);
-    expect((await get<ConversationBody>(member.accessToken, `/conversations/${ids.P}`)).status).toBe('UNRESOLVED');
-    const withPlayground = await parley.call<UpdateStatusResultBody>('POST', '/conversations/update-status?includePlayground=true&channel=dashboard', {
+    const bulk = await parley.call<UpdateStatusResultBody>('POST', '/conversations/update-status', {
       key: member.accessToken,
       body: { status: 'RESOLVED' },
     });
+    expect(bulk.body.count).toBe(3);
+    expect((await get<ConversationBody>(member.accessToken, `/conversations/${ids.P}`)).status).toBe('UNRESOLVED');
+    const withPlayground = await parley.call<UpdateStatusResultBody>(
+      'POST',
+      '/conversations/update-status?includePlayground=true&channel=dashboard',
+      {
+        key: member.accessToken,
+        body: { status: 'RESOLVED' },
+      },
+    );
     expect(withPlayground.body.count).toBe(2);
     expect((await get<ConversationBody>(member.accessToken, `/conversations/${ids.P}`)).status).toBe('RESOLVED');
   });

@@ -4,8 +4,9 @@ import type http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
 
@@ -13,15 +14,38 @@ import { until } from '../support/until.js';
 async function selfSignedCertificate(dir: string): Promise<{ certFile: string; keyFile: string; cert: Buffer }> {
   const certFile = path.join(dir, 'cert.pem');
   const keyFile = path.join(dir, 'key.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
   return { certFile, keyFile, cert: await fs.readFile(certFile) };
 }
 
 /** GET over HTTPS trusting only `ca`: the certificate must really be the server's. */
-function httpsGet(url: string, ca: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+function httpsGet(
+  url: string,
+  ca: Buffer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     https
       .get(url, { ca, headers, agent: false }, (response) => {
@@ -39,14 +63,13 @@ describe('HTTPS served directly (PARLEY_TLS_CERT / PARLEY_TLS_KEY)', () => {
   let parley: TestParley;
   let cert: Buffer;
 
-  beforeAll(async () => {
+  parleyTest.beforeAll(async ({ startParley }) => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'parley-tls-'));
     const made = await selfSignedCertificate(dir);
     cert = made.cert;
-    parley = await startTestParley(STORE_KINDS[0]!, { env: { PARLEY_TLS_CERT: made.certFile, PARLEY_TLS_KEY: made.keyFile } });
+    parley = await startParley(STORE_KINDS[0]!, { env: { PARLEY_TLS_CERT: made.certFile, PARLEY_TLS_KEY: made.keyFile } });
   });
   afterAll(async () => {
-    await parley?.close();
     await fs.rm(dir, { recursive: true, force: true });
   });
 
@@ -91,7 +114,10 @@ describe.each(STORE_KINDS)('client addresses behind a proxy on %s', (kind) => {
       parley.call('POST', `/agents/${agent.body.id}/query`, { key: null, body: { query: 'Hello?' }, headers: { 'x-forwarded-for': forwardedFor } });
     /** The address the request log recorded for a request. */
     const loggedAddress = async (requestId: string) => {
-      const line = await until(() => lines.find((candidate) => candidate.includes(requestId)), (found) => found !== undefined);
+      const line = await until(
+        () => lines.find((candidate) => candidate.includes(requestId)),
+        (found) => found !== undefined,
+      );
       return (JSON.parse(line!) as { req: { remoteAddress: string } }).req.remoteAddress;
     };
     return { parley, ask, loggedAddress };

@@ -1,9 +1,10 @@
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uploadFile } from '../support/datasources.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { createScratchStore, STORE_KINDS } from '../support/stores.js';
 import { until } from '../support/until.js';
 import type { DatastoreBody, ErrorBody } from '../support/bodies.js';
@@ -21,12 +22,11 @@ describe.each(STORE_KINDS)('temporary files of uploads on %s', (kind) => {
   let ws: Workspace;
   let datastoreId: string;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind, { env: { PARLEY_MAX_UPLOAD_MB: String(LIMIT_MB) } });
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind, { env: { PARLEY_MAX_UPLOAD_MB: String(LIMIT_MB) } });
     ws = await parley.newWorkspace();
     datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'uploads' } })).body.id;
   });
-  afterAll(() => parley.close());
 
   const tempFiles = async () => new Set(await fs.readdir(tempDirIn(parley.config.dataDir)).catch(() => []));
   /** The files of the temporary folder that were not there `before`. */
@@ -35,16 +35,32 @@ describe.each(STORE_KINDS)('temporary files of uploads on %s', (kind) => {
   async function leavesNothing(upload: (before: Set<string>) => Promise<void>): Promise<void> {
     const before = await tempFiles();
     await upload(before);
-    await until(() => added(before), (names) => names.length === 0, 3000);
+    await until(
+      () => added(before),
+      (names) => names.length === 0,
+      3000,
+    );
   }
 
   it.each([
     ['half of the file', 200_000, ''],
     ['the whole file, without the closing delimiter', 400_000, '\r\n'],
   ])('removes the file of an upload whose client disconnects after %s', async (_what, fileBytes, after) => {
-    const fields = [`--${BOUNDARY}`, 'Content-Disposition: form-data; name="type"', '', 'file', `--${BOUNDARY}`,
-      'Content-Disposition: form-data; name="datastoreId"', '', datastoreId, `--${BOUNDARY}`,
-      'Content-Disposition: form-data; name="file"; filename="cut.txt"', 'Content-Type: text/plain', '', ''].join('\r\n');
+    const fields = [
+      `--${BOUNDARY}`,
+      'Content-Disposition: form-data; name="type"',
+      '',
+      'file',
+      `--${BOUNDARY}`,
+      'Content-Disposition: form-data; name="datastoreId"',
+      '',
+      datastoreId,
+      `--${BOUNDARY}`,
+      'Content-Disposition: form-data; name="file"; filename="cut.txt"',
+      'Content-Type: text/plain',
+      '',
+      '',
+    ].join('\r\n');
     const body = `${fields}${'x'.repeat(400_000)}\r\n--${BOUNDARY}--\r\n`;
     await leavesNothing(async (before) => {
       const socket = net.connect(Number(new URL(parley.url).port), '127.0.0.1');
@@ -55,7 +71,10 @@ describe.each(STORE_KINDS)('temporary files of uploads on %s', (kind) => {
       );
       socket.write(body.slice(0, fields.length + fileBytes) + after);
       // The server is streaming the file to disk when the client goes.
-      await until(() => added(before), (names) => names.length === 1);
+      await until(
+        () => added(before),
+        (names) => names.length === 1,
+      );
       socket.destroy();
     });
   });

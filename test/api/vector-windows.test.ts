@@ -23,7 +23,10 @@ describe.each(STORE_KINDS)('window vectors on %s', (kind) => {
 
   /** The parts of TEXT the model was asked to embed since `from` (a request count): queries are not. */
   const embeddedSince = (from: number) =>
-    server.requests.slice(from).flatMap((request) => request.body.input ?? []).filter((input) => TEXT.includes(input));
+    server.requests
+      .slice(from)
+      .flatMap((request) => request.body.input ?? [])
+      .filter((input) => TEXT.includes(input));
 
   /** Waits until the datasource was indexed again after `previous` (its last synch time then). */
   const reindexed = (parley: TestParley, key: string, id: string, previous: string | null | undefined) =>
@@ -44,10 +47,15 @@ describe.each(STORE_KINDS)('window vectors on %s', (kind) => {
       const datastore = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: {} })).body;
       expect(datastore.vectorWindows).toBe(true);
       const query = (call: TestParley['call']) =>
-        call<SearchHitBody[]>('POST', `/datastores/${datastore.id}/query`, { key: ws.key, body: { query: 'what is said about topic number seven', mode: 'vector' } });
+        call<SearchHitBody[]>('POST', `/datastores/${datastore.id}/query`, {
+          key: ws.key,
+          body: { query: 'what is said about topic number seven', mode: 'vector' },
+        });
 
       const sent = server.requests.length;
-      const created = (await parley.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId: datastore.id, text: TEXT } })).body;
+      const created = (
+        await parley.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId: datastore.id, text: TEXT } })
+      ).body;
       const first = await waitForDatasource(parley, ws.key, created.id);
       expect(first).toMatchObject({ status: 'synched', nbChunks: 1 });
       const windows = embeddedSince(sent);

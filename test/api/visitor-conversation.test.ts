@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { follow } from '../support/visitor-stream.js';
-import { startTestParley, type SignedInMember, type TestParley, type Workspace } from '../support/parley.js';
+import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import type { AgentBody, AnswerBody, ConversationBody, ErrorBody } from '../support/bodies.js';
 import { handoffNotices, noticeText } from '../../src/domain/handoff.js';
@@ -18,13 +19,12 @@ describe.each(STORE_KINDS)('the widget’s calls about the visitor’s own conve
   let agentId: string;
   let member: SignedInMember;
 
-  beforeAll(async () => {
-    parley = await startTestParley(kind);
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley(kind);
     ws = await parley.newWorkspace();
     member = await parley.newMember(ws.id);
     agentId = (await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Shop helper', visibility: 'public' } })).body.id;
   });
-  afterAll(() => parley.close());
 
   /** A visitor's first question, as the widget sends it: no key. */
   const ask = async (query: string, agent = agentId) => {
@@ -115,7 +115,11 @@ describe.each(STORE_KINDS)('the widget’s calls about the visitor’s own conve
         { event: 'status', data: { status: 'UNRESOLVED', isAiEnabled: false } },
         {
           event: 'message',
-          data: expect.objectContaining({ from: 'human', text: 'Let me check that for you.', sender: { type: 'user', name: 'Test person', mine: false } }),
+          data: expect.objectContaining({
+            from: 'human',
+            text: 'Let me check that for you.',
+            sender: { type: 'user', name: 'Test person', mine: false },
+          }),
         },
         { event: 'status', data: { status: 'RESOLVED', isAiEnabled: false } },
       ]);
@@ -146,13 +150,21 @@ describe.each(STORE_KINDS)('the widget’s calls about the visitor’s own conve
     expect((await evalAnswer(null, { messageId: answer.id, eval: 'bad', visitorId: other.visitorId })).status).toBe(404);
     expect((await evalAnswer(null, { messageId: answer.id, eval: 'bad' })).status).toBe(404);
     expect((await evalAnswer(null, { messageId: question.id, eval: 'bad', visitorId: visitor.visitorId })).status).toBe(404);
-    expect((await parley.call<ConversationBody>('GET', `/conversations/${visitor.conversationId}`, { key: ws.key })).body.messages.find((m) => m.id === answer.id)?.eval).toBe('GOOD');
+    expect(
+      (await parley.call<ConversationBody>('GET', `/conversations/${visitor.conversationId}`, { key: ws.key })).body.messages.find(
+        (m) => m.id === answer.id,
+      )?.eval,
+    ).toBe('GOOD');
   });
 
   it('records the lead form as the conversation’s contact, checking e-mail and phone', async () => {
     const visitor = await ask('Please call me back');
     const path = `/agents/${agentId}/conversation/contact`;
-    const saved = await asVisitor(visitor.visitorToken, 'PUT', path, { firstName: 'Lin', email: 'Lin@Example.com', phoneNumber: '+33 1 23 45 67 89' });
+    const saved = await asVisitor(visitor.visitorToken, 'PUT', path, {
+      firstName: 'Lin',
+      email: 'Lin@Example.com',
+      phoneNumber: '+33 1 23 45 67 89',
+    });
     expect(saved.status).toBe(204);
     const stored = await parley.call<ConversationBody>('GET', `/conversations/${visitor.conversationId}`, { key: ws.key });
     expect(stored.body.participantsContacts).toEqual([

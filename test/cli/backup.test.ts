@@ -1,10 +1,11 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { FIXTURES, uploadFile, waitForDatasource } from '../support/datasources.js';
 import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import type { AgentBody, AnswerBody, ConversationBody, DatasourceBody, DatastoreBody, SearchHitBody } from '../support/bodies.js';
 
 const QUESTIONS = ['Where does IBM have its headquarters?', 'Who is Anna Pavlovna?'];
@@ -31,8 +32,8 @@ describe('parley backup and parley restore of the embedded store', () => {
   /** A finished backup, for the refusal cases. */
   let backupDir: string;
 
-  beforeAll(async () => {
-    source = await startTestParley('sqlite', { workers: true, env: { PARLEY_EMBEDDINGS_THREADS: '1' } });
+  parleyTest.beforeAll(async ({ startParley }) => {
+    source = await startParley('sqlite', { workers: true, env: { PARLEY_EMBEDDINGS_THREADS: '1' } });
     ws = await source.newWorkspace();
     datastoreId = (await source.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'Library' } })).body.id;
     const text = await source.call<DatasourceBody>('POST', '/datasources', {
@@ -97,7 +98,9 @@ describe('parley backup and parley restore of the embedded store', () => {
       expect(agents.body.map((agent) => agent.name)).toContain('Librarian');
 
       for (const id of datasourceIds) {
-        const [before, after] = await Promise.all([source, restored].map((parley) => parley.call<DatasourceBody>('GET', `/datasources/${id}`, { key: ws.key })));
+        const [before, after] = await Promise.all(
+          [source, restored].map((parley) => parley.call<DatasourceBody>('GET', `/datasources/${id}`, { key: ws.key })),
+        );
         expect(after!.body).toEqual(before!.body);
       }
       const conversation = await restored.call<ConversationBody>('GET', `/conversations/${conversationId}`, { key: ws.key });
@@ -111,7 +114,10 @@ describe('parley backup and parley restore of the embedded store', () => {
       const resync = await restored.call('POST', `/datasources/${datasourceIds[1]}/resync`, { key: ws.key });
       expect(resync.status).toBe(200);
       const resynced = await waitForDatasource(restored, ws.key, datasourceIds[1]!, { timeoutMs: 120_000 });
-      expect(resynced).toMatchObject({ status: 'synched', nbChunks: (await source.call<DatasourceBody>('GET', `/datasources/${datasourceIds[1]}`, { key: ws.key })).body.nbChunks });
+      expect(resynced).toMatchObject({
+        status: 'synched',
+        nbChunks: (await source.call<DatasourceBody>('GET', `/datasources/${datasourceIds[1]}`, { key: ws.key })).body.nbChunks,
+      });
     } finally {
       await restored.close();
     }

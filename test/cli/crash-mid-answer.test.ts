@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
 import { callParley, startTestParley } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
 import { until } from '../support/until.js';
 import { startServeProcess, type ServeProcess } from '../support/worker-process.js';
@@ -29,10 +30,10 @@ describe.each(STORE_KINDS)('parley start killed mid-answer on %s', (kind) => {
   let agentId: string;
   let child: ServeProcess | undefined;
 
-  beforeAll(async () => {
+  parleyTest.beforeAll(async ({ startParley }) => {
     models = JSON.stringify({ remote: { provider: 'openai-compatible', model: 'fake-chat', baseURL: await model.start() } });
     scratch = await createScratchStore(kind);
-    const setup = await startTestParley(kind, { scratch, env: { PARLEY_MODELS: models } });
+    const setup = await startParley(kind, { scratch, env: { PARLEY_MODELS: models } });
     try {
       key = (await setup.newWorkspace()).key;
       agentId = (await setup.call<{ id: string }>('POST', '/agents', { key, body: { name: 'Help desk', modelName: 'remote' } })).body.id;

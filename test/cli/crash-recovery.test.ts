@@ -29,7 +29,7 @@ function startParley(env: Record<string, string>): ChildProcess {
 }
 
 /** One call to the child's API; `T` is the body the route answers. */
-const api = async <T,>(url: string, key: string, method: string, route: string, body?: unknown): Promise<T> => {
+const api = async <T>(url: string, key: string, method: string, route: string, body?: unknown): Promise<T> => {
   const response = await fetch(url + route, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },

@@ -1,9 +1,9 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
-import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
+import { FakeOpenAIChatServer, GREETING } from '../support/fake-openai-chat-server.js';
 import { closeServer, listenOnLoopback } from '../support/loopback-server.js';
-import { startTestParley } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { createScratchStore, type ScratchStore } from '../support/stores.js';
 import { until } from '../support/until.js';
 import { startServeProcess, type ServeProcess } from '../support/worker-process.js';
@@ -27,7 +27,7 @@ function readWholeStream(url: string, key: string): Promise<{ opened: Promise<vo
 }
 
 describe('parley start stopped with SIGTERM while it works', () => {
-  const model = new FakeOpenAIChatServer();
+  const model = new FakeOpenAIChatServer({ defaultReply: GREETING });
   // A web page that never comes: the ingestion job fetching it runs until the process stops.
   const hangingPage = http.createServer(() => undefined);
   let scratch: ScratchStore;
@@ -36,12 +36,12 @@ describe('parley start stopped with SIGTERM while it works', () => {
   let datasourceId: string;
   let child: ServeProcess;
 
-  beforeAll(async () => {
+  parleyTest.beforeAll(async ({ startParley }) => {
     const baseURL = await model.start();
     const pageUrl = await listenOnLoopback(hangingPage);
     scratch = await createScratchStore('sqlite');
     const models = JSON.stringify({ slow: { provider: 'openai-compatible', model: 'slow', baseURL } });
-    const setup = await startTestParley('sqlite', { scratch, env: { PARLEY_MODELS: models } });
+    const setup = await startParley('sqlite', { scratch, env: { PARLEY_MODELS: models } });
     try {
       const workspace = await setup.newWorkspace();
       key = workspace.key;
@@ -56,10 +56,7 @@ describe('parley start stopped with SIGTERM while it works', () => {
     } finally {
       await setup.close();
     }
-    child = await startServeProcess(
-      { ...scratch.env, PARLEY_MODELS: models, PARLEY_SHUTDOWN_TIMEOUT_SECONDS: '20' },
-      { withWorkers: true },
-    );
+    child = await startServeProcess({ ...scratch.env, PARLEY_MODELS: models, PARLEY_SHUTDOWN_TIMEOUT_SECONDS: '20' }, { withWorkers: true });
   }, 180_000);
 
   afterAll(async () => {
@@ -88,7 +85,10 @@ describe('parley start stopped with SIGTERM while it works', () => {
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query: 'Count to five' }),
       });
-      await until(() => model.requests.length, (count) => count >= 1);
+      await until(
+        () => model.requests.length,
+        (count) => count >= 1,
+      );
       const stopped = new Promise<number | null>((resolve) => child.process.once('exit', (code) => resolve(code)));
       child.process.kill('SIGTERM');
 

@@ -4,7 +4,8 @@ import type { TestParley } from '../support/parley.js';
 import { STORE_KINDS, type ScratchStore } from '../support/stores.js';
 import type { AgentBody } from '../support/bodies.js';
 
-describe.each(STORE_KINDS)('parley keys on %s', (kind) => {
+// Each command is a process of its own, started from the sources: seconds apiece on a loaded machine.
+describe.each(STORE_KINDS)('parley keys on %s', { timeout: 120_000 }, (kind) => {
   let scratch: ScratchStore;
   let parley: TestParley;
   let close: () => Promise<void>;

@@ -34,7 +34,10 @@ async function outcomeOf(call: Promise<ApiResponse<unknown>>): Promise<string> {
  * Light traffic while `breakIt` runs: a list and a write with an API key, each in a loop of its own
  * (about 40 calls a second, at most 2,000); resolves with each outcome and how often it came.
  */
-async function underTraffic(call: (method: string, route: string, options?: CallOptions) => Promise<ApiResponse<unknown>>, breakIt: () => Promise<void>) {
+async function underTraffic(
+  call: (method: string, route: string, options?: CallOptions) => Promise<ApiResponse<unknown>>,
+  breakIt: () => Promise<void>,
+) {
   const outcomes = new Map<string, number>();
   let calls = 0;
   let breaking = true;
@@ -69,19 +72,25 @@ describe.runIf(STORE_KINDS.includes('postgres'))('parley start on PostgreSQL whe
   let key: string;
   let stream: EventStreamClient;
 
-  const call = <T,>(method: string, route: string, options: CallOptions = {}) => callParley<T>(child.url, method, route, { key, ...options });
+  const call = <T>(method: string, route: string, options: CallOptions = {}) => callParley<T>(child.url, method, route, { key, ...options });
   const alive = () => child.process.exitCode === null && child.process.signalCode === null;
   const expectAlive = () => expect(alive(), `parley exited with ${child.process.exitCode}:\n${childErrors.slice(-3000)}`).toBe(true);
   /** Waits until a keyed route and the readiness probe both answer 200; how long that took, in ms. */
   const recovered = async (timeoutMs = RECOVERY_MS) => {
     const started = performance.now();
-    await until(async () => [(await call('GET', '/agents')).status, (await call('GET', '/readyz')).status], (statuses) => statuses.every((status) => status === 200), timeoutMs);
+    await until(
+      async () => [(await call('GET', '/agents')).status, (await call('GET', '/readyz')).status],
+      (statuses) => statuses.every((status) => status === 200),
+      timeoutMs,
+    );
     return performance.now() - started;
   };
   /** A text datasource added through the API is ingested by the child's workers, and the stream opened at the start hears of it. */
   const stillIngestsAndStreams = async (name: string) => {
     const datastoreId = (await call<DatastoreBody>('POST', '/datastores', { body: { name } })).body.id;
-    const created = await call<DatasourceBody>('POST', '/datasources', { body: { type: 'text', datastoreId, name, text: `${name}: the lighthouse keeper logs every ship.` } });
+    const created = await call<DatasourceBody>('POST', '/datasources', {
+      body: { type: 'text', datastoreId, name, text: `${name}: the lighthouse keeper logs every ship.` },
+    });
     expect(created.status).toBe(200);
     expect(await waitForDatasource({ call }, key, created.body.id, { timeoutMs: 30_000 })).toMatchObject({ status: 'synched', error: null });
     await until(
@@ -95,7 +104,7 @@ describe.runIf(STORE_KINDS.includes('postgres'))('parley start on PostgreSQL whe
    * connection is back (the test's own process writes it, so only NOTIFY can tell the child).
    */
   const hearsOtherProcesses = async () => {
-    const { conversation } = await core.services.conversations.ensureConversation(workspaceId, { agentId: null, channel: 'api' });
+    const { conversation } = await core.services.conversations.intake.start(workspaceId, { agentId: null, channel: 'api' });
     await until(
       () => stream.events.items.filter((event) => event.type === 'conversation.created').map((event) => event.envelope.data.conversationId),
       (created) => created.includes(conversation.id),
@@ -107,7 +116,12 @@ describe.runIf(STORE_KINDS.includes('postgres'))('parley start on PostgreSQL whe
     scratch = await createScratchStore('postgres');
     proxy = await TcpProxy.inFrontOf(scratch.env.PARLEY_DATABASE_URL!);
     child = await startServeProcess(
-      { ...scratch.env, PARLEY_DATABASE_URL: proxy.proxied(scratch.env.PARLEY_DATABASE_URL!), PARLEY_EMBEDDINGS_URL: await embeddings.start(), PARLEY_EMBEDDINGS_MODEL: 'fake-embed' },
+      {
+        ...scratch.env,
+        PARLEY_DATABASE_URL: proxy.proxied(scratch.env.PARLEY_DATABASE_URL!),
+        PARLEY_EMBEDDINGS_URL: await embeddings.start(),
+        PARLEY_EMBEDDINGS_MODEL: 'fake-embed',
+      },
       { withWorkers: true },
     );
     child.process.stderr?.on('data', (chunk: Buffer) => (childErrors += chunk.toString()));
@@ -136,15 +150,19 @@ describe.runIf(STORE_KINDS.includes('postgres'))('parley start on PostgreSQL whe
         for (let round = 0; round < 5; round += 1) {
           await sleep(400);
           // The test's own store loses its connections too: it is Parley's store as well, and must ride it out.
-          const { rowCount } = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
-            new URL(scratch.env.PARLEY_DATABASE_URL!).pathname.slice(1),
-          ]);
+          const { rowCount } = await admin.query(
+            'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+            [new URL(scratch.env.PARLEY_DATABASE_URL!).pathname.slice(1)],
+          );
           terminated += rowCount ?? 0;
         }
       });
       expectAlive();
       expect(terminated).toBeGreaterThan(5);
-      expect(Object.keys(outcomes).filter((outcome) => !ACCEPTABLE.has(outcome)), JSON.stringify(outcomes)).toEqual([]);
+      expect(
+        Object.keys(outcomes).filter((outcome) => !ACCEPTABLE.has(outcome)),
+        JSON.stringify(outcomes),
+      ).toEqual([]);
       expect(outcomes['200']).toBeGreaterThan(0);
     } finally {
       await admin.end();
@@ -165,7 +183,10 @@ describe.runIf(STORE_KINDS.includes('postgres'))('parley start on PostgreSQL whe
     });
     expectAlive();
     expect(reset).toBeGreaterThan(4);
-    expect(Object.keys(outcomes).filter((outcome) => !ACCEPTABLE.has(outcome)), JSON.stringify(outcomes)).toEqual([]);
+    expect(
+      Object.keys(outcomes).filter((outcome) => !ACCEPTABLE.has(outcome)),
+      JSON.stringify(outcomes),
+    ).toEqual([]);
     await recovered();
     await stillIngestsAndStreams('after resets');
     await hearsOtherProcesses();
@@ -180,7 +201,10 @@ describe.runIf(STORE_KINDS.includes('postgres'))('parley start on PostgreSQL whe
       expect(performance.now() - asked).toBeLessThan(3_000);
       expect(ready.status).toBe(503);
       expect(ready.body.error).toBe('UNAVAILABLE');
-      for (const [method, route, body] of [['GET', '/agents'], ['POST', '/datastores', { name: 'while gone' }]] as const) {
+      for (const [method, route, body] of [
+        ['GET', '/agents'],
+        ['POST', '/datastores', { name: 'while gone' }],
+      ] as const) {
         const response = await call<ErrorBody>(method, route, { body });
         expect(response.status, `${method} ${route}`).toBe(503);
         expect(response.body).toEqual({ error: 'UNAVAILABLE', message: expect.any(String), requestId: expect.any(String) });

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { EVENT_TYPES } from '../../src/events/event-types.js';
+import { EVENT_TYPES } from '../../src/contract/events.js';
 import { DELIVER_WEBHOOK_JOB } from '../../src/events/delivery-plan.js';
-import { INGEST_JOB } from '../../src/jobs/ingest-job.js';
+import { INGEST_JOB } from '../../src/domain/ingestion/ingest-job.js';
 import { openCore, type Core } from '../../src/parley.js';
 import { eventOf, type AgentBody, type ConversationBody, type DatasourceBody, type DatastoreBody, type SearchHitBody } from '../support/bodies.js';
 import { FIXTURES, uploadFile, waitForDatasource } from '../support/datasources.js';
@@ -69,7 +69,10 @@ describe.runIf(STORE_KINDS.includes('postgres'))('2 × parley serve + 2 × parle
   it('serves every call through either process, runs each job once and delivers each event once, to webhooks and to streams on both', async () => {
     const { workspace } = await core.services.workspaces.findOrCreate('scale-out');
     const { secret: key } = await core.services.keys.issue(workspace.id);
-    const apis = serves.map(({ url }) => ({ url, call: <T,>(method: string, route: string, options: CallOptions = {}) => callParley<T>(url, method, route, { key, ...options }) }));
+    const apis = serves.map(({ url }) => ({
+      url,
+      call: <T>(method: string, route: string, options: CallOptions = {}) => callParley<T>(url, method, route, { key, ...options }),
+    }));
     /** The two API processes in turn: call `n` goes to one, call `n + 1` to the other. */
     const via = (n: number) => apis[n % 2]!;
 
@@ -85,7 +88,9 @@ describe.runIf(STORE_KINDS.includes('postgres'))('2 × parley serve + 2 × parle
       FILES.map((file, n) => uploadFile<DatasourceBody>(via(n), { key, datastoreId, file: path.join(FIXTURES, file) })),
     );
     const texts = await Promise.all(
-      TEXTS.map((text, n) => via(FILES.length + n).call<DatasourceBody>('POST', '/datasources', { body: { type: 'text', datastoreId, name: `note ${n}`, text } })),
+      TEXTS.map((text, n) =>
+        via(FILES.length + n).call<DatasourceBody>('POST', '/datasources', { body: { type: 'text', datastoreId, name: `note ${n}`, text } }),
+      ),
     );
     const datasourceIds = [...uploads, ...texts].map((created) => {
       expect(created.status).toBe(200);
@@ -97,7 +102,9 @@ describe.runIf(STORE_KINDS.includes('postgres'))('2 × parley serve + 2 × parle
     }
 
     const searches = await Promise.all(
-      apis.map((api) => api.call<SearchHitBody[]>('POST', `/datastores/${datastoreId}/query`, { body: { query: 'lighthouse log harbour master', topK: 5 } })),
+      apis.map((api) =>
+        api.call<SearchHitBody[]>('POST', `/datastores/${datastoreId}/query`, { body: { query: 'lighthouse log harbour master', topK: 5 } }),
+      ),
     );
     expect(searches.map((search) => search.status)).toEqual([200, 200]);
     expect(searches[0]!.body.length).toBeGreaterThan(0);
@@ -161,7 +168,9 @@ describe.runIf(STORE_KINDS.includes('postgres'))('2 × parley serve + 2 × parle
     expect(jobs.filter((job) => job.kind === DELIVER_WEBHOOK_JOB)).toHaveLength(eventIds.length);
     const deliveries = await core.store.deliveries.list(workspace.id, { limit: 1000 });
     expect(deliveries).toHaveLength(eventIds.length);
-    expect(deliveries.filter((delivery) => delivery.status !== 'succeeded' || delivery.attemptCount !== 1 || delivery.attempts.length !== 1)).toEqual([]);
+    expect(deliveries.filter((delivery) => delivery.status !== 'succeeded' || delivery.attemptCount !== 1 || delivery.attempts.length !== 1)).toEqual(
+      [],
+    );
     for (const id of datasourceIds.filter((id) => id !== deleted)) {
       const chunks = await core.store.datasources.listChunks(workspace.id, id, { offset: 0, limit: 1000 });
       expect(chunks.map((chunk) => chunk.ordinal)).toEqual([...chunks.keys()]);

@@ -4,7 +4,8 @@ import { STORE_KINDS } from '../support/stores.js';
 
 const linkIn = (stdout: string) => stdout.match(/https?:\/\/\S+/)?.[0];
 
-describe.each(STORE_KINDS)('parley users on %s', (kind) => {
+// Each command is a process of its own, started from the sources: seconds apiece on a loaded machine.
+describe.each(STORE_KINDS)('parley users on %s', { timeout: 120_000 }, (kind) => {
   // PORT=0: the server's port is one the CLI's environment cannot know.
   let started: Awaited<ReturnType<typeof startParleyForCli>>;
   beforeAll(async () => void (started = await startParleyForCli(kind)));

@@ -4,8 +4,8 @@ import { ROOT, childEnv, waitForOutput } from '../support/cli.js';
 import { waitForDatasource } from '../support/datasources.js';
 import { startTestParley } from '../support/parley.js';
 import { STORE_KINDS, createScratchStore } from '../support/stores.js';
+import { until } from '../support/until.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import type { DatasourceEventPayload } from '../../src/events/datasource-events.js';
 import { eventOf, type DatasourceBody, type DatastoreBody } from '../support/bodies.js';
 
 describe.skipIf(!STORE_KINDS.includes('postgres'))('two `parley worker` processes on one PostgreSQL', () => {
@@ -43,8 +43,11 @@ describe.skipIf(!STORE_KINDS.includes('postgres'))('two `parley worker` processe
         const record = await waitForDatasource(api, ws.key, id, { timeoutMs: 180_000 });
         expect(record, JSON.stringify(record)).toMatchObject({ status: 'synched' });
       }
-      const jobs = await api.core.store.jobs.list({ kind: 'ingest-datasource' });
-      expect(jobs).toHaveLength(ids.length);
+      // A datasource is synched a moment before its job is marked done.
+      const jobs = await until(
+        () => api.core.store.jobs.list({ kind: 'ingest-datasource' }),
+        (listed) => listed.length === ids.length && listed.every((job) => job.status !== 'running'),
+      );
       for (const job of jobs) expect(job).toMatchObject({ status: 'done', attempts: 1 });
       for (const id of ids) {
         const chunks = await api.core.store.datasources.listChunks(ws.id, id, { offset: 0, limit: 100 });
@@ -55,7 +58,7 @@ describe.skipIf(!STORE_KINDS.includes('postgres'))('two `parley worker` processe
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(receiver.received).toHaveLength(ids.length);
       expect(new Set(received.map((request) => request.headers['parley-delivery'])).size).toBe(ids.length);
-      expect(received.map((request) => eventOf<DatasourceEventPayload>(request.body).data.datasourceId).sort()).toEqual([...ids].sort());
+      expect(received.map((request) => eventOf<'datasource.synched'>(request.body).data.datasourceId).sort()).toEqual([...ids].sort());
     } finally {
       for (const child of children) process.kill(-child.pid!, 'SIGTERM');
       await receiver.close();

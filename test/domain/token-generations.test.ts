@@ -25,7 +25,7 @@ async function foreignWatcher(url: string, id: string, delayMs: number | 'never'
 }
 
 /**
- * Revocation across processes on PostgreSQL (DESIGN §7): a revocation answers once every process watching
+ * Revocation across processes on PostgreSQL: a revocation answers once every process watching
  * has applied it, so the revoked person's next request is refused wherever it lands; a process that never
  * answers delays the answer by two seconds, never blocks it.
  */
@@ -57,6 +57,14 @@ describe.skipIf(!STORE_KINDS.includes('postgres'))('token generations across pro
       expect(await checking.current(user.id)).toBe(0);
       await revoking.revoke(user.id);
       expect(await checking.current(user.id)).toBe(1);
+    }
+  });
+
+  it('raises the other process’s revision for a deleted key as soon as the revocation answers', async () => {
+    for (let round = 0; round < 20; round++) {
+      const before = await checking.revision();
+      await revoking.revokeKey(`deleted-${round}`);
+      expect(await checking.revision()).toBeGreaterThan(before);
     }
   });
 

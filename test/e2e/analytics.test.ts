@@ -7,6 +7,7 @@ import type { AnalyticsBody, MemberBody } from '../support/bodies.js';
 import { parleyTest } from '../support/parley-test.js';
 import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
+import { answerSourceRecord, createConversation, messageRecord } from '../support/store-contract.js';
 import { launchBrowser, openContext, screenshots, seriousViolations } from './support/browser.js';
 import { useSession } from './support/dashboard.js';
 import { apiCall, settled } from './support/seed.js';
@@ -57,7 +58,16 @@ const daysAgo = (days: number, seconds = 0) => new Date(Date.now() - days * 86_4
 /** A past conversation as the API would have recorded it, written through the store with its times. */
 async function pastConversation(
   store: Store,
-  { agentId, channel, day, cited, rating, gap, replyAfter, status }: {
+  {
+    agentId,
+    channel,
+    day,
+    cited,
+    rating,
+    gap,
+    replyAfter,
+    status,
+  }: {
     agentId: string;
     channel: string;
     day: number;
@@ -68,61 +78,34 @@ async function pastConversation(
     status?: 'RESOLVED' | 'HUMAN_REQUESTED';
   },
 ): Promise<void> {
-  const conversationId = newId();
-  const { conversation } = await store.conversations.ensure({
-    id: conversationId,
-    workspaceId: workspace.id,
-    agentId,
-    channel,
-    channelExternalId: null,
-    status: 'UNRESOLVED',
-    isAiEnabled: true,
-    title: '',
-    metadata: {},
-    visitorId: null,
-    contactId: null,
-    createdAt: daysAgo(day),
-  });
-  const message = (fields: Partial<NewMessage> & Pick<NewMessage, 'from' | 'text' | 'createdAt'>): NewMessage => ({
-    id: newId(),
-    workspaceId: workspace.id,
-    conversationId: conversation.id,
-    sources: [],
-    read: true,
-    attachments: [],
-    usage: null,
-    model: null,
-    visitorId: null,
-    memberId: null,
-    interrupted: false,
-    notice: null,
-    ...fields,
-  });
+  const conversation = await createConversation(store, workspace.id, { agentId, channel, createdAt: daysAgo(day) });
+  const message = (fields: Partial<NewMessage> & Pick<NewMessage, 'from' | 'text' | 'createdAt'>): NewMessage =>
+    messageRecord(workspace.id, conversation.id, { read: true, ...fields });
   const question = gap ?? 'How long do refunds take?';
-  await store.conversations.appendMessage(message({ from: 'human', text: question, createdAt: daysAgo(day, 5) }), question);
+  await store.conversations.appendMessage(message({ from: 'human', text: question, createdAt: daysAgo(day, 5) }), { titleIfUntitled: question });
   const answer = message({
     from: 'agent',
     text: gap === undefined ? 'Refunds take five working days. [1]' : 'I could not find this in the knowledge base.',
-    sources: cited.map((datasource) => ({ datasource_id: datasource.id, datasource_name: datasource.name, score: 0.8 })),
+    sources: cited.map((datasource) => answerSourceRecord({ datasourceId: datasource.id, datasourceName: datasource.name, score: 0.8 })),
     createdAt: daysAgo(day, 6),
   });
   await store.conversations.appendMessage(
     answer,
-    undefined,
-    undefined,
     gap === undefined
       ? undefined
       : {
-          id: newId(),
-          workspaceId: workspace.id,
-          agentId,
-          conversationId: conversation.id,
-          messageId: answer.id,
-          question: gap,
-          questionKey: questionKey(gap),
-          reason: 'no_passage',
-          bestScore: null,
-          createdAt: answer.createdAt,
+          gap: {
+            id: newId(),
+            workspaceId: workspace.id,
+            agentId,
+            conversationId: conversation.id,
+            messageId: answer.id,
+            question: gap,
+            questionKey: questionKey(gap),
+            reason: 'no_passage',
+            bestScore: null,
+            createdAt: answer.createdAt,
+          },
         },
   );
   if (rating !== undefined) await store.messages.rate(workspace.id, answer.id, rating);
@@ -173,7 +156,10 @@ parleyTest('full: figures, charts and knowledge gaps; the filter lives in the UR
   });
   await apiCall(parley, key, 'POST', `/messages/${open.messageId}/eval`, { eval: 'GOOD' });
   await apiCall(parley, key, 'PATCH', `/conversations/${open.conversationId}`, { status: 'RESOLVED' });
-  const mars = await apiCall<{ conversationId: string }>(parley, key, 'POST', `/agents/${support.id}/query`, { query: 'Do you ship to Mars?', channel: 'website' });
+  const mars = await apiCall<{ conversationId: string }>(parley, key, 'POST', `/agents/${support.id}/query`, {
+    query: 'Do you ship to Mars?',
+    channel: 'website',
+  });
   await apiCall(parley, key, 'POST', `/agents/${support.id}/query`, { query: 'do you ship to MARS', channel: 'mail' });
   await apiCall(parley, key, 'POST', `/conversations/${mars.conversationId}/messages`, { text: 'Not yet!', memberId: member!.id });
   await apiCall(parley, key, 'POST', `/agents/${sales.id}/query`, { query: 'Can I pay with bitcoin?', channel: 'api' });
@@ -202,9 +188,13 @@ parleyTest('full: figures, charts and knowledge gaps; the filter lives in the UR
 
   await page.goto('/dashboard/analytics');
   await page.getByRole('img', { name: /^Conversations per day, by channel/ }).waitFor();
-  expect(await page.locator('.figure').filter({ hasText: /^Conversations/ }).locator('.figure-value').textContent()).toBe(
-    report.conversations.total.toLocaleString('en'),
-  );
+  expect(
+    await page
+      .locator('.figure')
+      .filter({ hasText: /^Conversations/ })
+      .locator('.figure-value')
+      .textContent(),
+  ).toBe(report.conversations.total.toLocaleString('en'));
   await page.getByRole('img', { name: /^Answer ratings/ }).waitFor();
   await page.getByRole('img', { name: /^The datasources cited most: / }).waitFor();
 
@@ -266,7 +256,12 @@ parleyTest('full: figures, charts and knowledge gaps; the filter lives in the UR
   expect(asked.status).toBe(200);
   await page.reload();
   await page.getByRole('img', { name: /^Conversations per day/ }).waitFor();
-  const total = () => page.locator('.figure').filter({ hasText: /^Conversations/ }).locator('.figure-value').textContent();
+  const total = () =>
+    page
+      .locator('.figure')
+      .filter({ hasText: /^Conversations/ })
+      .locator('.figure-value')
+      .textContent();
   expect(await total()).toBe(report.conversations.total.toLocaleString('en'));
   await page.getByRole('checkbox', { name: /Include playground/ }).check();
   await page.waitForURL((url) => url.searchParams.get('includePlayground') === 'true');

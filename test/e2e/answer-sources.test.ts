@@ -18,7 +18,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Issue 28: the playground shows the answer as stored, its [n] matching the n-th source of the list under it. */
+/** The playground shows the answer as stored, its [n] matching the n-th source of the list under it. */
 describe.each(STORE_KINDS.slice(0, 1))('an answer’s sources in the playground on %s', (kind) => {
   const upstream = new FakeOpenAIChatServer();
   let parley: TestParley;

@@ -8,7 +8,7 @@ import { useSession } from './support/dashboard.js';
 import { apiCall } from './support/seed.js';
 
 /**
- * Issue 27, finding 4: a question asked in an agent's playground is the team's own test. The playground
+ * A question asked in an agent's playground is the team's own test. The playground
  * shows its answer; the inbox leaves the conversation out until "Include playground" is checked, while an
  * API client's conversation on channel dashboard is listed as any other.
  */
@@ -57,7 +57,8 @@ parleyTest('the playground’s questions stay out of the inbox until asked for',
   await apiCall(parley, workspace.key, 'POST', `/agents/${agentId}/query`, { query: 'Order 1234 has not arrived', channel: 'dashboard' });
   await page.reload();
   await expect.poll(() => listed().count()).toBe(1);
-  await listed().getByText('Support bot · dashboard').waitFor();
+  await listed().getByText('Support bot', { exact: true }).waitFor();
+  expect(await listed().locator('.channel-tag').allInnerTexts()).toEqual(['Dashboard']);
   await expect.poll(() => page.getByRole('tab', { name: /^All/ }).textContent()).toMatch(/^All1/);
 
   // The switch shows the team's tests too, in the URL.

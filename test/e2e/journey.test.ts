@@ -97,7 +97,10 @@ describe.each(STORE_KINDS)('the dashboard on %s', (kind) => {
     await owner.getByLabel('Query').fill('How many bottles of water were delivered?');
     await owner.getByRole('button', { name: 'Search' }).click();
     for (const mode of ['Hybrid', 'Vector', 'Keyword']) {
-      const first = owner.getByRole('list', { name: `${mode} hits` }).getByRole('listitem').first();
+      const first = owner
+        .getByRole('list', { name: `${mode} hits` })
+        .getByRole('listitem')
+        .first();
       await first.waitFor();
       expect(await first.textContent()).toMatch(/^-?\d\.\d{3}pdf-memo-1p\.pdf.*20,000 bottles of water/s);
     }
@@ -117,9 +120,16 @@ describe.each(STORE_KINDS)('the dashboard on %s', (kind) => {
     expect(response.request().postDataJSON()).toMatchObject({ query: 'How many bottles of water were delivered?', streaming: true });
     expect(response.headers()['content-type']).toContain('text/event-stream');
     const answer = owner.getByRole('log', { name: 'Conversation' });
-    await answer.getByText(/20,000 bottles/).first().waitFor();
+    await answer
+      .getByText(/20,000 bottles/)
+      .first()
+      .waitFor();
     await answer.getByText(/^\d+ sources?$/).waitFor();
-    await answer.getByRole('listitem').filter({ hasText: 'pdf-memo-1p.pdf' }).getByText(/score \d\.\d{3}/).waitFor();
+    await answer
+      .getByRole('listitem')
+      .filter({ hasText: 'pdf-memo-1p.pdf' })
+      .getByText(/score \d\.\d{3}/)
+      .waitFor();
 
     // A member is invited; the e-mail carries the link.
     await owner.getByRole('link', { name: 'Settings' }).click();

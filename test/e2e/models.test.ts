@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { parleyTest } from '../support/parley-test.js';
-import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
+import { FakeOpenAIChatServer, GREETING } from '../support/fake-openai-chat-server.js';
 import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { SCREENSHOTS, launchBrowser, openContext, screenshots, seriousViolations } from './support/browser.js';
@@ -13,7 +13,7 @@ import { apiCall } from './support/seed.js';
 const PROVIDER_KEY = 'sk-e2e-0123456789-dashboardkey-W4ll';
 
 /**
- * The Models page (issue 28, part 3) in Chromium: an owner adds a provider pointing at a loopback
+ * The Models page in Chromium: an owner adds a provider pointing at a loopback
  * OpenAI-compatible server, tests it, maps llm_a to its model; an agent on llm_a answers through it in the
  * playground, which says which model answered; the key never comes back in any response the page reads.
  */
@@ -29,7 +29,7 @@ const bodies: string[] = [];
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  fake = new FakeOpenAIChatServer();
+  fake = new FakeOpenAIChatServer({ defaultReply: GREETING });
   fake.apiKey = PROVIDER_KEY;
   baseUrl = await fake.start();
 });
@@ -48,7 +48,10 @@ parleyTest.beforeAll(async ({ startParley }) => {
   page = await opened.context.newPage();
   page.on('response', (response) => {
     if (response.headers()['content-type']?.includes('json') || response.headers()['content-type']?.includes('event-stream')) {
-      void response.text().then((text) => bodies.push(text), () => undefined);
+      void response.text().then(
+        (text) => bodies.push(text),
+        () => undefined,
+      );
     }
   });
 });
@@ -99,7 +102,9 @@ parleyTest('an owner connects a provider, tests it, maps a name, and the playgro
   await page.goto(`${parley.url}/dashboard/agents/new`);
   const model = page.getByLabel('Model', { exact: true });
   await model.selectOption('llm_b_mini');
-  await expect.poll(() => page.locator('.model-about').innerText()).toMatch(/picks the sentences of your documents.*system prompt and the temperature change nothing/s);
+  await expect
+    .poll(() => page.locator('.model-about').innerText())
+    .toMatch(/picks the sentences of your documents.*system prompt and the temperature change nothing/s);
   await model.selectOption('llm_a');
   await expect.poll(() => page.locator('.model-about').innerText()).toMatch(/answered by fake-chat on Our vLLM\. It writes answers/);
   await shoot('models-agent-form');

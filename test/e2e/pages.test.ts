@@ -130,15 +130,33 @@ describe('a workspace', () => {
   parleyTest('full: lists, detail pages and the playground', async () => {
     const key = workspace.key;
     receiver.replies.push({ status: 500, body: 'Internal error at the receiver' });
-    webhookId = (await apiCall(parley, key, 'POST', '/webhooks', { url: receiver.url, events: ['datasource.synched', 'datasource.error'], description: 'CRM sync' })).id;
-    await apiCall(parley, key, 'POST', '/webhooks', { url: 'http://hooks.localhost/parley', events: ['conversation-resolved', 'human-requested'], enabled: false });
-    const datastore = await apiCall(parley, key, 'POST', '/datastores', { name: 'Handbook', description: 'Policies, memos and the company history.' });
+    webhookId = (
+      await apiCall(parley, key, 'POST', '/webhooks', {
+        url: receiver.url,
+        events: ['datasource.synched', 'datasource.error'],
+        description: 'CRM sync',
+      })
+    ).id;
+    await apiCall(parley, key, 'POST', '/webhooks', {
+      url: 'http://hooks.localhost/parley',
+      events: ['conversation-resolved', 'human-requested'],
+      enabled: false,
+    });
+    const datastore = await apiCall(parley, key, 'POST', '/datastores', {
+      name: 'Handbook',
+      description: 'Policies, memos and the company history.',
+    });
     datastoreId = datastore.id;
     await apiCall(parley, key, 'POST', '/datastores', { name: 'Product FAQ', description: 'Answers to what customers ask most.' });
     for (const file of ['pdf-memo-1p.pdf', 'md-ibm-wiki.md', 'txt-war-and-peace-ch1.txt', 'pdf-password-protected.pdf']) {
       await uploadFile(parley, key, datastoreId, file);
     }
-    await apiCall(parley, key, 'POST', '/datasources', { type: 'text', datastoreId, name: 'Opening hours', text: 'We are open from 9 to 5, Monday to Friday.' });
+    await apiCall(parley, key, 'POST', '/datasources', {
+      type: 'text',
+      datastoreId,
+      name: 'Opening hours',
+      text: 'We are open from 9 to 5, Monday to Friday.',
+    });
     await apiCall(parley, key, 'POST', '/agents', {
       name: 'Support bot',
       description: 'Answers customers on the website from the handbook.',
@@ -163,7 +181,10 @@ describe('a workspace', () => {
     await page.getByRole('tab', { name: 'Playground' }).click();
     await page.getByLabel('Your question').fill('How many bottles of water were delivered?');
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByRole('log', { name: 'Conversation' }).getByText(/^\d+ sources?$/).waitFor();
+    await page
+      .getByRole('log', { name: 'Conversation' })
+      .getByText(/^\d+ sources?$/)
+      .waitFor();
     await page.getByText('Try other settings').click();
     await page.getByLabel('Temperature').fill('0.7');
     await capture(page, 'agent-playground');
@@ -209,9 +230,7 @@ describe('a workspace', () => {
     expect(await windows.isChecked()).toBe(true);
     await windows.uncheck();
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await expect
-      .poll(async () => (await apiCall<DatastoreBody>(parley, workspace.key, 'GET', `/datastores/${spare.id}`)).vectorWindows)
-      .toBe(false);
+    await expect.poll(async () => (await apiCall<DatastoreBody>(parley, workspace.key, 'GET', `/datastores/${spare.id}`)).vectorWindows).toBe(false);
     await page.goto(`/dashboard/datastores/${spare.id}?tab=settings`);
     expect(await page.getByRole('checkbox', { name: /Read long passages whole/ }).isChecked()).toBe(false);
     await apiCall(parley, workspace.key, 'DELETE', `/datastores/${spare.id}`);
@@ -357,7 +376,9 @@ describe('uploads and the access token', () => {
     await renewed;
 
     let refused = 0;
-    await page.route('**/datastores', (route) => (refused++ === 0 ? route.fulfill({ status: 401, json: { error: 'UNAUTHORIZED', message: 'expired', requestId: 'r' } }) : route.fallback()));
+    await page.route('**/datastores', (route) =>
+      refused++ === 0 ? route.fulfill({ status: 401, json: { error: 'UNAUTHORIZED', message: 'expired', requestId: 'r' } }) : route.fallback(),
+    );
     const minted = page.waitForRequest((request) => request.url().endsWith('/auth/token'));
     await page.getByRole('link', { name: 'Datastores' }).click();
     await minted;

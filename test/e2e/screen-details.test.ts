@@ -11,7 +11,7 @@ import { useSession } from './support/dashboard.js';
 import { apiCall } from './support/seed.js';
 
 /**
- * Small things seen on screen (issue 27): the playground's page keeps its height however long the chat,
+ * Small things seen on screen: the playground's page keeps its height however long the chat,
  * dialogs open without a Content-Security-Policy error, a failing webhook says it fails, relative times
  * move on. One store is enough: each is about the page, not the store.
  */
@@ -95,7 +95,10 @@ describe('the dashboard, in detail', () => {
     for (const [path, button, title] of dialogs) {
       await page.goto(path);
       await page.getByRole('button', { name: button, exact: true }).first().click();
-      await page.getByRole('dialog', { name: title }).or(page.getByRole('alertdialog', { name: title })).waitFor();
+      await page
+        .getByRole('dialog', { name: title })
+        .or(page.getByRole('alertdialog', { name: title }))
+        .waitFor();
       // The page behind stays locked: the scroll lock's styles apply without being inline.
       expect(await bodyOverflow(page)).toBe('hidden');
       await page.keyboard.press('Escape');
@@ -123,8 +126,8 @@ describe('the dashboard, in detail', () => {
     const webhook = await apiCall(parley, workspace.key, 'POST', '/webhooks', { url: receiver.url, events: ['message.created'] });
     receiver.replies.push(...Array.from({ length: 3 }, () => ({ status: 500, body: 'Internal error at the receiver' })));
     const conversations = parley.core.services.conversations;
-    const { conversation } = await conversations.ensureConversation(workspace.id, { agentId: null, channel: 'api' });
-    for (const text of ['one', 'two', 'three']) await conversations.addMessage(workspace.id, conversation.id, { from: 'human', text });
+    const { conversation } = await conversations.intake.start(workspace.id, { agentId: null, channel: 'api' });
+    for (const text of ['one', 'two', 'three']) await conversations.messages.add(workspace.id, conversation.id, { from: 'human', text });
     const deliveries = await until(
       () => apiCall<DeliveryBody[]>(parley, workspace.key, 'GET', `/webhooks/${webhook.id}/deliveries`),
       (list) => list.length === 3 && list.every((delivery) => delivery.status === 'failed'),
@@ -137,7 +140,11 @@ describe('the dashboard, in detail', () => {
     expect(await page.getByText('Receiving events').count()).toBe(0);
     await screenshots(page, 'webhook-failing');
     // The list tells it too, beside an endpoint that is fine.
-    await apiCall(parley, workspace.key, 'POST', '/webhooks', { url: `${receiver.url}/crm`, events: ['datasource.synched'], description: 'CRM sync' });
+    await apiCall(parley, workspace.key, 'POST', '/webhooks', {
+      url: `${receiver.url}/crm`,
+      events: ['datasource.synched'],
+      description: 'CRM sync',
+    });
     await page.goto('/dashboard/settings/webhooks');
     const card = (url: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: url, exact: true }) });
     await card(receiver.url).getByText('Failing: the last 3 deliveries failed').waitFor();
@@ -146,7 +153,7 @@ describe('the dashboard, in detail', () => {
     await screenshots(page, 'webhooks-list-failing');
 
     // One success after the failures: receiving again.
-    await conversations.addMessage(workspace.id, conversation.id, { from: 'human', text: 'four' });
+    await conversations.messages.add(workspace.id, conversation.id, { from: 'human', text: 'four' });
     await until(
       () => apiCall<DeliveryBody[]>(parley, workspace.key, 'GET', `/webhooks/${webhook.id}/deliveries`),
       (list) => list[0]?.status === 'succeeded',
@@ -156,6 +163,25 @@ describe('the dashboard, in detail', () => {
     await page.goto('/dashboard/settings/webhooks');
     await card(`${receiver.url}/crm`).waitFor();
     expect(await card(receiver.url).getByText('Failing').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  parleyTest('a Zapier subscription shows among the webhooks, labelled, and can be removed', async () => {
+    const hook = await apiCall(parley, workspace.key, 'POST', '/hooks', { target_url: `${receiver.url}/zap`, event: 'new_message' });
+    const { page, problems } = await signedInPage();
+    await page.goto('/dashboard/settings/webhooks');
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: `${receiver.url}/zap`, exact: true }) });
+    await card.getByText('Zapier / automation').waitFor();
+    await card.getByText('message.created').waitFor();
+    await screenshots(page, 'webhooks-automation-subscription');
+    await card.getByRole('button', { name: `Delete the endpoint ${receiver.url}/zap` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete endpoint' }).click();
+    await card.waitFor({ state: 'detached' });
+    // The card goes at once; the server's answer may come a moment later.
+    await until(
+      () => apiCall<{ id: string }[]>(parley, workspace.key, 'GET', '/webhooks'),
+      (webhooks) => !webhooks.some((webhook) => webhook.id === hook.id),
+    );
     expect(problems).toEqual([]);
   });
 

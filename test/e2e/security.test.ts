@@ -13,7 +13,8 @@ const HOSTILE = {
   datastore: `<i class="injected">Store</i>`,
   file: `<img src=x onerror="window.pwned='file'">.txt`,
   // Markup in a fenced block stays in the chunk as written (elsewhere the HTML reader strips it).
-  chunk: '# Water\n\nBottles of water arrived.\n\n```html\n<script>window.pwned=\'chunk\'</script><b class="injected">bold</b><img src="x" onerror="window.pwned=\'chunk\'">\n```\n',
+  chunk:
+    '# Water\n\nBottles of water arrived.\n\n```html\n<script>window.pwned=\'chunk\'</script><b class="injected">bold</b><img src="x" onerror="window.pwned=\'chunk\'">\n```\n',
 };
 
 let browser: Browser;
@@ -137,7 +138,10 @@ describe('text from people and models', () => {
     await page.goto(`/dashboard/agents/${agentId}?tab=playground`);
     await page.getByLabel('Your question').fill('What about bottles of water?');
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByRole('log', { name: 'Conversation' }).getByText(/^\d+ sources?$/).waitFor();
+    await page
+      .getByRole('log', { name: 'Conversation' })
+      .getByText(/^\d+ sources?$/)
+      .waitFor();
     await expectInert(page, [HOSTILE.file]);
     expect(problems).toEqual([]);
   });

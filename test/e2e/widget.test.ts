@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseContextBlock } from '../../src/llm/prompt/context-block.js';
-import { FakeOpenAIChatServer } from '../support/fake-openai-chat-server.js';
+import { FakeOpenAIChatServer, GREETING } from '../support/fake-openai-chat-server.js';
 import { closeServer, listenOnLoopback } from '../support/loopback-server.js';
 import { parleyTest } from '../support/parley-test.js';
 import type { SignedInMember, TestParley, Workspace } from '../support/parley.js';
@@ -27,7 +27,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const DOCS = '<!doctype html><html><head><title>Shipping</title></head><body><main><h1>Shipping</h1>' +
+const DOCS =
+  '<!doctype html><html><head><title>Shipping</title></head><body><main><h1>Shipping</h1>' +
   '<p>Parcels ship within two days of the order. Delivery on Sundays is not available. Returns are free for thirty days.</p></main></body></html>';
 const HOSTILE_CSS = '* { font: 40px serif !important; color: red !important } html { font-size: 5px }';
 
@@ -48,7 +49,11 @@ interface Probe {
   seen?: string[];
 }
 interface ProbeElement {
-  shadowRoot: { querySelector(selector: string): ProbeElement | null; querySelectorAll(selector: string): ArrayLike<ProbeElement>; activeElement: ProbeElement | null } | null;
+  shadowRoot: {
+    querySelector(selector: string): ProbeElement | null;
+    querySelectorAll(selector: string): ArrayLike<ProbeElement>;
+    activeElement: ProbeElement | null;
+  } | null;
   getAttribute(name: string): string | null;
   tagName: string;
   className: string;
@@ -73,19 +78,26 @@ class Site {
     const csp: Csp = (q.get('csp') as Csp | null) ?? 'strict';
     const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8' };
     // The strict page allows scripts and connections from Parley only, and no style at all.
-    if (csp === 'strict') headers['content-security-policy'] = `default-src 'none'; script-src ${this.parleyUrl}; connect-src ${this.parleyUrl}; style-src 'none'; img-src 'none'`;
-    if (csp === 'styles') headers['content-security-policy'] = `default-src 'none'; script-src ${this.parleyUrl}; connect-src ${this.parleyUrl}; style-src 'self'`;
+    if (csp === 'strict')
+      headers['content-security-policy'] =
+        `default-src 'none'; script-src ${this.parleyUrl}; connect-src ${this.parleyUrl}; style-src 'none'; img-src 'none'`;
+    if (csp === 'styles')
+      headers['content-security-policy'] = `default-src 'none'; script-src ${this.parleyUrl}; connect-src ${this.parleyUrl}; style-src 'self'`;
     const attributes = [`data-agent-id="${q.get('agent') ?? ''}"`];
     if (q.get('lang')) attributes.push(`data-lang="${q.get('lang')}"`);
     if (q.get('mode') === 'inline') attributes.push('data-mode="inline" data-target="#help"');
     if (q.get('data')) attributes.push(q.get('data') ?? '');
-    const second = q.get('agent2') ? `<script src="${this.parleyUrl}/widget.js" data-agent-id="${q.get('agent2')}" data-position="left" async></script>` : '';
+    const second = q.get('agent2')
+      ? `<script src="${this.parleyUrl}/widget.js" data-agent-id="${q.get('agent2')}" data-position="left" async></script>`
+      : '';
     const widget = q.get('widget') === '0' ? '' : `<script src="${this.parleyUrl}/widget.js" ${attributes.join(' ')} async></script>${second}`;
-    response.writeHead(200, headers).end(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>` +
-        `${q.get('hostile') ? '<link rel="stylesheet" href="/hostile.css">' : ''}</head>` +
-        `<body><header><p>Shop home</p></header><h1 id="host-title">Our shop</h1><p id="host-text">We sell things.</p><div id="help"></div>${widget}</body></html>`,
-    );
+    response
+      .writeHead(200, headers)
+      .end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>` +
+          `${q.get('hostile') ? '<link rel="stylesheet" href="/hostile.css">' : ''}</head>` +
+          `<body><header><p>Shop home</p></header><h1 id="host-title">Our shop</h1><p id="host-text">We sell things.</p><div id="help"></div>${widget}</body></html>`,
+      );
   });
 
   async start(): Promise<void> {
@@ -103,7 +115,8 @@ async function smallButtons(page: Page): Promise<string[]> {
   for (const button of await page.locator('parley-chat').getByRole('button').all()) {
     const box = await button.boundingBox();
     if (box === null || !(await button.isVisible())) continue;
-    if (box.width < 40 || box.height < 40) small.push(`${(await button.getAttribute('aria-label')) ?? (await button.textContent())}: ${Math.round(box.width)}×${Math.round(box.height)}`);
+    if (box.width < 40 || box.height < 40)
+      small.push(`${(await button.getAttribute('aria-label')) ?? (await button.textContent())}: ${Math.round(box.width)}×${Math.round(box.height)}`);
   }
   return small;
 }
@@ -111,7 +124,7 @@ async function smallButtons(page: Page): Promise<string[]> {
 const STREAMED = { kind: 'answer' as const, deltas: ['Parcels ', 'ship **within two days** ', 'of the order.'], delayMs: 250 };
 
 describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
-  const upstream = new FakeOpenAIChatServer();
+  const upstream = new FakeOpenAIChatServer({ defaultReply: GREETING });
   const site = new Site();
   let parley: TestParley;
   let workspace: Workspace;
@@ -135,7 +148,12 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     member = await parley.newMember(workspace.id);
     const key = workspace.key;
     const datastore = await apiCall(parley, key, 'POST', '/datastores', { name: 'Help centre' });
-    await apiCall(parley, key, 'POST', '/datasources', { type: 'web_page', datastoreId: datastore.id, name: 'Shipping', config: { source_url: `${site.url}/docs/shipping` } });
+    await apiCall(parley, key, 'POST', '/datasources', {
+      type: 'web_page',
+      datastoreId: datastore.id,
+      name: 'Shipping',
+      config: { source_url: `${site.url}/docs/shipping` },
+    });
     await settled(parley, key, datastore.id);
     agentId = (
       await apiCall(parley, key, 'POST', '/agents', {
@@ -184,22 +202,26 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
   };
   const conversationIdOf = async (page: Page, agent: string): Promise<string> => (await visitorOf(page, agent)).conversationId;
   const conversation = (id: string) =>
-    apiCall<{ status: string; isAiEnabled: boolean; messages: { id: string; from: string; text: string; eval: string | null }[]; participantsContacts: { email: string | null; firstName: string | null }[] }>(
-      parley,
-      workspace.key,
-      'GET',
-      `/conversations/${id}`,
-    );
+    apiCall<{
+      status: string;
+      isAiEnabled: boolean;
+      messages: { id: string; from: string; text: string; eval: string | null }[];
+      participantsContacts: { email: string | null; firstName: string | null }[];
+    }>(parley, workspace.key, 'GET', `/conversations/${id}`);
 
   it('streams an answer with its sources on a strict-CSP page, restores it on reload, hands over to a person who answers live', async () => {
     const { page, problems } = await openPage({ agent: agentId });
     await screenshots(page, 'widget-bubble', { fullPage: false });
     await page.getByRole('button', { name: 'Open the chat' }).click();
     const input = page.getByRole('textbox', { name: 'Write your question…' });
-    await expect.poll(() => page.evaluate(() => {
-      const host = (globalThis as unknown as Probe).document.querySelector('parley-chat');
-      return host?.shadowRoot?.activeElement?.tagName;
-    })).toBe('TEXTAREA');
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const host = (globalThis as unknown as Probe).document.querySelector('parley-chat');
+          return host?.shadowRoot?.activeElement?.tagName;
+        }),
+      )
+      .toBe('TEXTAREA');
     let streamRest = () => {};
     upstream.replies.push({ ...STREAMED, restAfter: new Promise<void>((resolve) => (streamRest = resolve)) });
     await input.fill('When do parcels ship?');
@@ -217,7 +239,11 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await screenshots(page, 'widget-open', { fullPage: false });
 
     await page.getByRole('button', { name: 'Helpful', exact: true }).click();
-    await until(() => conversation(conversationId), (c) => c.messages.some((m) => m.from === 'agent' && m.eval === 'GOOD'), 5_000);
+    await until(
+      () => conversation(conversationId),
+      (c) => c.messages.some((m) => m.from === 'agent' && m.eval === 'GOOD'),
+      5_000,
+    );
 
     await page.reload();
     await page.getByRole('button', { name: 'Open the chat' }).click();
@@ -255,7 +281,11 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     const answers = await page.locator('.msg:not(.mine)').count();
     await input.fill('It was due yesterday.');
     await input.press('Enter');
-    await until(() => conversation(conversationId), (c) => c.messages.some((m) => m.text === 'It was due yesterday.'), 5_000);
+    await until(
+      () => conversation(conversationId),
+      (c) => c.messages.some((m) => m.text === 'It was due yesterday.'),
+      5_000,
+    );
     await expect.poll(() => page.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
     expect(upstream.requests.length).toBe(calls);
     await expect(page.locator('.msg:not(.mine)').count()).resolves.toBe(answers);
@@ -270,7 +300,9 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     // Text only: the name is isolated in a <bdi> that holds its text and nothing else.
     await expect(joined.locator('*').count()).resolves.toBe(1);
     await expect(joined.locator('bdi').textContent()).resolves.toBe('Test person');
-    await expect(joined.evaluate((element) => (globalThis as unknown as Probe).getComputedStyle(element as unknown as ProbeElement).textAlign)).resolves.toBe('center');
+    await expect(
+      joined.evaluate((element) => (globalThis as unknown as Probe).getComputedStyle(element as unknown as ProbeElement).textAlign),
+    ).resolves.toBe('center');
     await screenshots(page, 'widget-handoff', { fullPage: false });
 
     // After a reload the notices are read back from the history, in their place.
@@ -282,10 +314,15 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     expect(problems).toEqual([]);
   });
 
-  it('lists only the passage the answer cites, numbered as the text cites it, without the model’s own “Sources:” line (issue 28)', async () => {
+  it('lists only the passage the answer cites, numbered as the text cites it, without the model’s own “Sources:” line', async () => {
     const datastore = await apiCall(parley, workspace.key, 'POST', '/datastores', { name: 'Shop pages' });
-    const pages = { 'Returns.txt': 'Unworn items can be returned within 30 days.', 'Ducks.txt': 'Ducks return to their ponds every spring.', 'Opening hours.txt': 'The shop opens at nine and returns are taken until five.' };
-    for (const [name, text] of Object.entries(pages)) await apiCall(parley, workspace.key, 'POST', '/datasources', { type: 'text', datastoreId: datastore.id, name, text });
+    const pages = {
+      'Returns.txt': 'Unworn items can be returned within 30 days.',
+      'Ducks.txt': 'Ducks return to their ponds every spring.',
+      'Opening hours.txt': 'The shop opens at nine and returns are taken until five.',
+    };
+    for (const [name, text] of Object.entries(pages))
+      await apiCall(parley, workspace.key, 'POST', '/datasources', { type: 'text', datastoreId: datastore.id, name, text });
     await settled(parley, workspace.key, datastore.id);
     const agent = await newAgent({ tools: [{ type: 'datastore', datastoreId: datastore.id }] });
     const { page, problems } = await openPage({ agent });
@@ -321,7 +358,11 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.getByRole('button', { name: 'Send details' }).click();
     await page.getByText('Thank you, we have your details.').waitFor();
     const id = await conversationIdOf(page, agent);
-    const stored = await until(() => conversation(id), (c) => c.participantsContacts.length > 0, 5_000);
+    const stored = await until(
+      () => conversation(id),
+      (c) => c.participantsContacts.length > 0,
+      5_000,
+    );
     expect(stored.participantsContacts[0]).toMatchObject({ email: 'ada@example.com', firstName: 'Ada' });
     expect(problems).toEqual([]);
   });
@@ -336,7 +377,11 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     const input = page.getByRole('textbox', { name: 'Write your question…' });
     await input.fill('Do you ship abroad?');
     await input.press('Enter');
-    await expect.poll(() => page.evaluate(() => (globalThis as unknown as Probe).document.querySelector('parley-chat')?.shadowRoot?.activeElement?.getAttribute('name'))).toBe('name');
+    await expect
+      .poll(() =>
+        page.evaluate(() => (globalThis as unknown as Probe).document.querySelector('parley-chat')?.shadowRoot?.activeElement?.getAttribute('name')),
+      )
+      .toBe('name');
     expect(await page.locator('.msg.mine').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Not now' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Send details' }).click();
@@ -352,7 +397,11 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.getByText('Yes, to most countries.').waitFor();
     await page.getByText('Thank you, we have your details.').waitFor();
     const id = await conversationIdOf(page, agent);
-    const stored = await until(() => conversation(id), (c) => c.participantsContacts.length > 0, 5_000);
+    const stored = await until(
+      () => conversation(id),
+      (c) => c.participantsContacts.length > 0,
+      5_000,
+    );
     expect(stored.participantsContacts[0]).toMatchObject({ email: 'lin@example.com' });
     expect(await page.getByRole('button', { name: 'Helpful', exact: true }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Talk to a person' }).count()).toBe(0);
@@ -379,7 +428,11 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await input.press('Enter');
     await page.getByText('We open at nine.').waitFor();
     const first = await conversationIdOf(page, agent);
-    const stored = await until(() => conversation(first), (c) => c.participantsContacts.length > 0, 5_000);
+    const stored = await until(
+      () => conversation(first),
+      (c) => c.participantsContacts.length > 0,
+      5_000,
+    );
     expect(stored.participantsContacts[0]).toMatchObject({ email: 'grace@example.com', firstName: 'Grace' });
 
     await page.evaluate(() => (globalThis as unknown as Probe).Parley?.newConversation());
@@ -449,7 +502,9 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
       .getByText('Une personne va vous répondre ici sous peu. Si vous partez, nous pourrons aussi vous répondre par e-mail à ada@example.com.')
       .waitFor();
     await apiCall(parley, member.accessToken, 'POST', `/conversations/${conversationId}/messages`, { text: 'Bonjour, je regarde.' });
-    await page.getByText('L’agent a été désactivé pour cette conversation ; Test person l’a rejointe et va vous répondre.').waitFor({ timeout: 5_000 });
+    await page
+      .getByText('L’agent a été désactivé pour cette conversation ; Test person l’a rejointe et va vous répondre.')
+      .waitFor({ timeout: 5_000 });
     await screenshots(page, 'widget-fr', { fullPage: false });
     expect((await conversation(conversationId)).messages.filter((m) => m.from === 'system').map((m) => m.text)).toEqual([
       noticeText(handoffNotices.personJoined('Test person')),
@@ -503,7 +558,10 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await apiCall(parley, member.accessToken, 'POST', `/conversations/${id}/messages`, { text: 'It left this morning.' });
     await page.getByText('It left this morning.').waitFor({ timeout: 5_000 });
     const lastEventId = () =>
-      page.evaluate((key) => (JSON.parse((globalThis as unknown as Probe).localStorage.getItem(key) ?? '{}') as { lastEventId?: string }).lastEventId, `parley:${agent}`);
+      page.evaluate(
+        (key) => (JSON.parse((globalThis as unknown as Probe).localStorage.getItem(key) ?? '{}') as { lastEventId?: string }).lastEventId,
+        `parley:${agent}`,
+      );
     await expect.poll(lastEventId).toBeTruthy();
     await new Promise((resolve) => setTimeout(resolve, 500));
     const before = await lastEventId();
@@ -547,7 +605,10 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
       '[tricky](JaVaScRiPt:window.pwned=5) [data](data:text/html,<script>window.pwned=6</script>) [spaced]( javascript:window.pwned=7)',
       '<a href="javascript:window.pwned=8">anchor</a> <iframe src="javascript:window.pwned=9"></iframe>',
     ].join('\n\n');
-    const agent = await newAgent({ name: '<img src=x onerror="window.pwned=10">', widget: { greeting: '<b onmouseover="window.pwned=11">hi</b> [x](javascript:window.pwned=12)' } });
+    const agent = await newAgent({
+      name: '<img src=x onerror="window.pwned=10">',
+      widget: { greeting: '<b onmouseover="window.pwned=11">hi</b> [x](javascript:window.pwned=12)' },
+    });
     // No CSP on this page: the widget itself must keep the payloads inert.
     const { page, problems } = await openPage({ agent, csp: 'none' });
     await page.getByRole('button', { name: 'Open the chat' }).click();
@@ -556,14 +617,18 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     await page.keyboard.press('Enter');
     await page.getByText('<svg onload', { exact: false }).waitFor();
     const id = await conversationIdOf(page, agent);
-    await apiCall(parley, member.accessToken, 'POST', `/conversations/${id}/messages`, { text: '<img src=x onerror="window.pwned=14"> [a](javascript:window.pwned=15)' });
+    await apiCall(parley, member.accessToken, 'POST', `/conversations/${id}/messages`, {
+      text: '<img src=x onerror="window.pwned=14"> [a](javascript:window.pwned=15)',
+    });
     await page.getByText('<img src=x onerror="window.pwned=14">', { exact: false }).waitFor();
     await page.mouse.move(0, 0);
     for (const anchor of await page.locator('parley-chat a').all()) await anchor.hover();
     const found = await page.evaluate(() => {
       const scope = globalThis as unknown as Probe;
       const shadow = scope.document.querySelector('parley-chat')?.shadowRoot;
-      const tags = Array.from(shadow?.querySelectorAll('script, img, iframe, svg circle, [onerror], [onload], [onmouseover]') ?? []).map((e) => e.tagName);
+      const tags = Array.from(shadow?.querySelectorAll('script, img, iframe, svg circle, [onerror], [onload], [onmouseover]') ?? []).map(
+        (e) => e.tagName,
+      );
       const hrefs = Array.from(shadow?.querySelectorAll('a') ?? []).map((a) => a.getAttribute('href'));
       return { pwned: scope.pwned, tags, hrefs, title: shadow?.querySelector('h2')?.getAttribute('id') };
     });
@@ -667,7 +732,11 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     expect((await conversation(conversationId)).participantsContacts[0]).toMatchObject({ firstName: 'Ada', email: 'ada@example.com' });
 
     await page.getByRole('button', { name: 'Helpful', exact: true }).click();
-    await until(() => conversation(conversationId), (c) => c.messages.some((m) => m.from === 'agent' && m.eval === 'GOOD'), 5_000);
+    await until(
+      () => conversation(conversationId),
+      (c) => c.messages.some((m) => m.from === 'agent' && m.eval === 'GOOD'),
+      5_000,
+    );
     await page.getByRole('button', { name: 'Talk to a person' }).click();
     await page.getByText(noticeText(handoffNotices.humanRequested('ada@example.com'))).waitFor();
     expect((await conversation(conversationId)).status).toBe('HUMAN_REQUESTED');
@@ -692,7 +761,8 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
         return [
           (await scope.fetch(`${parleyUrl}/agents/${agent}`, {})).status,
           (await scope.fetch(`${parleyUrl}/conversations/${conversationId}`, { headers })).status,
-          (await scope.fetch(`${parleyUrl}/conversations/eval-answer`, { method: 'POST', headers, body: JSON.stringify({ messageId, eval: 'BAD' }) })).status,
+          (await scope.fetch(`${parleyUrl}/conversations/eval-answer`, { method: 'POST', headers, body: JSON.stringify({ messageId, eval: 'BAD' }) }))
+            .status,
         ];
       },
       { parleyUrl: parley.url, agent, conversationId, visitorToken, messageId },
@@ -731,7 +801,11 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
   it('does not start on a page whose origin the agent does not allow: no CORS headers, and a 403 when it calls anyway', async () => {
     const agent = await newAgent({ allowedOrigins: ['https://shop.example.com'] });
     const { page, problems } = await openPage({ agent });
-    await until(() => problems, (seen) => seen.some((line) => /CORS policy/.test(line)), 10_000);
+    await until(
+      () => problems,
+      (seen) => seen.some((line) => /CORS policy/.test(line)),
+      10_000,
+    );
     expect(await page.locator('parley-chat').count()).toBe(0);
     const preflight = await fetch(`${parley.url}/agents/${agent}/conversation/contact`, {
       method: 'OPTIONS',

@@ -68,10 +68,42 @@ describe('scoreOf', () => {
 
 describe('best', () => {
   it('takes the highest objective, ties to the weight closest to the preferred one, then the smaller', () => {
-    expect(best([{ weight: 0, objective: 0.5 }, { weight: 1, objective: 0.6 }], 0.5).weight).toBe(1);
-    expect(best([{ weight: 1, objective: 0.6 }, { weight: 0.25, objective: 0.6 + 1e-15 }], 0.5).weight).toBe(0.25);
-    expect(best([{ weight: 0.75, objective: 0.6 }, { weight: 0.25, objective: 0.6 }], 0.5).weight).toBe(0.25);
-    expect(best([{ weight: 0.5, objective: Number.NaN }, { weight: 1, objective: 0.1 }], 0.5).weight).toBe(1);
+    expect(
+      best(
+        [
+          { weight: 0, objective: 0.5 },
+          { weight: 1, objective: 0.6 },
+        ],
+        0.5,
+      ).weight,
+    ).toBe(1);
+    expect(
+      best(
+        [
+          { weight: 1, objective: 0.6 },
+          { weight: 0.25, objective: 0.6 + 1e-15 },
+        ],
+        0.5,
+      ).weight,
+    ).toBe(0.25);
+    expect(
+      best(
+        [
+          { weight: 0.75, objective: 0.6 },
+          { weight: 0.25, objective: 0.6 },
+        ],
+        0.5,
+      ).weight,
+    ).toBe(0.25);
+    expect(
+      best(
+        [
+          { weight: 0.5, objective: Number.NaN },
+          { weight: 1, objective: 0.1 },
+        ],
+        0.5,
+      ).weight,
+    ).toBe(1);
   });
 });
 

@@ -97,7 +97,11 @@ describe('dataset', () => {
   it('reads BEIR files: optional answers and titles, numeric ids, header and zero scores in the qrels', async () => {
     const file = await files({
       'corpus.jsonl': '{"_id": "d1", "title": "T", "text": "x"}\n\n{"_id": 2, "text": "y"}\n',
-      'queries.jsonl': ['{"_id": "q1", "text": "a?", "metadata": {"answers": ["x"]}}', '{"_id": "q2", "text": "b?"}', '{"_id": "q3", "text": "c?", "metadata": {}}'].join('\n'),
+      'queries.jsonl': [
+        '{"_id": "q1", "text": "a?", "metadata": {"answers": ["x"]}}',
+        '{"_id": "q2", "text": "b?"}',
+        '{"_id": "q3", "text": "c?", "metadata": {}}',
+      ].join('\n'),
       'qrels.tsv': 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\t2\t2\nq2\td1\t0\nq2\tgone\t1\n',
     });
     const dataset = await loadDataset({ corpus: file('corpus.jsonl'), queries: file('queries.jsonl'), qrels: file('qrels.tsv') });

@@ -1,5 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestParley, type TestParley, type Workspace } from '../support/parley.js';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import type { TestParley, Workspace } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { resolveNames } from '../support/resolve-names.js';
 import { until } from '../support/until.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -10,18 +11,18 @@ describe('webhook destinations on private networks', () => {
   let ws: Workspace;
   let receiver: WebhookReceiver;
 
-  beforeAll(async () => {
-    parley = await startTestParley('sqlite', { workers: true, env: { PARLEY_OUTBOUND_ALLOW: 'public', PARLEY_DELIVERY_MAX_ATTEMPTS: '3' } });
+  parleyTest.beforeAll(async ({ startParley }) => {
+    parley = await startParley('sqlite', { workers: true, env: { PARLEY_OUTBOUND_ALLOW: 'public', PARLEY_DELIVERY_MAX_ATTEMPTS: '3' } });
     ws = await parley.newWorkspace();
     receiver = await WebhookReceiver.start();
   });
   afterAll(async () => {
-    await parley?.close();
     await receiver?.close();
   });
   afterEach(() => vi.restoreAllMocks());
 
-  const create = <T = CreatedWebhookBody>(url: string) => parley.call<T>('POST', '/webhooks', { key: ws.key, body: { url, events: ['message.created'] } });
+  const create = <T = CreatedWebhookBody>(url: string) =>
+    parley.call<T>('POST', '/webhooks', { key: ws.key, body: { url, events: ['message.created'] } });
 
   it('refuses loopback, link-local (cloud metadata), private and IPv6 loopback addresses', async () => {
     for (const url of [
@@ -59,7 +60,10 @@ describe('webhook destinations on private networks', () => {
   ])('refuses %s with a message that says what the address is', async (url, what) => {
     const refused = await create<ErrorBody>(url);
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ error: 'INVALID_REQUEST', message: `Webhook URL refused: ${what}, which PARLEY_OUTBOUND_ALLOW=public does not allow` });
+    expect(refused.body).toMatchObject({
+      error: 'INVALID_REQUEST',
+      message: `Webhook URL refused: ${what}, which PARLEY_OUTBOUND_ALLOW=public does not allow`,
+    });
   });
 
   it('refuses a host name that resolves to a private address', async () => {
@@ -87,8 +91,8 @@ describe('webhook destinations on private networks', () => {
     resolveNames({ 'rebind.example.com': [{ address: '127.0.0.1', family: 4 }] });
 
     const conversations = parley.core.services.conversations;
-    const { conversation } = await conversations.ensureConversation(ws.id, { agentId: null, channel: 'api' });
-    await conversations.addMessage(ws.id, conversation.id, { from: 'human', text: 'hello' });
+    const { conversation } = await conversations.intake.start(ws.id, { agentId: null, channel: 'api' });
+    await conversations.messages.add(ws.id, conversation.id, { from: 'human', text: 'hello' });
 
     const [delivery] = await until(
       async () => (await parley.call<DeliveryBody[]>('GET', `/webhooks/${created.body.id}/deliveries`, { key: ws.key })).body,

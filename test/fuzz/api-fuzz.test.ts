@@ -1,14 +1,15 @@
 import http from 'node:http';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/http/routes/auth.js';
 import { seedWorkspace, type Seed } from '../api/route-table.js';
 import type { AnswerBody } from '../support/bodies.js';
 import { FakeEmbeddingsServer } from '../support/fake-embeddings-server.js';
 import { connectBare } from '../support/migrations.js';
 import { responseChecker, type OpenApiDocument } from '../support/openapi.js';
-import { startTestParley, type SignedInMember, type TestParley } from '../support/parley.js';
+import type { SignedInMember, TestParley } from '../support/parley.js';
+import { parleyTest } from '../support/parley-test.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { requestsFor, type FuzzOperation, type FuzzRequest } from './route-requests.js';
 import { resolverOf } from './schema-arbitrary.js';
@@ -28,7 +29,11 @@ function knownIdsOf(seed: Seed) {
     'user-conversations': [seed.conversationId],
     messages: [seed.messageId],
     webhooks: [seed.webhookId],
+    hooks: [seed.hookId],
     members: [seed.memberId],
+    channels: [seed.channelConnectionId],
+    'saved-replies': [seed.savedReplyId],
+    labels: [seed.labelId],
   };
   const byField: Readonly<Record<string, readonly string[]>> = {
     deliveryId: [seed.deliveryId],
@@ -39,6 +44,9 @@ function knownIdsOf(seed: Seed) {
     memberId: [seed.memberId],
     assigneeId: [seed.memberId],
     since: [seed.eventId],
+    labelId: [seed.labelId],
+    labelIds: [seed.labelId],
+    attachmentId: [seed.attachment.id],
   };
   return (path: string, name: string) => (name === 'id' ? (byCollection[path.split('/')[1] ?? ''] ?? []) : (byField[name] ?? []));
 }
@@ -55,7 +63,8 @@ interface Answer {
 }
 
 /** A stack frame, a source position, a driver's name or its words: what an error body must never show. */
-const INTERNALS = /\n\s+at |node_modules|\.[jt]s:\d+:\d+|SqliteError|better-sqlite3|pg-protocol|violates .* constraint|syntax error at or near|TypeError|RangeError|ReferenceError/;
+const INTERNALS =
+  /\n\s+at |node_modules|\.[jt]s:\d+:\d+|SqliteError|better-sqlite3|pg-protocol|violates .* constraint|syntax error at or near|TypeError|RangeError|ReferenceError/;
 
 describe.each(STORE_KINDS)('every route, fuzzed from its own schema, on %s', (kind) => {
   let parley: TestParley;
@@ -73,10 +82,10 @@ describe.each(STORE_KINDS)('every route, fuzzed from its own schema, on %s', (ki
   /** The store as the last accepted request left it. */
   let current: StoreSnapshot;
 
-  beforeAll(async () => {
+  parleyTest.beforeAll(async ({ startParley }) => {
     embeddings = new FakeEmbeddingsServer();
     const embeddingsUrl = await embeddings.start();
-    parley = await startTestParley(kind, {
+    parley = await startParley(kind, {
       env: {
         PARLEY_EMBEDDINGS_URL: embeddingsUrl,
         PARLEY_EMBEDDINGS_MODEL: 'fake-embed',
@@ -90,7 +99,8 @@ describe.each(STORE_KINDS)('every route, fuzzed from its own schema, on %s', (ki
     member = await parley.newMember(seed.a.id);
     // The widget's routes serve a visitor of a public agent: their token comes with their first answer.
     await parley.call('PATCH', `/agents/${seed.agentId}`, { key: seed.a.key, body: { visibility: 'public' } });
-    visitorToken = (await parley.call<AnswerBody>('POST', `/agents/${seed.agentId}/query`, { key: null, body: { query: 'Hello?' } })).body.visitorToken;
+    visitorToken = (await parley.call<AnswerBody>('POST', `/agents/${seed.agentId}/query`, { key: null, body: { query: 'Hello?' } })).body
+      .visitorToken;
     expect(visitorToken).toEqual(expect.any(String));
     document = (await parley.call<OpenApiDocument>('GET', '/openapi.json')).body;
     checkResponse = responseChecker(document);
@@ -103,13 +113,13 @@ describe.each(STORE_KINDS)('every route, fuzzed from its own schema, on %s', (ki
   });
   afterAll(async () => {
     await db?.destroy();
-    await parley?.close();
     await embeddings?.stop();
   });
 
   /** The workspace's key on its API; the member's session and token on their own routes; the visitor's token on theirs. */
   const credentials = (path: string): Record<string, string> => {
-    if (path === '/me' || path.startsWith('/auth/')) return { authorization: `Bearer ${member.accessToken}`, cookie: `${SESSION_COOKIE}=${member.sessionSecret}` };
+    if (path === '/me' || path.startsWith('/auth/'))
+      return { authorization: `Bearer ${member.accessToken}`, cookie: `${SESSION_COOKIE}=${member.sessionSecret}` };
     return { authorization: `Bearer ${isVisitorRoute(path) ? visitorToken : seed.a.key}` };
   };
 
@@ -171,7 +181,7 @@ describe.each(STORE_KINDS)('every route, fuzzed from its own schema, on %s', (ki
     const before = await snapshot();
     await parley.core.store.apiKeys.markUsed(seed.a.id, seed.keyId, new Date().toISOString());
     expect(await snapshot()).toEqual(before);
-    await parley.core.services.conversations.addMessage(seed.a.id, seed.conversationId, { from: 'human', text: 'one more' });
+    await parley.core.services.conversations.messages.add(seed.a.id, seed.conversationId, { from: 'human', text: 'one more' });
     const after = await snapshot();
     expect(Object.keys(after).filter((table) => after[table] !== before[table])).toEqual(expect.arrayContaining(['message']));
     current = after;
@@ -179,7 +189,9 @@ describe.each(STORE_KINDS)('every route, fuzzed from its own schema, on %s', (ki
 
   it('covers every route of the OpenAPI document', () => {
     const documented = operations.map((operation) => `${operation.method} ${operation.path}`);
-    const registered = parley.app.registeredRoutes.filter((route) => !route.hidden).map((route) => `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`);
+    const registered = parley.app.registeredRoutes
+      .filter((route) => !route.hidden)
+      .map((route) => `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`);
     expect(documented.sort()).toEqual(registered.sort());
   });
 

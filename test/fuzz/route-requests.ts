@@ -74,10 +74,7 @@ interface RequestPart<T> {
 function pathSegment(known: readonly string[]): RequestPart<string> {
   return {
     valid: preferKnown(fc.string({ minLength: 1, maxLength: 20 }).map(percentEncode), known),
-    broken: fc.oneof(
-      fc.oneof(nastyString, fc.constant('x'.repeat(201))).map(percentEncode),
-      fc.constantFrom(...BROKEN_PATH_SEGMENTS),
-    ),
+    broken: fc.oneof(fc.oneof(nastyString, fc.constant('x'.repeat(201))).map(percentEncode), fc.constantFrom(...BROKEN_PATH_SEGMENTS)),
   };
 }
 
@@ -97,15 +94,19 @@ const queryStringOf = (pairs: readonly QueryPair[]): string =>
 function queryString(operation: OpenApiOperation, resolve: SchemaResolver, known: (name: string) => readonly string[]): RequestPart<string> {
   const parameters = parametersOf(operation, 'query');
   const validPairs = (parameter: ParameterSchema) =>
-    preferKnown(validValue(parameter.schema, resolve), known(parameter.name)).map((value) => queryText(value).map((text): QueryPair => [parameter.name, text]));
-  const valid = fc
-    .tuple(...parameters.map((parameter) => fc.option(validPairs(parameter), { nil: [] })))
-    .map((chosen) => chosen.flat());
+    preferKnown(validValue(parameter.schema, resolve), known(parameter.name)).map((value) =>
+      queryText(value).map((text): QueryPair => [parameter.name, text]),
+    );
+  const valid = fc.tuple(...parameters.map((parameter) => fc.option(validPairs(parameter), { nil: [] }))).map((chosen) => chosen.flat());
   const strayName = fc.oneof(fc.constantFrom('__proto__', 'constructor[prototype]', '__proto__[polluted]', 'a[]', ''), fc.string({ maxLength: 8 }));
   const brokenPairs: fc.Arbitrary<QueryPair[]>[] = [fc.tuple(strayName, nastyString).map((pair) => [pair])];
   if (parameters.length > 0) {
     brokenPairs.push(
-      fc.constantFrom(...parameters).chain((parameter) => malformedValue(parameter.schema, resolve).map((value) => queryText(value).map((text): QueryPair => [parameter.name, text]))),
+      fc
+        .constantFrom(...parameters)
+        .chain((parameter) =>
+          malformedValue(parameter.schema, resolve).map((value) => queryText(value).map((text): QueryPair => [parameter.name, text])),
+        ),
     );
   }
   return {
@@ -144,7 +145,7 @@ function body(operation: OpenApiOperation, resolve: SchemaResolver, known: (name
   const content = operation.requestBody?.content ?? {};
   const json = content['application/json']?.schema as JsonSchema | undefined;
   const form = content['multipart/form-data']?.schema as JsonSchema | undefined;
-  // Bodies on GET and DELETE must be ignored (compat-notes); some clients send them.
+  // Bodies on GET and DELETE must be ignored: some clients of the hosted API send them.
   const stray = fc.jsonValue({ maxDepth: 2 }).map(asJson);
   const valid: fc.Arbitrary<Payload>[] = [];
   const broken: fc.Arbitrary<Payload>[] = [];
@@ -153,8 +154,14 @@ function body(operation: OpenApiOperation, resolve: SchemaResolver, known: (name
     broken.push(
       malformedValue(json, resolve).map(asJson),
       malformedValue(json, resolve).map(asJson),
-      validValue(json, resolve).chain(brokenJsonText).map((text) => ({ body: text, contentType: 'application/json' })),
-      fc.tuple(validValue(json, resolve), fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/xml'))
+      validValue(json, resolve)
+        .chain(brokenJsonText)
+        .map((text) => ({ body: text, contentType: 'application/json' })),
+      fc
+        .tuple(
+          validValue(json, resolve),
+          fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/xml'),
+        )
         .map(([value, contentType]) => ({ body: JSON.stringify(value), contentType })),
     );
   }

@@ -41,13 +41,39 @@ export function resolverOf(components: Readonly<Record<string, unknown>>): Schem
 const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 
 /** Text that some parser might read as a number, a boolean or nothing. */
-const NUMBER_LIKE_TEXT = ['NaN', 'Infinity', '-Infinity', '-0', '1e309', '0x10', ' 1 ', '', '1_000', '١٢٣', 'null', 'true', 'undefined', '[object Object]'];
+const NUMBER_LIKE_TEXT = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  '1e309',
+  '0x10',
+  ' 1 ',
+  '',
+  '1_000',
+  '١٢٣',
+  'null',
+  'true',
+  'undefined',
+  '[object Object]',
+];
 
 /** Strings that have broken text handling somewhere: huge, control characters, lone surrogates, RTL marks, NUL. */
 export const nastyString: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom(...NUMBER_LIKE_TEXT, ...PROTOTYPE_KEYS, '\u0000', '\ud800', '\udfff x', '\u202e\u2066', '%00', '../../etc/passwd', "' OR 1=1 --", '{query}{context}'),
+  fc.constantFrom(
+    ...NUMBER_LIKE_TEXT,
+    ...PROTOTYPE_KEYS,
+    '\u0000',
+    '\ud800',
+    '\udfff x',
+    '\u202e\u2066',
+    '%00',
+    '../../etc/passwd',
+    "' OR 1=1 --",
+    '{query}{context}',
+  ),
   fc.integer({ min: 10_000, max: 300_000 }).chain((length) => fc.constantFrom('x', 'é', '😀', '\u0000').map((unit) => unit.repeat(length))),
 );
 
@@ -56,7 +82,16 @@ function boundaryNumbers(schema: JsonSchema): fc.Arbitrary<number> {
   const edges = [schema.minimum, schema.maximum].filter((edge): edge is number => edge !== undefined);
   return fc.constantFrom(
     ...edges.flatMap((edge) => [edge, edge - 1, edge + 1, edge - Number.EPSILON * 4, edge + 1e-9]),
-    0, -0, -1, 0.5, 2 ** 31, 2 ** 53 + 1, -(2 ** 53 + 1), Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE,
+    0,
+    -0,
+    -1,
+    0.5,
+    2 ** 31,
+    2 ** 53 + 1,
+    -(2 ** 53 + 1),
+    Number.MAX_VALUE,
+    -Number.MAX_VALUE,
+    Number.MIN_VALUE,
   );
 }
 
@@ -112,7 +147,8 @@ function validObject(schema: JsonSchema, resolve: SchemaResolver): fc.Arbitrary<
   const shape = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, validValue(property, resolve)]));
   const record = fc.record(shape, { requiredKeys: (schema.required ?? []).filter((name) => name in properties) });
   if (schema.additionalProperties !== true) return record;
-  return fc.tuple(record, fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }))
+  return fc
+    .tuple(record, fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }))
     .map(([known, extra]) => ({ ...extra, ...known }));
 }
 
@@ -163,7 +199,8 @@ const wrongValue = memoized((schema, resolve) => {
   const near: fc.Arbitrary<unknown>[] = [anyJson, nastyString];
   if (target.type === 'number' || target.type === 'integer') near.push(boundaryNumbers(target), fc.constantFrom(...NUMBER_LIKE_TEXT));
   // Long lists built cheaply: past every maxItems, the values inside matter less than the count.
-  if (target.type === 'array' || target.type === 'object') near.push(fc.tuple(fc.integer({ min: 1, max: 1200 }), anyJson).map(([count, item]) => Array.from({ length: count }, () => item)));
+  if (target.type === 'array' || target.type === 'object')
+    near.push(fc.tuple(fc.integer({ min: 1, max: 1200 }), anyJson).map(([count, item]) => Array.from({ length: count }, () => item)));
   if (target.type === 'object' && target.properties !== undefined) near.push(malformedObject(target, resolve));
   return fc.oneof(...near);
 });
@@ -173,23 +210,26 @@ function malformedObject(schema: JsonSchema, resolve: SchemaResolver): fc.Arbitr
   const properties = Object.entries(schema.properties ?? {});
   const valid = validObject(schema, resolve);
   const mutations: fc.Arbitrary<unknown>[] = [
-    fc.tuple(valid, fc.constantFrom(...PROTOTYPE_KEYS), fc.oneof(anyJson, fc.constant({ isAdmin: true, polluted: 'yes' })))
+    fc
+      .tuple(valid, fc.constantFrom(...PROTOTYPE_KEYS), fc.oneof(anyJson, fc.constant({ isAdmin: true, polluted: 'yes' })))
       .map(([body, key, value]) => withOwnKey(body, key, value)),
     fc.tuple(valid, fc.string({ maxLength: 12 }), anyJson).map(([body, key, value]) => withOwnKey(body, key, value)),
   ];
   if (properties.length > 0) {
     mutations.push(
-      fc.tuple(valid, fc.constantFrom(...properties)).chain(([body, [name, property]]) =>
-        wrongValue(property, resolve).map((value) => withOwnKey(body, name, value)),
-      ),
+      fc
+        .tuple(valid, fc.constantFrom(...properties))
+        .chain(([body, [name, property]]) => wrongValue(property, resolve).map((value) => withOwnKey(body, name, value))),
     );
   }
   const required = schema.required ?? [];
   if (required.length > 0) {
-    mutations.push(fc.tuple(valid, fc.constantFrom(...required)).map(([body, name]) => {
-      const { [name]: _left, ...rest } = body;
-      return rest;
-    }));
+    mutations.push(
+      fc.tuple(valid, fc.constantFrom(...required)).map(([body, name]) => {
+        const { [name]: _left, ...rest } = body;
+        return rest;
+      }),
+    );
   }
   return fc.oneof(...mutations);
 }

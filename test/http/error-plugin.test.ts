@@ -24,6 +24,13 @@ async function appThrowing(): Promise<FastifyInstance> {
       { field: 'limit', message: 'too big' },
     ]);
   });
+  // Two shapes a body may take, both with a name: a name of the wrong type fails both the same way.
+  const shape = (name: string) => ({ type: 'object', properties: { name: { type: 'string' }, [name]: { type: 'string' } } });
+  app.post(
+    '/either',
+    { schema: { body: { type: 'object', properties: { config: { anyOf: [shape('token'), shape('address')] } } } } },
+    async () => ({}),
+  );
   await app.ready();
   return app;
 }
@@ -57,10 +64,18 @@ describe('the error plugin', () => {
     const app = await appThrowing();
     const response = await app.inject({ method: 'POST', url: '/named?limit=5', payload: { name: ' ', config: {} } });
     expect(response.statusCode).toBe(400);
-    expect(detailFields(response.json<ErrorBody>())).toEqual([
-      'body.config.source_url',
-      'body.name',
-      'querystring.limit',
-    ]);
+    expect(detailFields(response.json<ErrorBody>())).toEqual(['body.config.source_url', 'body.name', 'querystring.limit']);
+  });
+
+  it('says each problem once when a union reports it for every branch', async () => {
+    const app = await appThrowing();
+    const response = await app.inject({ method: 'POST', url: '/either', payload: { config: { name: { first: 'Ada' } } } });
+    expect(response.statusCode).toBe(400);
+    const { details, message } = response.json<ErrorBody>();
+    const said = (details ?? []).map((detail) => `${detail.field}: ${detail.message}`);
+    expect(said.length).toBeGreaterThan(0);
+    expect(new Set(said).size).toBe(said.length);
+    const named = message.replace('Invalid request: check ', '').split(', ');
+    expect(new Set(named).size).toBe(named.length);
   });
 });

@@ -77,13 +77,17 @@ describe.each(STORE_KINDS)('jobs shared fairly between workspaces on %s', (kind)
         if (job.workspaceId === a) await released;
       },
     };
-    const runner = new JobRunner(store().jobs, { [jobKind]: handler }, {
-      concurrency: 2,
-      idleWorkspaceSlot: true,
-      leaseMs: 5_000,
-      pollMs: 20,
-      backoff: { baseMs: 20, maxMs: 100 },
-    });
+    const runner = new JobRunner(
+      store().jobs,
+      { [jobKind]: handler },
+      {
+        concurrency: 2,
+        idleWorkspaceSlot: true,
+        leaseMs: 5_000,
+        pollMs: 20,
+        backoff: { baseMs: 20, maxMs: 100 },
+      },
+    );
     const ofA = [await enqueue(jobKind, a), await enqueue(jobKind, a), await enqueue(jobKind, a)];
     runner.start();
     try {

@@ -120,7 +120,12 @@ describe.each(STORE_KINDS)('durable job queue on %s', (kind) => {
     const refused = await enqueue('refused');
     const recovered = await enqueue('outage');
     runner.start();
-    await expect.poll(async () => (await store.jobs.find(recovered))?.status === 'done' && (await store.jobs.find(refused))?.status === 'failed', { interval: 20, timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(async () => (await store.jobs.find(recovered))?.status === 'done' && (await store.jobs.find(refused))?.status === 'failed', {
+        interval: 20,
+        timeout: 10_000,
+      })
+      .toBe(true);
     await runner.stop();
     expect(await store.jobs.find(refused)).toMatchObject({ status: 'failed', attempts: 1, lastError: refusal.message });
     expect(await store.jobs.find(recovered)).toMatchObject({ status: 'done', attempts: 2, lastError: outage.message });
@@ -173,6 +178,37 @@ describe.each(STORE_KINDS)('durable job queue on %s', (kind) => {
     await expect.poll(async () => (await store.jobs.find(id))?.status, { interval: 20, timeout: 10_000 }).toBe('done');
     await runner.stop();
     expect((await store.jobs.find(id))?.attempts).toBe(1);
+  });
+
+  it('looks for work once per poll however many slots it has, and still fills every slot when work comes', async () => {
+    let claims = 0;
+    const counted = Object.create(store.jobs) as Store['jobs'];
+    counted.claim = (...args) => {
+      claims += 1;
+      return store.jobs.claim(...args);
+    };
+    let running = 0;
+    let mostAtOnce = 0;
+    const handler: JobHandler = {
+      async run() {
+        running += 1;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        running -= 1;
+      },
+    };
+    const runner = new JobRunner(counted, { wide: handler }, { ...OPTIONS, concurrency: 20, pollMs: 50 });
+    runner.start();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Idle for a second at a 50 ms poll: about 20 claims, not 20 slots × 20 polls.
+    expect(claims).toBeLessThan(60);
+    // Enqueued by another process (no wake-up here): the timer finds the first, and the slots take the rest.
+    const ids = await Promise.all(Array.from({ length: 8 }, () => enqueue('wide')));
+    await expect
+      .poll(async () => Promise.all(ids.map(async (id) => (await store.jobs.find(id))?.status)), { interval: 20 })
+      .toEqual(ids.map(() => 'done'));
+    await runner.stop();
+    expect(mostAtOnce).toBeGreaterThanOrEqual(4);
   });
 });
 

@@ -45,10 +45,7 @@ describe('LocalEmbedder (USE lite in worker threads)', () => {
 
   it('scores related texts above unrelated ones', async () => {
     const query = await embedder.embedQuery('How many bottles of water were delivered?');
-    const [related, unrelated] = await embedder.embedDocuments([
-      'The company delivered 20,000 bottles of water',
-      'Ducks are birds that swim',
-    ]);
+    const [related, unrelated] = await embedder.embedDocuments(['The company delivered 20,000 bottles of water', 'Ducks are birds that swim']);
     expect(dot(query, related!)).toBeGreaterThan(dot(query, unrelated!) + 0.3);
   });
 

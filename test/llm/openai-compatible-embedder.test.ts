@@ -7,7 +7,6 @@ import { DIMENSIONS, FakeEmbeddingsServer, fakeVector, unit } from '../support/f
 
 const API_KEY = 'sk-test-0123456789abcdef';
 
-
 describe('OpenAICompatibleEmbedder against a loopback OpenAI embeddings server', () => {
   const server = new FakeEmbeddingsServer();
   let baseURL = '';
@@ -74,7 +73,7 @@ describe('OpenAICompatibleEmbedder against a loopback OpenAI embeddings server',
     const requested = embedder({ dimensions: 4, requestDimensions: true });
     expect(requested.modelId).toBe('openai-compatible:text-embedding-test/4');
     server.replies.push({ kind: 'dimensions', dimensions: 4 });
-    expect((await requested.embedQuery('short'))).toHaveLength(4);
+    expect(await requested.embedQuery('short')).toHaveLength(4);
     expect(server.requests[0]?.body.dimensions).toBe(4);
 
     server.replies.push({ kind: 'dimensions', dimensions: 16 });
@@ -135,9 +134,7 @@ describe('OpenAICompatibleEmbedder against a loopback OpenAI embeddings server',
     const closed = new FakeEmbeddingsServer();
     const url = await closed.start();
     await closed.stop();
-    const error = await new OpenAICompatibleEmbedder({ baseURL: url, model: 'm', maxRetries: 0 })
-      .embedQuery('anyone?')
-      .catch((e: unknown) => e);
+    const error = await new OpenAICompatibleEmbedder({ baseURL: url, model: 'm', maxRetries: 0 }).embedQuery('anyone?').catch((e: unknown) => e);
     expect(error).toMatchObject({ failure: 'unavailable', retryable: true, providerStatus: undefined });
     expect((error as ModelError).providerMessage).toMatch(/^no response from .*ECONNREFUSED/);
   });

@@ -141,7 +141,9 @@ describe('PARLEY_OUTBOUND_ALLOW as a list', () => {
     const policy = policyOf('10.0.0.0/8, 192.168.1.5, hooks.example.com, .corp.example');
     expect(destinationOf(policy, 'http://10.1.2.3/').kind).toBe('address');
     expect(destinationOf(policy, 'http://192.168.1.5/').kind).toBe('address');
-    expect(() => destinationOf(policy, 'http://192.168.1.6/')).toThrow('192.168.1.6 is a private address, which PARLEY_OUTBOUND_ALLOW=10.0.0.0/8,192.168.1.5,hooks.example.com,.corp.example does not allow');
+    expect(() => destinationOf(policy, 'http://192.168.1.6/')).toThrow(
+      '192.168.1.6 is a private address, which PARLEY_OUTBOUND_ALLOW=10.0.0.0/8,192.168.1.5,hooks.example.com,.corp.example does not allow',
+    );
     expect(() => destinationOf(policy, 'http://93.184.215.14/')).toThrow(BlockedUrlError);
     expect(() => destinationOf(policy, 'http://127.0.0.1/')).toThrow(BlockedUrlError);
     expect(() => destinationOf(policy, 'http://localhost/')).toThrow(/localhost is this machine/);

@@ -1,11 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  chunkDocument,
-  DEFAULT_CHUNKING,
-  type ChunkingOptions,
-  type TextChunk,
-} from '../../src/rag/ingest/chunk-document.js';
+import { chunkDocument, DEFAULT_CHUNKING, type ChunkingOptions, type TextChunk } from '../../src/rag/ingest/chunk-document.js';
 import { countTokens } from '../../src/text/count-tokens.js';
 import type { DocumentSection, ParsedDocument } from '../../src/rag/ingest/document.js';
 import { COVID_QA_CORPUS } from '../support/fixtures.js';
@@ -146,10 +141,7 @@ describe('chunkDocument on long articles', () => {
 
 /** Numbered sentences, so a test can tell where a chunk's text came from. */
 function sentences(label: string, count: number): string {
-  return Array.from(
-    { length: count },
-    (_, index) => `${label} sentence ${index + 1} tells the reader something about retrieval quality.`,
-  ).join(' ');
+  return Array.from({ length: count }, (_, index) => `${label} sentence ${index + 1} tells the reader something about retrieval quality.`).join(' ');
 }
 
 describe('chunkDocument on pages and sections', () => {
@@ -257,10 +249,7 @@ describe('chunkDocument on pages and sections', () => {
   it('starts every chunk of a long section with its heading path, counted in the budget', () => {
     const options: ChunkingOptions = { maxTokens: 100, overlapTokens: 15 };
     const headings = ['Operations', 'Backups and restores'];
-    const chunks = chunkDocument(
-      { kind: 'markdown', sections: [{ text: sentences('Backup', 40), headings }] },
-      options,
-    );
+    const chunks = chunkDocument({ kind: 'markdown', sections: [{ text: sentences('Backup', 40), headings }] }, options);
     expectWellFormed(chunks, options);
     expect(chunks.length).toBeGreaterThan(5);
     for (const chunk of chunks) {
@@ -306,7 +295,12 @@ describe('chunkDocument on hard text', () => {
   });
 
   it('chunks Chinese text without spaces within bounds, at sentence ends when it has them', () => {
-    const phrases = ['我们的系统需要处理大量的文档', '检索增强生成能够提高回答的准确性', '每个文本块都不应超过令牌上限', '数据库保存了所有的向量和关键词'];
+    const phrases = [
+      '我们的系统需要处理大量的文档',
+      '检索增强生成能够提高回答的准确性',
+      '每个文本块都不应超过令牌上限',
+      '数据库保存了所有的向量和关键词',
+    ];
     const withStops = Array.from({ length: 120 }, (_, index) => `${phrases[index % 4]}第${index}条。`).join('');
     const options: ChunkingOptions = { maxTokens: 100, overlapTokens: 15 };
     const chunks = chunkDocument(textDocument(withStops), options);

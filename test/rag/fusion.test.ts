@@ -32,10 +32,13 @@ describe('score fusion', () => {
 
   it('lets the heavier signal decide, ignores weight 0 and returns nothing when every weight is 0', () => {
     const top = (vector: number, keyword: number) =>
-      fuseScores(['v', 'k'], [
-        { scores: scores({ v: 1, k: 0.2 }), weight: vector },
-        { scores: scores({ k: 1, v: 0.2 }), weight: keyword },
-      ])[0]!.chunkId;
+      fuseScores(
+        ['v', 'k'],
+        [
+          { scores: scores({ v: 1, k: 0.2 }), weight: vector },
+          { scores: scores({ k: 1, v: 0.2 }), weight: keyword },
+        ],
+      )[0]!.chunkId;
     expect(top(0.5, 1)).toBe('k');
     expect(top(1, 0.5)).toBe('v');
     expect(top(0, 1)).toBe('k');
@@ -46,13 +49,30 @@ describe('score fusion', () => {
     // Keyword search finds "a" far ahead; the vector list barely prefers "b": each is first once.
     const keyword = scaledToBest([hit('a', 12), hit('b', 2), hit('c', 1.9)]);
     const vector = scaledToRange([hit('b', 0.52), hit('a', 0.5), hit('c', 0.1)]);
-    const fused = fuseScores(['a', 'b', 'c'], [{ scores: keyword, weight: 1 }, { scores: vector, weight: 1 }]);
+    const fused = fuseScores(
+      ['a', 'b', 'c'],
+      [
+        { scores: keyword, weight: 1 },
+        { scores: vector, weight: 1 },
+      ],
+    );
     expect(fused.map((h) => h.chunkId)).toEqual(['a', 'b', 'c']);
   });
 
   it('scales engine scores: to the best one, or to the spread between worst and best', () => {
-    expect(scaledToBest([hit('a', 4), hit('b', 1)])).toEqual(new Map([['a', 1], ['b', 0.25]]));
-    expect(scaledToRange([hit('a', 0.9), hit('b', 0.7), hit('c', 0.5)])).toEqual(new Map([['a', 1], ['b', expect.closeTo(0.5)], ['c', 0]]));
+    expect(scaledToBest([hit('a', 4), hit('b', 1)])).toEqual(
+      new Map([
+        ['a', 1],
+        ['b', 0.25],
+      ]),
+    );
+    expect(scaledToRange([hit('a', 0.9), hit('b', 0.7), hit('c', 0.5)])).toEqual(
+      new Map([
+        ['a', 1],
+        ['b', expect.closeTo(0.5)],
+        ['c', 0],
+      ]),
+    );
     expect(scaledToRange([hit('a', 0.3)])).toEqual(new Map([['a', 1]]));
   });
 });

@@ -208,9 +208,7 @@ describe('CSV', () => {
 
   it('detects semicolons, tabs and pipes, with quoted delimiters and newlines', async () => {
     const semicolon = await write('semi.csv', 'Name;City;Quote\nAda;"Paris; France";"She said ""hi"""\nBob;Lyon;\n');
-    expect(allText(await parseDocument(semicolon, 'csv'))).toBe(
-      'Name: Ada; City: Paris; France; Quote: She said "hi"\nName: Bob; City: Lyon',
-    );
+    expect(allText(await parseDocument(semicolon, 'csv'))).toBe('Name: Ada; City: Paris; France; Quote: She said "hi"\nName: Bob; City: Lyon');
     const tab = await write('tab.tsv', 'Name\tNotes\tAge\nAda\t"line one\nline two"\t36\nBob\tplain\t40\n');
     expect(allText(await parseDocument(tab, 'csv'))).toBe('Name: Ada; Notes: line one line two; Age: 36\nName: Bob; Notes: plain; Age: 40');
     const pipe = await write('pipe.csv', 'id|label\n1|one\n2|two\n');
@@ -354,9 +352,7 @@ describe('HTML', () => {
     const file = await write('menu.html', iconv.encode(page, 'windows-1252'));
     const menu = await parseDocument(file, 'html');
     expect(menu.title).toBe('Café menu');
-    expect(menu.sections).toEqual([
-      { headings: ['Menu'], text: 'Our café serves crème brûlée.\n\n- Tea\n- Coffee\n\nItem | Price\nTea | 2 €' },
-    ]);
+    expect(menu.sections).toEqual([{ headings: ['Menu'], text: 'Our café serves crème brûlée.\n\n- Tea\n- Coffee\n\nItem | Price\nTea | 2 €' }]);
   });
 });
 
@@ -364,7 +360,12 @@ describe('JSON', () => {
   it('flattens objects into key paths and gives each record its own block', async () => {
     const file = await write(
       'data.json',
-      JSON.stringify({ name: 'Parley', tags: ['rag', 'chat'], owner: { name: 'Ada', address: { city: 'Paris' } }, users: [{ name: 'Ada', age: 36 }, { name: 'Bob' }] }),
+      JSON.stringify({
+        name: 'Parley',
+        tags: ['rag', 'chat'],
+        owner: { name: 'Ada', address: { city: 'Paris' } },
+        users: [{ name: 'Ada', age: 36 }, { name: 'Bob' }],
+      }),
     );
     expect(allText(await parseDocument(file, 'json'))).toBe(
       'name: Parley\ntags: rag, chat\nowner.name: Ada\nowner.address.city: Paris\n\nusers.name: Ada\nusers.age: 36\n\nusers.name: Bob',
@@ -484,7 +485,8 @@ describe('limits', () => {
   });
 
   it('refuses a document with more text than the bound, a PDF at the first page past it', async () => {
-    const message = 'The document holds over 1,000 characters of text, more than Parley reads (at most 1,000 characters); split it into smaller documents';
+    const message =
+      'The document holds over 1,000 characters of text, more than Parley reads (at most 1,000 characters); split it into smaller documents';
     expect((await unreadable(fixture('txt-war-and-peace-ch1.txt'), 'txt', lower({ textChars: 1_000 }))).message).toBe(message);
     expect((await unreadable(fixture('pdf-word-processor-history-5p.pdf'), 'pdf', lower({ textChars: 1_000 }))).message).toBe(message);
   });

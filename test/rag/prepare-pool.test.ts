@@ -40,8 +40,7 @@ describe('parse threads', () => {
     try {
       expect(await pool.prepare(task(report))).toEqual({
         ok: false,
-        unreadable:
-          'Reading the document takes over 96 MB of memory, the most Parley gives one document; split it into smaller documents',
+        unreadable: 'Reading the document takes over 96 MB of memory, the most Parley gives one document; split it into smaller documents',
       });
       const small = await pool.prepare(task(path.join(FIXTURES, 'docx-summer-activities.docx')));
       expect(small.ok).toBe(true);

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
-import {
-  agentRecord,
-  at,
-  createConversation,
-  createDatastore,
-  twoWorkspaces,
-  useScratchStore,
-} from '../support/store-contract.js';
+import { agentRecord, at, createConversation, createDatastore, twoWorkspaces, useScratchStore } from '../support/store-contract.js';
 import { STORE_KINDS } from '../support/stores.js';
 
 describe.each(STORE_KINDS)('the agents port of the %s store', (kind) => {
@@ -15,11 +8,7 @@ describe.each(STORE_KINDS)('the agents port of the %s store', (kind) => {
 
   it('reads back an agent as created, its datastores in the order it lists them', async () => {
     const [a] = await twoWorkspaces(store());
-    const [first, second, third] = [
-      await createDatastore(store(), a.id),
-      await createDatastore(store(), a.id),
-      await createDatastore(store(), a.id),
-    ];
+    const [first, second, third] = [await createDatastore(store(), a.id), await createDatastore(store(), a.id), await createDatastore(store(), a.id)];
     const agent = agentRecord(a.id, {
       systemPrompt: 'Be brief.',
       iconUrl: 'https://example.com/icon.png',
@@ -65,11 +54,7 @@ describe.each(STORE_KINDS)('the agents port of the %s store', (kind) => {
 
   it('replaces the linked datastores, in the new order, only when the change names them', async () => {
     const [a] = await twoWorkspaces(store());
-    const [one, two, three] = [
-      await createDatastore(store(), a.id),
-      await createDatastore(store(), a.id),
-      await createDatastore(store(), a.id),
-    ];
+    const [one, two, three] = [await createDatastore(store(), a.id), await createDatastore(store(), a.id), await createDatastore(store(), a.id)];
     const agent = agentRecord(a.id, { datastoreIds: [one.id, two.id] });
     await store().agents.create(agent);
     expect((await store().agents.update(a.id, agent.id, { datastoreIds: [three.id, one.id] }, at(1)))?.datastoreIds).toEqual([three.id, one.id]);

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
+import { REOPEN_ON_HUMAN } from '../../src/domain/conversations/conversation-rules.js';
 import type {
+  AnswerSourceRecord,
   AgentRecord,
   AnalyticsScope,
   ConversationStatus,
@@ -11,6 +13,7 @@ import type {
   WorkspaceRecord,
 } from '../../src/store/store.js';
 import {
+  answerSourceRecord,
   agentRecord,
   at,
   createConversation,
@@ -55,7 +58,7 @@ describe.each(STORE_KINDS)('the analytics port of the %s store', (kind) => {
     ...overrides,
   });
 
-  const source = (datasourceId: string, name: string) => ({ datasource_id: datasourceId, datasource_name: name, score: 0.9, text: '…' });
+  const source = (datasourceId: string, name: string) => answerSourceRecord({ datasourceId, datasourceName: name, text: '…' });
 
   async function conversation(
     workspaceId: string,
@@ -83,15 +86,20 @@ describe.each(STORE_KINDS)('the analytics port of the %s store', (kind) => {
               bestScore: 0.2,
               createdAt: record.createdAt,
             };
-      await store().conversations.appendMessage(record, undefined, undefined, knowledgeGap);
+      await store().conversations.appendMessage(record, { gap: knowledgeGap });
       if (rating !== undefined) await store().messages.rate(workspaceId, record.id, rating);
     }
     if (status !== undefined) await store().conversations.update(workspaceId, created.id, { status }, {}, at(DAY4 + DAY));
   }
 
   const visitor = (seconds: number, text = 'a question'): Partial<NewMessage> => ({ from: 'human', text, createdAt: at(seconds) });
-  const member = (seconds: number): Partial<NewMessage> => ({ from: 'human', text: 'a person answers', memberId: 'member-1', createdAt: at(seconds) });
-  const agent = (seconds: number, sources: Record<string, unknown>[] = []): Partial<NewMessage> => ({
+  const member = (seconds: number): Partial<NewMessage> => ({
+    from: 'human',
+    text: 'a person answers',
+    memberId: 'member-1',
+    createdAt: at(seconds),
+  });
+  const agent = (seconds: number, sources: AnswerSourceRecord[] = []): Partial<NewMessage> => ({
     from: 'agent',
     text: 'an answer',
     sources,
@@ -164,11 +172,17 @@ describe.each(STORE_KINDS)('the analytics port of the %s store', (kind) => {
       member(DAY4 + 20),
     ]);
     // Another workspace, same times, citing the same datasource id: none of it counts for A.
-    await conversation(b.id, 'b1', { agentId: null, channel: 'website', createdAt: at(DAY1 + 5) }, [
-      visitor(DAY1 + 6),
-      { ...agent(DAY1 + 7, [source(handbookId, 'Handbook.txt')]), eval: 'BAD', gap: 'What is your refund policy?' },
-      member(DAY1 + 8),
-    ], 'RESOLVED');
+    await conversation(
+      b.id,
+      'b1',
+      { agentId: null, channel: 'website', createdAt: at(DAY1 + 5) },
+      [
+        visitor(DAY1 + 6),
+        { ...agent(DAY1 + 7, [source(handbookId, 'Handbook.txt')]), eval: 'BAD', gap: 'What is your refund policy?' },
+        member(DAY1 + 8),
+      ],
+      'RESOLVED',
+    );
   });
 
   describe('conversation figures (conversations started in the range)', () => {
@@ -247,7 +261,7 @@ describe.each(STORE_KINDS)('the analytics port of the %s store', (kind) => {
       const reopened = await started();
       await setStatus(reopened.id, 'HUMAN_REQUESTED', 20);
       await setStatus(reopened.id, 'RESOLVED', 30);
-      await store().conversations.appendMessage(messageRecord(w.id, reopened.id, visitor(DAY1 + 40)));
+      await store().conversations.appendMessage(messageRecord(w.id, reopened.id, visitor(DAY1 + 40)), { transition: REOPEN_ON_HUMAN });
       expect((await store().conversations.find(w.id, reopened.id))?.status).toBe('UNRESOLVED');
       // Asked and resolved in bulk.
       await started({ channel: 'mail' });
@@ -341,12 +355,12 @@ describe.each(STORE_KINDS)('the analytics port of the %s store', (kind) => {
     });
     // A message id taken already: the answer is refused, and its gap with it.
     const clash = messageRecord(c.id, conversation.id, { id: taken.id, from: 'agent', createdAt: at(DAY1 + 2) });
-    await expect(store().conversations.appendMessage(clash, undefined, undefined, gap(taken.id))).rejects.toThrow();
+    await expect(store().conversations.appendMessage(clash, { gap: gap(taken.id) })).rejects.toThrow();
     const scope = { workspaceId: c.id, from: at(DAY1), to: at(DAY2) };
     expect(await store().analytics.knowledgeGaps(scope, 10)).toEqual({ total: 0, groups: [] });
 
     const answer = messageRecord(c.id, conversation.id, { from: 'agent', createdAt: at(DAY1 + 2) });
-    await store().conversations.appendMessage(answer, undefined, undefined, gap(answer.id));
+    await store().conversations.appendMessage(answer, { gap: gap(answer.id) });
     expect((await store().analytics.knowledgeGaps(scope, 10)).groups).toMatchObject([{ question: 'Where are you?', count: 1 }]);
   });
 });

@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
+import { REOPEN_ON_HUMAN } from '../../src/domain/conversations/conversation-rules.js';
 import type { ConversationFilter, ConversationRecord, ConversationStatus } from '../../src/store/store.js';
 import {
   agentRecord,
+  answerSourceRecord,
   at,
   conversationRecord,
   createConversation,
   messageRecord,
   outboxEvent,
+  stored,
   twoWorkspaces,
   useScratchStore,
 } from '../support/store-contract.js';
@@ -41,7 +44,7 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
       expect(await ids({ playground: false })).toEqual([visitor.id]);
       expect(await ids({ playground: true })).toEqual([test.id]);
       expect(await ids({})).toEqual([visitor.id, test.id]);
-      expect((await store().conversations.countTabs(a.id, { playground: false }, null)).all.total).toBe(1);
+      expect((await store().conversations.countGroups(a.id, { playground: false }, { all: {} }, {})).all?.total).toBe(1);
     });
 
     it('returns the workspace’s existing conversation as it is, and writes no second event', async () => {
@@ -93,44 +96,45 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
       const message = messageRecord(a.id, conversation.id, {
         from: 'agent',
         text: 'Here you go',
-        sources: [{ chunkId: 'c1' }],
+        sources: [answerSourceRecord({ chunkId: 'c1', pageNumber: 3 })],
         usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 },
         model: 'local',
         createdAt: at(50),
       });
       const event = outboxEvent(a.id, { type: 'message.created' });
-      const appended = await store().conversations.appendMessage(message, undefined, event);
-      expect(appended).toEqual({ message: { ...message, eval: null }, conversation: { ...conversation, updatedAt: at(50) } });
+      const appended = await store().conversations.appendMessage(message, { event });
+      expect(appended).toEqual({ message: stored(message), conversation: { ...conversation, updatedAt: at(50) } });
       expect(await store().conversations.find(a.id, conversation.id)).toEqual(appended?.conversation);
       expect(await messagesOf(a.id, conversation.id)).toEqual(['Here you go']);
       expect(await eventsOf(a.id)).toEqual([event.id]);
     });
 
-    it('reopens a resolved conversation when a person writes, not when the agent does', async () => {
+    it('makes the status transition it is given, only from its status', async () => {
       const [a] = await twoWorkspaces(store());
       const resolved = await createConversation(store(), a.id, { status: 'RESOLVED' });
-      const byAgent = await store().conversations.appendMessage(messageRecord(a.id, resolved.id, { from: 'agent' }));
-      expect(byAgent?.conversation.status).toBe('RESOLVED');
-      const bySystem = await store().conversations.appendMessage(messageRecord(a.id, resolved.id, { from: 'system' }));
-      expect(bySystem?.conversation.status).toBe('RESOLVED');
-      const byHuman = await store().conversations.appendMessage(messageRecord(a.id, resolved.id, { from: 'human' }));
-      expect(byHuman?.conversation.status).toBe('UNRESOLVED');
-    });
-
-    it('keeps a conversation waiting for a person waiting when the visitor writes again', async () => {
-      const [a] = await twoWorkspaces(store());
+      const without = await store().conversations.appendMessage(messageRecord(a.id, resolved.id, { from: 'human' }));
+      expect(without?.conversation.status).toBe('RESOLVED');
+      const reopened = await store().conversations.appendMessage(messageRecord(a.id, resolved.id, { createdAt: at(60) }), {
+        transition: REOPEN_ON_HUMAN,
+      });
+      expect(reopened?.conversation.status).toBe('UNRESOLVED');
       const waiting = await createConversation(store(), a.id, { status: 'HUMAN_REQUESTED' });
-      const appended = await store().conversations.appendMessage(messageRecord(a.id, waiting.id, { from: 'human' }));
-      expect(appended?.conversation.status).toBe('HUMAN_REQUESTED');
+      const stays = await store().conversations.appendMessage(messageRecord(a.id, waiting.id), { transition: REOPEN_ON_HUMAN });
+      expect(stays?.conversation.status).toBe('HUMAN_REQUESTED');
     });
 
     it('names an untitled conversation and never renames a titled one', async () => {
       const [a] = await twoWorkspaces(store());
       const untitled = await createConversation(store(), a.id);
-      expect((await store().conversations.appendMessage(messageRecord(a.id, untitled.id), 'Refund question'))?.conversation.title).toBe('Refund question');
-      expect((await store().conversations.appendMessage(messageRecord(a.id, untitled.id), 'Something else'))?.conversation.title).toBe('Refund question');
-      const titled = await createConversation(store(), a.id, { title: 'Given' });
-      expect((await store().conversations.appendMessage(messageRecord(a.id, titled.id), 'Other'))?.conversation.title).toBe('Given');
+      const titled = (title: string) => ({ titleIfUntitled: title });
+      expect((await store().conversations.appendMessage(messageRecord(a.id, untitled.id), titled('Refund question')))?.conversation.title).toBe(
+        'Refund question',
+      );
+      expect((await store().conversations.appendMessage(messageRecord(a.id, untitled.id), titled('Something else')))?.conversation.title).toBe(
+        'Refund question',
+      );
+      const given = await createConversation(store(), a.id, { title: 'Given' });
+      expect((await store().conversations.appendMessage(messageRecord(a.id, given.id), titled('Other')))?.conversation.title).toBe('Given');
       const noTitle = await createConversation(store(), a.id);
       expect((await store().conversations.appendMessage(messageRecord(a.id, noTitle.id)))?.conversation.title).toBe('');
     });
@@ -139,8 +143,12 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
       const [a, b] = await twoWorkspaces(store());
       const conversation = await createConversation(store(), a.id, { status: 'RESOLVED' });
       const message = messageRecord(b.id, conversation.id, { createdAt: at(80) });
-      expect(await store().conversations.appendMessage(message, 'Hijacked', outboxEvent(b.id))).toBeUndefined();
-      expect(await store().conversations.appendMessage(messageRecord(a.id, newId()), 'x', outboxEvent(a.id))).toBeUndefined();
+      expect(
+        await store().conversations.appendMessage(message, { transition: REOPEN_ON_HUMAN, titleIfUntitled: 'Hijacked', event: outboxEvent(b.id) }),
+      ).toBeUndefined();
+      expect(
+        await store().conversations.appendMessage(messageRecord(a.id, newId()), { titleIfUntitled: 'x', event: outboxEvent(a.id) }),
+      ).toBeUndefined();
       expect(await store().messages.ownerOf(message.id)).toBeUndefined();
       expect(await store().conversations.find(a.id, conversation.id)).toEqual(conversation);
       expect([...(await eventsOf(a.id)), ...(await eventsOf(b.id))]).toEqual([]);
@@ -150,7 +158,10 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
       const [a, b] = await twoWorkspaces(store());
       const mine = await createConversation(store(), a.id, { status: 'RESOLVED' });
       await createConversation(store(), b.id, { id: mine.id, status: 'RESOLVED' });
-      await store().conversations.appendMessage(messageRecord(b.id, mine.id, { text: 'for b' }), 'B title');
+      await store().conversations.appendMessage(messageRecord(b.id, mine.id, { text: 'for b' }), {
+        transition: REOPEN_ON_HUMAN,
+        titleIfUntitled: 'B title',
+      });
       expect(await store().conversations.find(a.id, mine.id)).toEqual(mine);
       expect(await messagesOf(a.id, mine.id)).toEqual([]);
       expect(await store().conversations.find(b.id, mine.id)).toMatchObject({ status: 'UNRESOLVED', title: 'B title' });
@@ -163,7 +174,9 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
       await store().conversations.appendMessage(taken);
       const before = await store().conversations.find(a.id, conversation.id);
       const clash = messageRecord(a.id, conversation.id, { id: taken.id, from: 'human', createdAt: at(500) });
-      await expect(store().conversations.appendMessage(clash, 'Title', outboxEvent(a.id))).rejects.toThrow();
+      await expect(
+        store().conversations.appendMessage(clash, { transition: REOPEN_ON_HUMAN, titleIfUntitled: 'Title', event: outboxEvent(a.id) }),
+      ).rejects.toThrow();
       expect(await store().conversations.find(a.id, conversation.id)).toEqual(before);
       expect(await eventsOf(a.id)).toEqual([]);
     });
@@ -173,21 +186,29 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
     it('saves its words as it goes, and at its end its details with its event', async () => {
       const [a] = await twoWorkspaces(store());
       const conversation = await createConversation(store(), a.id);
-      const started = messageRecord(a.id, conversation.id, { from: 'agent', text: 'The shop', model: 'remote', interrupted: true, createdAt: at(50) });
+      const started = messageRecord(a.id, conversation.id, {
+        from: 'agent',
+        text: 'The shop',
+        model: 'remote',
+        interrupted: true,
+        createdAt: at(50),
+      });
       await store().conversations.appendMessage(started);
-      expect(await store().conversations.rewriteAnswer({ ...started, text: 'The shop opens' })).toEqual({ ...started, text: 'The shop opens', eval: null });
+      expect(await store().conversations.rewriteAnswer({ ...started, text: 'The shop opens' })).toEqual(
+        stored({ ...started, text: 'The shop opens' }),
+      );
       expect(await eventsOf(a.id)).toEqual([]);
 
       const ended = {
         ...started,
         text: 'The shop opens at nine.',
-        sources: [{ chunkId: 'c1' }],
+        sources: [answerSourceRecord({ chunkId: 'c1', pageNumber: 3 })],
         usage: { promptTokens: 3, completionTokens: 5, totalTokens: 8 },
         interrupted: false,
       };
       const event = outboxEvent(a.id, { type: 'message.created' });
-      expect(await store().conversations.rewriteAnswer(ended, { event, at: at(60) })).toEqual({ ...ended, eval: null });
-      expect(await store().messages.find(a.id, started.id)).toEqual({ ...ended, eval: null });
+      expect(await store().conversations.rewriteAnswer(ended, { event, at: at(60) })).toEqual(stored(ended));
+      expect(await store().messages.find(a.id, started.id)).toEqual(stored(ended));
       expect(await eventsOf(a.id)).toEqual([event.id]);
     });
 
@@ -198,7 +219,7 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
       await store().conversations.appendMessage(started);
       const hijack = { ...started, workspaceId: b.id, text: 'Hijacked', interrupted: false };
       expect(await store().conversations.rewriteAnswer(hijack, { event: outboxEvent(b.id), at: at(60) })).toBeUndefined();
-      expect(await store().messages.find(a.id, started.id)).toEqual({ ...started, eval: null });
+      expect(await store().messages.find(a.id, started.id)).toEqual(stored(started));
       expect(await eventsOf(b.id)).toEqual([]);
     });
   });
@@ -279,7 +300,9 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
       await store().conversations.appendMessage(taken);
       const before = await store().conversations.find(a.id, conversation.id);
       const effects = { onAiSwitchedOff: { ...taken, from: 'system' as const }, onStatusChanged: outboxEvent(a.id) };
-      await expect(store().conversations.update(a.id, conversation.id, { status: 'RESOLVED', isAiEnabled: false }, effects, at(700))).rejects.toThrow();
+      await expect(
+        store().conversations.update(a.id, conversation.id, { status: 'RESOLVED', isAiEnabled: false }, effects, at(700)),
+      ).rejects.toThrow();
       expect(await store().conversations.find(a.id, conversation.id)).toEqual(before);
       expect(await eventsOf(a.id)).toEqual([]);
     });
@@ -297,7 +320,11 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
       const statusOf = async (workspaceId: string, id: string) => (await store().conversations.find(workspaceId, id))?.status;
 
       expect(await store().conversations.bulkUpdateStatus(a.id, { channel: 'website', agentId: agent.id }, 'RESOLVED', at(10))).toBe(1);
-      expect([await statusOf(a.id, web.id), await statusOf(a.id, webOther.id), await statusOf(a.id, api.id)]).toEqual(['RESOLVED', 'UNRESOLVED', 'UNRESOLVED']);
+      expect([await statusOf(a.id, web.id), await statusOf(a.id, webOther.id), await statusOf(a.id, api.id)]).toEqual([
+        'RESOLVED',
+        'UNRESOLVED',
+        'UNRESOLVED',
+      ]);
       expect(await store().conversations.bulkUpdateStatus(a.id, { channel: 'website' }, 'HUMAN_REQUESTED', at(11))).toBe(2);
       expect(await store().conversations.bulkUpdateStatus(a.id, {}, 'RESOLVED', at(12))).toBe(3);
       expect(await statusOf(b.id, elsewhere.id)).toBe('UNRESOLVED');
@@ -354,7 +381,9 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
       const titled = await createConversation(store(), a.id, { title: 'Broken Compiler', createdAt: at(1) });
       const withContact = await createConversation(store(), a.id, { contactId: contact.id, createdAt: at(2) });
       const withMessage = await createConversation(store(), a.id, { createdAt: at(3) });
-      await store().conversations.appendMessage(messageRecord(a.id, withMessage.id, { from: 'agent', text: 'Your REFUND is on its way', createdAt: at(4) }));
+      await store().conversations.appendMessage(
+        messageRecord(a.id, withMessage.id, { from: 'agent', text: 'Your REFUND is on its way', createdAt: at(4) }),
+      );
       await createConversation(store(), a.id, { title: 'Unrelated', createdAt: at(5) });
       const search = async (term: string) => idsOf(await store().conversations.list(a.id, { search: term }));
       expect(await search('compiler')).toEqual([titled.id]);
@@ -402,7 +431,11 @@ describe.each(STORE_KINDS)('the conversations port of the %s store', (kind) => {
         after = { updatedAt: last.updatedAt, id: last.id };
       }
       expect(seen).toEqual(idsOf(all));
-      const websites = await store().conversations.list(a.id, { channel: 'website' }, { limit: 10, after: { updatedAt: all[1]!.updatedAt, id: all[1]!.id } });
+      const websites = await store().conversations.list(
+        a.id,
+        { channel: 'website' },
+        { limit: 10, after: { updatedAt: all[1]!.updatedAt, id: all[1]!.id } },
+      );
       expect(idsOf(websites)).toEqual(idsOf(all.slice(2)).filter((id) => all.find((c) => c.id === id)?.channel === 'website'));
     });
   });

@@ -102,54 +102,78 @@ describe.runIf(STORE_KINDS.includes('postgres'))('PostgreSQL behind a proxy that
   const pollingLoops = {
     'job runner': (onError: (error: unknown) => void) => {
       const ran: string[] = [];
-      const runner = new JobRunner(proxied.jobs, { noted: { run: async (job) => void ran.push(job.id) } }, {
-        concurrency: 1,
-        leaseMs: 5_000,
-        pollMs: 100,
-        backoff: { baseMs: 100, maxMs: 1_000 },
-        onError,
-      });
+      const runner = new JobRunner(
+        proxied.jobs,
+        { noted: { run: async (job) => void ran.push(job.id) } },
+        {
+          concurrency: 1,
+          leaseMs: 5_000,
+          pollMs: 100,
+          backoff: { baseMs: 100, maxMs: 1_000 },
+          onError,
+        },
+      );
       runner.start();
       return {
         stop: () => runner.stop(),
         async worksAgain() {
           const id = newId();
           await core.store.jobs.enqueue(newJob(id));
-          await until(() => ran, (ids) => ids.includes(id), 15_000);
+          await until(
+            () => ran,
+            (ids) => ids.includes(id),
+            15_000,
+          );
         },
       };
     },
     'event dispatcher': (onError: (error: unknown) => void) => {
-      const dispatcher = new EventDispatcher(proxied, { mailEnabled: false, maxAttempts: 3, pollMs: 100, batchSize: 100, retentionMs: 60_000, onQueued: () => undefined, onError });
+      const dispatcher = new EventDispatcher(proxied, {
+        mailEnabled: false,
+        maxAttempts: 3,
+        pollMs: 100,
+        batchSize: 100,
+        retentionMs: 60_000,
+        onQueued: () => undefined,
+        onError,
+      });
       dispatcher.start();
       return {
         stop: () => dispatcher.stop(),
         async worksAgain() {
           const { workspace } = await core.services.workspaces.findOrCreate('dispatched');
-          await core.services.conversations.ensureConversation(workspace.id, { agentId: null, channel: 'api' });
-          await until(() => core.store.outbox.list({ workspaceId: workspace.id, pending: true }), (pending) => pending.length === 0, 15_000);
+          await core.services.conversations.intake.start(workspace.id, { agentId: null, channel: 'api' });
+          await until(
+            () => core.store.outbox.list({ workspaceId: workspace.id, pending: true }),
+            (pending) => pending.length === 0,
+            15_000,
+          );
         },
       };
     },
   };
 
-  it.each(Object.keys(pollingLoops) as (keyof typeof pollingLoops)[])('has the %s poll less often while the database is away, and work again soon after it is back', async (name) => {
-    const errors: unknown[] = [];
-    const loop = pollingLoops[name]((error) => errors.push(error));
-    try {
-      await proxy.close();
-      await sleep(3_000);
-      await proxy.open();
-      // Polling every 100 ms would have failed about 30 times; waits doubling from 100 ms, 4 or 5 times.
-      expect(errors.length).toBeGreaterThanOrEqual(2);
-      expect(errors.length).toBeLessThanOrEqual(8);
-      expect(errors.every((error) => ParleyError.isInstance(error) && error.code === 'UNAVAILABLE')).toBe(true);
-      await loop.worksAgain();
-    } finally {
-      await proxy.open().catch(() => undefined);
-      await loop.stop();
-    }
-  }, 30_000);
+  it.each(Object.keys(pollingLoops) as (keyof typeof pollingLoops)[])(
+    'has the %s poll less often while the database is away, and work again soon after it is back',
+    async (name) => {
+      const errors: unknown[] = [];
+      const loop = pollingLoops[name]((error) => errors.push(error));
+      try {
+        await proxy.close();
+        await sleep(3_000);
+        await proxy.open();
+        // Polling every 100 ms would have failed about 30 times; waits doubling from 100 ms, 4 or 5 times.
+        expect(errors.length).toBeGreaterThanOrEqual(2);
+        expect(errors.length).toBeLessThanOrEqual(8);
+        expect(errors.every((error) => ParleyError.isInstance(error) && error.code === 'UNAVAILABLE')).toBe(true);
+        await loop.worksAgain();
+      } finally {
+        await proxy.open().catch(() => undefined);
+        await loop.stop();
+      }
+    },
+    30_000,
+  );
 
   it('answers a member token first checked while the database is away with 503, and accepts it once the database is back', async () => {
     const proxiedUrl = proxy.proxied(scratch.env.PARLEY_DATABASE_URL!);
@@ -183,7 +207,11 @@ describe.runIf(STORE_KINDS.includes('postgres'))('PostgreSQL behind a proxy that
 
   it('answers a live stream first opened while the database is away with 503, and opens it once the database is back', async () => {
     const parley = await startTestParley('postgres', {
-      scratch: { ...scratch, config: { kind: 'postgres', url: proxy.proxied(scratch.env.PARLEY_DATABASE_URL!) }, env: { ...scratch.env, PARLEY_DATABASE_URL: proxy.proxied(scratch.env.PARLEY_DATABASE_URL!) } },
+      scratch: {
+        ...scratch,
+        config: { kind: 'postgres', url: proxy.proxied(scratch.env.PARLEY_DATABASE_URL!) },
+        env: { ...scratch.env, PARLEY_DATABASE_URL: proxy.proxied(scratch.env.PARLEY_DATABASE_URL!) },
+      },
     });
     try {
       // A member's access token is checked without the database once its signing key was read (by this call),

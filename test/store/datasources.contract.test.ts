@@ -166,8 +166,26 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
       expect(synched).toMatchObject({ status: 'synched', progress: 1, error: null, nbChunks: 2, textSize: 21, totalPages: 3 });
       expect(synched?.lastSynch).toEqual(expect.any(String));
       expect(await store().datasources.listChunks(a.id, datasource.id, page)).toEqual([
-        { id: expect.any(String), datasourceId: datasource.id, ordinal: 0, text: 'first part', source: 'source 0', pageNumber: null, tokens: 2, customId: 'manual-7' },
-        { id: expect.any(String), datasourceId: datasource.id, ordinal: 1, text: 'second part', source: 'source 1', pageNumber: null, tokens: 2, customId: 'manual-7' },
+        {
+          id: expect.any(String),
+          datasourceId: datasource.id,
+          ordinal: 0,
+          text: 'first part',
+          source: 'source 0',
+          pageNumber: null,
+          tokens: 2,
+          customId: 'manual-7',
+        },
+        {
+          id: expect.any(String),
+          datasourceId: datasource.id,
+          ordinal: 1,
+          text: 'second part',
+          source: 'source 1',
+          pageNumber: null,
+          tokens: 2,
+          customId: 'manual-7',
+        },
       ]);
       expect(await eventsOf(a.id)).toEqual([event.id]);
     });
@@ -189,12 +207,16 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
       const datasource = await indexedDatasource(store(), a.id, [chunk(0, 'current')]);
       await store().datasources.requeue(a.id, datasource.id, () => jobRecord());
       const event = outboxEvent(a.id);
-      expect(await store().datasources.writeIndex(datasource.workspaceId, datasource.id, 1, indexed([chunk(0, 'stale')], { event }))).toBe('superseded');
+      expect(await store().datasources.writeIndex(datasource.workspaceId, datasource.id, 1, indexed([chunk(0, 'stale')], { event }))).toBe(
+        'superseded',
+      );
       expect(await chunkTexts(a.id, datasource.id)).toEqual(['current']);
       expect((await store().datasources.find(a.id, datasource.id))?.status).toBe('pending');
 
       await store().datasources.delete(a.id, datasource.id);
-      expect(await store().datasources.writeIndex(datasource.workspaceId, datasource.id, 2, indexed([chunk(0, 'late')], { event }))).toBe('superseded');
+      expect(await store().datasources.writeIndex(datasource.workspaceId, datasource.id, 2, indexed([chunk(0, 'late')], { event }))).toBe(
+        'superseded',
+      );
       expect(await eventsOf(a.id)).toEqual([]);
     });
 
@@ -247,7 +269,11 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
     it('pages through the chunks in document order, whatever order they were written in', async () => {
       const [a, b] = await twoWorkspaces(store());
       const texts = ['zero', 'one', 'two', 'three', 'four'];
-      const datasource = await indexedDatasource(store(), a.id, [3, 0, 4, 1, 2].map((ordinal) => chunk(ordinal, texts[ordinal]!)));
+      const datasource = await indexedDatasource(
+        store(),
+        a.id,
+        [3, 0, 4, 1, 2].map((ordinal) => chunk(ordinal, texts[ordinal]!)),
+      );
       expect(await chunkTexts(a.id, datasource.id)).toEqual(texts);
       const second = await store().datasources.listChunks(a.id, datasource.id, { offset: 2, limit: 2 });
       expect(second.map((found) => found.ordinal)).toEqual([2, 3]);

@@ -111,7 +111,11 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
     it('logs each attempt, oldest first, with the outcome it led to', async () => {
       const [a] = await twoWorkspaces(store());
       const { delivery } = await webhookDelivery(a.id);
-      await store().deliveries.recordAttempt(delivery.workspaceId, delivery.id, attempt(1), { status: 'pending', nextAttemptAt: at(160), at: at(101) });
+      await store().deliveries.recordAttempt(delivery.workspaceId, delivery.id, attempt(1), {
+        status: 'pending',
+        nextAttemptAt: at(160),
+        at: at(101),
+      });
       expect(await store().deliveries.find(delivery.workspaceId, delivery.id)).toMatchObject({
         status: 'pending',
         attemptCount: 1,
@@ -164,7 +168,12 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
         attemptCount: 1,
         completedAt: null,
       });
-      await store().deliveries.settle(delivery.workspaceId, delivery.id, { status: 'failed', nextAttemptAt: null, at: at(500) }, 'gave up after 1 attempt');
+      await store().deliveries.settle(
+        delivery.workspaceId,
+        delivery.id,
+        { status: 'failed', nextAttemptAt: null, at: at(500) },
+        'gave up after 1 attempt',
+      );
       expect(await store().deliveries.find(delivery.workspaceId, delivery.id)).toMatchObject({
         status: 'failed',
         nextAttemptAt: null,
@@ -215,7 +224,11 @@ describe.each(STORE_KINDS)('the deliveries port of the %s store', (kind) => {
     it('drops a deleted endpoint’s deliveries, so their pending retries find nothing', async () => {
       const [a] = await twoWorkspaces(store());
       const { endpoint, delivery } = await webhookDelivery(a.id);
-      await store().deliveries.recordAttempt(delivery.workspaceId, delivery.id, attempt(1), { status: 'pending', nextAttemptAt: at(160), at: at(101) });
+      await store().deliveries.recordAttempt(delivery.workspaceId, delivery.id, attempt(1), {
+        status: 'pending',
+        nextAttemptAt: at(160),
+        at: at(101),
+      });
       await store().webhooks.delete(a.id, endpoint.id);
       expect(await store().deliveries.find(delivery.workspaceId, delivery.id)).toBeUndefined();
     });

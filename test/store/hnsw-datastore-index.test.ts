@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { NewChunk, Store } from '../../src/store/store.js';
-import { chunk, createWorkspace, indexed, indexedDatasource, jobRecord } from '../support/store-contract.js';
+import { chunk, createWorkspace, datasourceRecord, datastoreRecord, indexed, indexedDatasource, jobRecord } from '../support/store-contract.js';
 import { createScratchStore, type ScratchStore } from '../support/stores.js';
 
 const DIMENSIONS = 16;
@@ -23,7 +23,13 @@ function vectorOf(seed: number): Float32Array {
 
 async function waitFor(file: string): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    if (await fs.stat(file).then(() => true, () => false)) return;
+    if (
+      await fs.stat(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${file} was never written`);
@@ -42,24 +48,28 @@ describe('the embedded store’s HNSW index', () => {
     store = await openStore(scratch.config, scratch.dataDir);
     const at = new Date().toISOString();
     await store.workspaces.create({ id: workspaceId, name: 'hnsw', createdAt: at });
-    await store.datastores.create({
-      id: datastoreId, workspaceId, name: 'index', description: '', type: 'vector_a', visibility: 'private',
-      embeddingModel: null, embeddingDimensions: null, vectorWeight: 1, keywordWeight: 1, vectorWindows: false, createdAt: at, updatedAt: at,
+    await store.datastores.create(datastoreRecord(workspaceId, { id: datastoreId, name: 'index', vectorWeight: 1, vectorWindows: false }));
+    await store.datasources.create(datasourceRecord(workspaceId, datastoreId, { id: datasourceId, status: 'pending' }), {
+      id: newId(),
+      kind: 'noop',
+      workspaceId,
+      payload: {},
+      maxAttempts: 1,
     });
-    await store.datasources.create(
-      {
-        id: datasourceId, workspaceId, datastoreId, type: 'text', name: 'doc', status: 'pending', customId: null, groupId: null,
-        config: {}, fileKey: null, mimeType: null, sizeBytes: null, error: null, progress: 0, nbChunks: 0, textSize: 0,
-        totalPages: null, generation: 1, lastSynch: null, createdAt: at, updatedAt: at,
-      },
-      { id: newId(), kind: 'noop', workspaceId, payload: {}, maxAttempts: 1 },
-    );
     const chunks: NewChunk[] = Array.from({ length: CHUNKS }, (_, ordinal) => ({
-      ordinal, text: `chunk ${ordinal}`, source: 'doc', pageNumber: null, tokens: 2, vectors: [vectorOf(ordinal)],
+      ordinal,
+      text: `chunk ${ordinal}`,
+      source: 'doc',
+      pageNumber: null,
+      tokens: 2,
+      vectors: [vectorOf(ordinal)],
     }));
-    await store.datasources.writeIndex(workspaceId, datasourceId, 1, {
-      chunks, textSize: 100, totalPages: null, embeddingModel: 'synthetic', embeddingDimensions: DIMENSIONS, vectorLayout: 'whole',
-    });
+    await store.datasources.writeIndex(
+      workspaceId,
+      datasourceId,
+      1,
+      indexed(chunks, { embeddingModel: 'synthetic', embeddingDimensions: DIMENSIONS }),
+    );
   });
   afterAll(async () => {
     await store.close();
@@ -95,13 +105,28 @@ describe('the embedded store’s HNSW index after a re-index', () => {
       const chunks = (seedOf: (ordinal: number) => number) =>
         Array.from({ length: 3 }, (_, ordinal) => chunk(ordinal, `chunk ${ordinal}`, vectorOf(seedOf(ordinal))));
       const content = { embeddingDimensions: DIMENSIONS };
-      const source = await indexedDatasource(store, workspace.id, chunks((ordinal) => ordinal), { content });
+      const source = await indexedDatasource(
+        store,
+        workspace.id,
+        chunks((ordinal) => ordinal),
+        { content },
+      );
       const scope = { workspaceId: workspace.id, datastoreIds: [source.datastoreId] };
       expect((await store.search.vectorSearch(scope, vectorOf(0), 1))[0]).toMatchObject({ chunkId: `${source.id}.1.0` });
 
       // The same rows deleted and written again, last in the table: SQLite would hand out the same rowids.
       await store.datasources.requeue(workspace.id, source.id, () => jobRecord({ workspaceId: workspace.id }));
-      expect(await store.datasources.writeIndex(workspace.id, source.id, 2, indexed(chunks((ordinal) => 100 + ordinal), content))).toBe('written');
+      expect(
+        await store.datasources.writeIndex(
+          workspace.id,
+          source.id,
+          2,
+          indexed(
+            chunks((ordinal) => 100 + ordinal),
+            content,
+          ),
+        ),
+      ).toBe('written');
       const [best] = await store.search.vectorSearch(scope, vectorOf(100), 1);
       expect(best).toMatchObject({ chunkId: `${source.id}.2.0` });
       expect(best!.score).toBeCloseTo(1, 5);

@@ -17,8 +17,7 @@ describe.each(STORE_KINDS)('the jobs port of the %s store', (kind) => {
     return job;
   }
 
-  const claim = (owner: string, job: { kind: string }, seconds: number) =>
-    store().jobs.claim(owner, [job.kind], at(seconds), at(seconds + LEASE));
+  const claim = (owner: string, job: { kind: string }, seconds: number) => store().jobs.claim(owner, [job.kind], at(seconds), at(seconds + LEASE));
 
   describe('claiming', () => {
     it('leases a due job to the worker that claims it and counts the attempt', async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { DatasourceRecord, IndexedContent, Store } from '../../src/store/store.js';
+import type { DatasourceRecord, Store } from '../../src/store/store.js';
+import { chunk, datasourceRecord, indexed } from '../support/store-contract.js';
 import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
@@ -14,22 +15,11 @@ describe.each(STORE_KINDS)("another workspace's id in the %s store", (kind) => {
   const b = newId();
   const datastoreId = newId();
 
-  const content = (text: string): IndexedContent => ({
-    chunks: [{ ordinal: 0, text, source: 'doc', pageNumber: null, tokens: 1, vectors: [Float32Array.of(1, 0, 0, 0)] }],
-    textSize: text.length,
-    totalPages: null,
-    embeddingModel: 'model-a',
-    embeddingDimensions: 4,
-    vectorLayout: 'whole',
-  });
+  const content = (text: string) => indexed([chunk(0, text)], { embeddingModel: 'model-a' });
 
   /** A new unsynched datasource of workspace A, with its job. */
   async function datasourceOfA(): Promise<DatasourceRecord> {
-    const datasource: DatasourceRecord = {
-      id: newId(), workspaceId: a, datastoreId, type: 'text', name: 'doc', status: 'unsynched', customId: null, groupId: null,
-      config: {}, fileKey: null, mimeType: null, sizeBytes: null, error: null, progress: 0, nbChunks: 0, textSize: 0,
-      totalPages: null, generation: 1, lastSynch: null, createdAt: AT, updatedAt: AT,
-    };
+    const datasource = datasourceRecord(a, datastoreId);
     await store.datasources.create(datasource, { id: newId(), kind: 'noop', workspaceId: a, payload: {}, maxAttempts: 1 });
     return datasource;
   }
@@ -40,8 +30,19 @@ describe.each(STORE_KINDS)("another workspace's id in the %s store", (kind) => {
     await store.workspaces.create({ id: a, name: `a ${a}`, createdAt: AT });
     await store.workspaces.create({ id: b, name: `b ${b}`, createdAt: AT });
     await store.datastores.create({
-      id: datastoreId, workspaceId: a, name: 'a', description: '', type: 'vector_a', visibility: 'private',
-      embeddingModel: null, embeddingDimensions: null, vectorWeight: 1, keywordWeight: 1, vectorWindows: true, createdAt: AT, updatedAt: AT,
+      id: datastoreId,
+      workspaceId: a,
+      name: 'a',
+      description: '',
+      type: 'vector_a',
+      visibility: 'private',
+      embeddingModel: null,
+      embeddingDimensions: null,
+      vectorWeight: 1,
+      keywordWeight: 1,
+      vectorWindows: true,
+      createdAt: AT,
+      updatedAt: AT,
     });
   });
   afterAll(async () => {
@@ -98,8 +99,16 @@ describe.each(STORE_KINDS)("another workspace's id in the %s store", (kind) => {
 
   it('deliveries.find, recordAttempt and settle: none, and the delivery stays as it was', async () => {
     const delivery = {
-      id: newId(), workspaceId: a, eventId: newId(), eventType: 'message.created', channel: 'email' as const, endpointId: null,
-      recipients: ['admin@example.com'], replayOf: null, body: '{}', createdAt: AT,
+      id: newId(),
+      workspaceId: a,
+      eventId: newId(),
+      eventType: 'message.created',
+      channel: 'email' as const,
+      endpointId: null,
+      recipients: ['admin@example.com'],
+      replayOf: null,
+      body: '{}',
+      createdAt: AT,
     };
     expect(await store.deliveries.createWithJob(delivery, { id: newId(), kind: 'noop', workspaceId: a, payload: {}, maxAttempts: 1 })).toBe(true);
     const before = await store.deliveries.find(a, delivery.id);

@@ -23,7 +23,9 @@ describe.each(STORE_KINDS)('the outbox port of the %s store', (kind) => {
   it('keeps an event as written, pending until dispatched', async () => {
     const [a] = await twoWorkspaces(store());
     const event = await emit(a.id, 5, { type: 'conversation.created', payload: { conversation: { id: 'c1', tags: ['a', 'b'] } } });
-    expect(await store().outbox.list({ workspaceId: a.id })).toEqual([{ ...event, seq: expect.any(Number), createdAt: at(5), dispatchedAt: null, requestId: null }]);
+    expect(await store().outbox.list({ workspaceId: a.id })).toEqual([
+      { ...event, seq: expect.any(Number), createdAt: at(5), dispatchedAt: null, requestId: null },
+    ]);
   });
 
   it('lists events oldest first, the id deciding between equal times, narrowed to a workspace and a count', async () => {
@@ -37,6 +39,18 @@ describe.each(STORE_KINDS)('the outbox port of the %s store', (kind) => {
     expect(ids(await store().outbox.list({ workspaceId: a.id }))).toEqual([early.id, tieFirst, tieSecond, late.id]);
     expect(ids(await store().outbox.list({ workspaceId: a.id, limit: 2 }))).toEqual([early.id, tieFirst]);
     expect(ids(await store().outbox.list({ workspaceId: b.id }))).toEqual([other.id]);
+  });
+
+  it('reads a workspace’s latest events of one type, newest first', async () => {
+    const [a, b] = await twoWorkspaces(store());
+    const first = await emit(a.id, 50, { type: 'message.created' });
+    await emit(a.id, 51, { type: 'conversation.created' });
+    const second = await emit(a.id, 52, { type: 'message.created' });
+    const third = await emit(a.id, 53, { type: 'message.created' });
+    await emit(b.id, 54, { type: 'message.created' });
+    expect(ids(await store().outbox.latest(a.id, 'message.created', 2))).toEqual([third.id, second.id]);
+    expect(ids(await store().outbox.latest(a.id, 'message.created', 10))).toEqual([third.id, second.id, first.id]);
+    expect(await store().outbox.latest(a.id, 'datasource.error', 10)).toEqual([]);
   });
 
   it('lists pending events of every workspace for the dispatcher', async () => {

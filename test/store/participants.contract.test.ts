@@ -23,7 +23,11 @@ describe.each(STORE_KINDS)('the participants port of the %s store', (kind) => {
       const contact = await store().participants.upsertContact(a.id, newId(), { email: email() }, at(0));
       const id = newId();
       await store().participants.ensureVisitor(a.id, id, null, at(1));
-      expect(await store().participants.ensureVisitor(a.id, id, contact.id, at(2))).toMatchObject({ contactId: contact.id, createdAt: at(1), updatedAt: at(2) });
+      expect(await store().participants.ensureVisitor(a.id, id, contact.id, at(2))).toMatchObject({
+        contactId: contact.id,
+        createdAt: at(1),
+        updatedAt: at(2),
+      });
       expect(await store().participants.ensureVisitor(a.id, id, null, at(3))).toMatchObject({ contactId: contact.id });
       const linkedAtOnce = await store().participants.ensureVisitor(a.id, newId(), contact.id, at(4));
       expect(linkedAtOnce.contactId).toBe(contact.id);
@@ -74,7 +78,12 @@ describe.each(STORE_KINDS)('the participants port of the %s store', (kind) => {
       const [a] = await twoWorkspaces(store());
       const address = email();
       const first = await store().participants.upsertContact(a.id, newId(), { firstName: 'Ada', lastName: 'Lovelace', email: address }, at(1));
-      const second = await store().participants.upsertContact(a.id, newId(), { email: address, phoneNumber: '+44 20 7946 0000', firstName: 'Augusta' }, at(2));
+      const second = await store().participants.upsertContact(
+        a.id,
+        newId(),
+        { email: address, phoneNumber: '+44 20 7946 0000', firstName: 'Augusta' },
+        at(2),
+      );
       expect(second).toEqual({ ...first, firstName: 'Augusta', phoneNumber: '+44 20 7946 0000', updatedAt: at(2) });
       expect(await store().participants.contacts(a.id, [first.id])).toEqual([second]);
     });

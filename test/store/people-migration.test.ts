@@ -11,7 +11,9 @@ describe.each(STORE_KINDS)('migration 006: members become users, on %s', (kind) 
   beforeAll(async () => {
     migrated = await openMigratedFrom(kind, '005-public-agents', async (db) => {
       // The previous release's members: one person in two workspaces, one in one.
-      await sql`insert into workspace (id, name, created_at) values ('ws_a', 'A', '2026-01-01T00:00:00Z'), ('ws_b', 'B', '2026-01-02T00:00:00Z')`.execute(db);
+      await sql`insert into workspace (id, name, created_at) values ('ws_a', 'A', '2026-01-01T00:00:00Z'), ('ws_b', 'B', '2026-01-02T00:00:00Z')`.execute(
+        db,
+      );
       await sql`
         insert into member (id, workspace_id, email, name, role, created_at) values
           ('m1', 'ws_a', 'ada@example.com', 'Ada', 'owner', '2026-01-01T00:00:00Z'),

@@ -53,7 +53,14 @@ describe.each(STORE_KINDS)('the users, sessions and one-time links of the %s sto
 
   it('keeps only the newest link of a purpose and subject, and revokes all of them on demand', async () => {
     const [user, other] = [await createUser(store()), await createUser(store())];
-    const reset = (userId: string, createdAt: string) => ({ purpose: 'password-reset' as const, userId, workspaceId: null, memberId: null, createdAt, expiresAt: at(100) });
+    const reset = (userId: string, createdAt: string) => ({
+      purpose: 'password-reset' as const,
+      userId,
+      workspaceId: null,
+      memberId: null,
+      createdAt,
+      expiresAt: at(100),
+    });
     await store().links.create(reset(user.id, at(0)), 'older');
     await store().links.create(reset(other.id, at(0)), 'other-user');
     await store().links.create(reset(user.id, at(1)), 'newer');
@@ -61,7 +68,14 @@ describe.each(STORE_KINDS)('the users, sessions and one-time links of the %s sto
     expect(await store().links.peek('newer', 'password-reset', at(2))).toEqual(reset(user.id, at(1)));
     expect(await store().links.peek('other-user', 'password-reset', at(2))).toBeDefined();
 
-    const setup = (createdAt: string) => ({ purpose: 'setup' as const, userId: null, workspaceId: null, memberId: null, createdAt, expiresAt: at(100) });
+    const setup = (createdAt: string) => ({
+      purpose: 'setup' as const,
+      userId: null,
+      workspaceId: null,
+      memberId: null,
+      createdAt,
+      expiresAt: at(100),
+    });
     await store().links.create(setup(at(0)), 'setup-1');
     await store().links.create(setup(at(1)), 'setup-2');
     expect(await store().links.peek('setup-1', 'setup', at(2))).toBeUndefined();

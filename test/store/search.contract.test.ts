@@ -1,15 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DatasourceRecord, IndexedContent, NewChunk, SearchScope, WorkspaceRecord } from '../../src/store/store.js';
-import {
-  chunk,
-  createDatastore,
-  indexed,
-  indexedDatasource,
-  jobRecord,
-  twoWorkspaces,
-  unit,
-  useScratchStore,
-} from '../support/store-contract.js';
+import { chunk, createDatastore, indexed, indexedDatasource, jobRecord, twoWorkspaces, unit, useScratchStore } from '../support/store-contract.js';
 import { STORE_KINDS } from '../support/stores.js';
 
 /** Close to e1, leaning towards e2 then e3, so every fixture chunk has a distinct similarity. */
@@ -48,13 +39,20 @@ describe.each(STORE_KINDS)('the chunk search port of the %s store', (kind) => {
   beforeAll(async () => {
     [a, b] = await twoWorkspaces(store());
     [d1, d2, dB] = [(await createDatastore(store(), a.id)).id, (await createDatastore(store(), a.id)).id, (await createDatastore(store(), b.id)).id];
-    await add('red', a.id, d1, [chunk(0, 'Vaccine storage temperature', unit(1, 0, 0, 0)), chunk(1, 'Opening hours of the clinic', unit(0, 0, 1, 0))], {
-      customId: 'red',
-      name: 'Red guide',
-      type: 'web_page',
-      mimeType: 'text/html',
-      config: { source_url: 'https://example.com/red' },
-    }, { totalPages: 2 });
+    await add(
+      'red',
+      a.id,
+      d1,
+      [chunk(0, 'Vaccine storage temperature', unit(1, 0, 0, 0)), chunk(1, 'Opening hours of the clinic', unit(0, 0, 1, 0))],
+      {
+        customId: 'red',
+        name: 'Red guide',
+        type: 'web_page',
+        mimeType: 'text/html',
+        config: { source_url: 'https://example.com/red' },
+      },
+      { totalPages: 2 },
+    );
     await add('blue', a.id, d1, [chunk(0, 'Storage of blue boxes', unit(1, 1, 0, 0))], { customId: 'blue' });
     await add('plain', a.id, d1, [chunk(0, 'Parking near the entrance', unit(0, 1, 0, 0))]);
     await add('second', a.id, d2, [chunk(0, 'Vaccine storage in the second datastore', unit(1, 0, 0, 0))]);
@@ -151,7 +149,12 @@ describe.each(STORE_KINDS)('the chunk search port of the %s store', (kind) => {
       const searchScope = { workspaceId: c.id, datastoreIds: [datastore.id] };
       const [old] = await store().search.vectorSearch(searchScope, QUERY, 5);
       await store().datasources.requeue(c.id, source.id, () => jobRecord());
-      await store().datasources.writeIndex(source.workspaceId, source.id, 2, indexed([chunk(0, 'new text', unit(0, 1, 0, 0)), chunk(1, 'more', unit(0, 0, 0, 1))]));
+      await store().datasources.writeIndex(
+        source.workspaceId,
+        source.id,
+        2,
+        indexed([chunk(0, 'new text', unit(0, 1, 0, 0)), chunk(1, 'more', unit(0, 0, 0, 1))]),
+      );
       const hits = await store().search.vectorSearch(searchScope, QUERY, 5);
       const [current] = await store().datasources.listChunks(c.id, source.id, { offset: 0, limit: 1 });
       expect(hits).toHaveLength(2);

@@ -43,7 +43,9 @@ describe('SQLite statement cache', () => {
   });
 
   it('serves Kysely queries, writes included, with the same results as without it', async () => {
-    const db = new Kysely<{ item: { id: Generated<number>; name: string } }>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+    const db = new Kysely<{ item: { id: Generated<number>; name: string } }>({
+      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    });
     for (const name of ['d', 'e']) await db.insertInto('item').values({ name }).execute();
     const byId = (id: number) => db.selectFrom('item').select('name').where('id', '=', id).executeTakeFirst();
     expect([await byId(1), await byId(5)]).toEqual([{ name: 'a' }, { name: 'e' }]);

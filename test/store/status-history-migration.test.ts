@@ -13,7 +13,11 @@ describe.each(STORE_KINDS)('migration 014: playground marker and status history,
     migrated = await openMigratedFrom(kind, '012-interrupted-answers', async (db) => {
       // A store of the previous release: one conversation waiting for a person, one resolved, one open.
       await sql`insert into workspace (id, name, created_at) values ('ws_a', 'A', ${AT})`.execute(db);
-      for (const [id, status] of [['c_waiting', 'HUMAN_REQUESTED'], ['c_resolved', 'RESOLVED'], ['c_open', 'UNRESOLVED']] as const) {
+      for (const [id, status] of [
+        ['c_waiting', 'HUMAN_REQUESTED'],
+        ['c_resolved', 'RESOLVED'],
+        ['c_open', 'UNRESOLVED'],
+      ] as const) {
         await sql`insert into conversation (id, workspace_id, channel, status, is_ai_enabled, title, metadata, created_at, updated_at)
           values (${id}, 'ws_a', 'dashboard', ${status}, 1, '', '{}', ${AT}, ${LATER})`.execute(db);
       }

@@ -32,7 +32,10 @@ describe('the temporary folder sweeper', () => {
     await sweeper.start();
     await fileAged('upload-of-a-process-that-crashed', 120_000);
     await fileAged('upload-under-way', 1000);
-    await until(() => fs.readdir(directory), (names) => names.length === 1);
+    await until(
+      () => fs.readdir(directory),
+      (names) => names.length === 1,
+    );
     expect(await fs.readdir(directory)).toEqual(['upload-under-way']);
   });
 

@@ -3,6 +3,7 @@ import { newId } from '../../src/domain/ids.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { NewChunk, SearchScope, Store } from '../../src/store/store.js';
 import { STORE_KINDS, createScratchStore, type ScratchStore } from '../support/stores.js';
+import { datasourceRecord, datastoreRecord, indexed, jobRecord } from '../support/store-contract.js';
 
 const DIMENSIONS = 64;
 const DATASOURCES = 100;
@@ -43,30 +44,30 @@ describe.each(STORE_KINDS)('vector search in the %s store', (kind) => {
     store = await openStore(scratch.config, scratch.dataDir);
     const at = new Date().toISOString();
     await store.workspaces.create({ id: workspaceId, name: `vectors ${workspaceId}`, createdAt: at });
-    await store.datastores.create({
-      id: datastoreId, workspaceId, name: 'synthetic', description: '', type: 'vector_a', visibility: 'private',
-      embeddingModel: null, embeddingDimensions: null, vectorWeight: 1, keywordWeight: 1, vectorWindows: false, createdAt: at, updatedAt: at,
-    });
+    await store.datastores.create(datastoreRecord(workspaceId, { id: datastoreId, name: 'synthetic', vectorWeight: 1, vectorWindows: false }));
     const next = random(7);
     const all = makeVectors(DATASOURCES * CHUNKS_PER_DATASOURCE, next);
     for (let d = 0; d < DATASOURCES; d += 1) {
       const id = newId();
       datasourceIds.push(id);
       await store.datasources.create(
-        {
-          id, workspaceId, datastoreId, type: 'text', name: `doc ${d}`, status: 'pending', customId: `c${d % 10}`, groupId: null,
-          config: {}, fileKey: null, mimeType: null, sizeBytes: null, error: null, progress: 0, nbChunks: 0, textSize: 0,
-          totalPages: null, generation: 1, lastSynch: null, createdAt: at, updatedAt: at,
-        },
-        { id: newId(), kind: 'noop', workspaceId, payload: {}, maxAttempts: 1 },
+        datasourceRecord(workspaceId, datastoreId, { id, name: `doc ${d}`, status: 'pending', customId: `c${d % 10}` }),
+        jobRecord({ workspaceId }),
       );
       const chunks: NewChunk[] = Array.from({ length: CHUNKS_PER_DATASOURCE }, (_, ordinal) => ({
-        ordinal, text: `chunk ${d}-${ordinal}`, source: `doc ${d}`, pageNumber: null, tokens: 3,
+        ordinal,
+        text: `chunk ${d}-${ordinal}`,
+        source: `doc ${d}`,
+        pageNumber: null,
+        tokens: 3,
         vectors: [all[d * CHUNKS_PER_DATASOURCE + ordinal]!],
       }));
-      const outcome = await store.datasources.writeIndex(workspaceId, id, 1, {
-        chunks, textSize: 100, totalPages: null, embeddingModel: 'synthetic', embeddingDimensions: DIMENSIONS, vectorLayout: 'whole',
-      });
+      const outcome = await store.datasources.writeIndex(
+        workspaceId,
+        id,
+        1,
+        indexed(chunks, { embeddingModel: 'synthetic', embeddingDimensions: DIMENSIONS }),
+      );
       expect(outcome).toBe('written');
       chunks.forEach((chunk) => vectors.set(`${id}.1.${chunk.ordinal}`, { datasourceId: id, vector: chunk.vectors[0]! }));
     }

@@ -19,14 +19,19 @@ describe.each(STORE_KINDS)('migration 010: vectors per window, on %s', (kind) =>
       await sql`insert into workspace (id, name, created_at) values ('ws_a', 'A', ${AT})`.execute(db);
       await sql`insert into datastore (id, workspace_id, name, description, type, visibility, embedding_model, embedding_dimensions, created_at, updated_at)
         values ('ds_1', 'ws_a', 'Docs', '', 'vector_a', 'private', 'contract-embed', 4, ${AT}, ${AT})`.execute(db);
-      for (const [id, status] of [['src_1', 'synched'], ['src_2', 'pending']] as const) {
+      for (const [id, status] of [
+        ['src_1', 'synched'],
+        ['src_2', 'pending'],
+      ] as const) {
         await sql`insert into datasource (id, workspace_id, datastore_id, type, name, status, config, progress, nb_chunks, text_size, generation, last_synch, created_at, updated_at)
           values (${id}, 'ws_a', 'ds_1', 'text', ${id}, ${status}, '{}', 1, 3, 30, 1, ${status === 'synched' ? AT : null}, ${AT}, ${AT})`.execute(db);
       }
       for (const [ordinal, vector] of VECTORS.entries()) {
         const embedding = kind === 'sqlite' ? Buffer.from(vector.buffer) : `[${vector.join(',')}]`;
         await sql`insert into chunk (id, workspace_id, datastore_id, datasource_id, ordinal, text, source, tokens, dimensions, embedding)
-          values (${`src_1.1.${ordinal}`}, 'ws_a', 'ds_1', 'src_1', ${ordinal}, ${`storage text ${ordinal}`}, 'src_1', 3, 4, ${embedding})`.execute(db);
+          values (${`src_1.1.${ordinal}`}, 'ws_a', 'ds_1', 'src_1', ${ordinal}, ${`storage text ${ordinal}`}, 'src_1', 3, 4, ${embedding})`.execute(
+          db,
+        );
       }
     });
     ({ scratch, store } = migrated);

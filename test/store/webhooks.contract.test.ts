@@ -11,6 +11,9 @@ describe.each(STORE_KINDS)('the webhooks port of the %s store', (kind) => {
     const endpoint = webhookRecord(a.id, { events: ['conversation.resolved', 'message.created'], description: 'CRM', enabled: false });
     await store().webhooks.create(endpoint);
     expect(await store().webhooks.find(a.id, endpoint.id)).toEqual(endpoint);
+    const subscription = webhookRecord(a.id, { source: 'automation' });
+    await store().webhooks.create(subscription);
+    expect(await store().webhooks.find(a.id, subscription.id)).toEqual(subscription);
   });
 
   it('reads an endpoint only in its own workspace, and tells another workspace’s endpoint from none', async () => {
@@ -37,7 +40,9 @@ describe.each(STORE_KINDS)('the webhooks port of the %s store', (kind) => {
     const endpoint = webhookRecord(a.id, { description: 'kept' });
     await store().webhooks.create(endpoint);
     const expected = { ...endpoint, url: 'https://new.example.com/hook', events: ['message.created'], enabled: false, updatedAt: at(30) };
-    expect(await store().webhooks.update(a.id, endpoint.id, { url: expected.url, events: expected.events, enabled: false }, at(30))).toEqual(expected);
+    expect(await store().webhooks.update(a.id, endpoint.id, { url: expected.url, events: expected.events, enabled: false }, at(30))).toEqual(
+      expected,
+    );
     expect(await store().webhooks.find(a.id, endpoint.id)).toEqual(expected);
   });
 

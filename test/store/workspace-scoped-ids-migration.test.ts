@@ -16,13 +16,22 @@ describe.each(STORE_KINDS)('migration 005: conversation and visitor ids per work
     migrated = await openMigratedFrom(kind, '004-events', async (db) => {
       // What a store written by the previous release holds: a conversation with its visitor, contact and messages.
       await sql`insert into workspace (id, name, created_at) values ('ws_a', 'A', ${AT}), ('ws_b', 'B', ${AT})`.execute(db);
-      await sql`insert into contact (id, workspace_id, email, created_at, updated_at) values ('ct_1', 'ws_a', 'jane@example.com', ${AT}, ${AT})`.execute(db);
-      await sql`insert into visitor (id, workspace_id, contact_id, created_at, updated_at) values ('visitor-1', 'ws_a', 'ct_1', ${AT}, ${AT})`.execute(db);
+      await sql`insert into contact (id, workspace_id, email, created_at, updated_at) values ('ct_1', 'ws_a', 'jane@example.com', ${AT}, ${AT})`.execute(
+        db,
+      );
+      await sql`insert into visitor (id, workspace_id, contact_id, created_at, updated_at) values ('visitor-1', 'ws_a', 'ct_1', ${AT}, ${AT})`.execute(
+        db,
+      );
       await sql`
         insert into conversation (id, workspace_id, agent_id, channel, channel_external_id, status, is_ai_enabled, title, metadata,
           visitor_id, contact_id, created_at, updated_at)
-        values ('order-1001', 'ws_a', null, 'api', 'ext-9', 'HUMAN_REQUESTED', 0, 'Refund', '{"tier":"gold"}', 'visitor-1', 'ct_1', ${AT}, ${AT})`.execute(db);
-      for (const [id, from, text] of [['msg_1', 'human', 'I want a refund'], ['msg_2', 'agent', 'Let me check']]) {
+        values ('order-1001', 'ws_a', null, 'api', 'ext-9', 'HUMAN_REQUESTED', 0, 'Refund', '{"tier":"gold"}', 'visitor-1', 'ct_1', ${AT}, ${AT})`.execute(
+        db,
+      );
+      for (const [id, from, text] of [
+        ['msg_1', 'human', 'I want a refund'],
+        ['msg_2', 'agent', 'Let me check'],
+      ]) {
         await sql`
           insert into message (id, workspace_id, conversation_id, "from", text, sources, eval, read, attachments, usage, model, visitor_id, created_at)
           values (${id}, 'ws_a', 'order-1001', ${from}, ${text}, '[]', null, 1, '[]', null, null, 'visitor-1', ${AT})`.execute(db);

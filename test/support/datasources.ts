@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { vi } from 'vitest';
-import { INGEST_JOB } from '../../src/jobs/ingest-job.js';
+import { INGEST_JOB } from '../../src/domain/ingestion/ingest-job.js';
 import type { JobRecord } from '../../src/store/store.js';
 import type { ApiResponse, TestParley } from './parley.js';
 import type { ChunkBody, DatasourceBody } from './bodies.js';
@@ -24,9 +24,7 @@ export interface UploadOptions {
  */
 export async function uploadFile<T>(parley: Pick<TestParley, 'url'>, options: UploadOptions): Promise<Omit<ApiResponse<T>, 'headers'>> {
   const { name, bytes } =
-    typeof options.file === 'string'
-      ? { name: path.basename(options.file), bytes: await fs.readFile(options.file) }
-      : options.file;
+    typeof options.file === 'string' ? { name: path.basename(options.file), bytes: await fs.readFile(options.file) } : options.file;
   const form = new FormData();
   if (!options.omitType) form.set('type', 'file');
   form.set('datastoreId', options.datastoreId);

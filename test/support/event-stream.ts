@@ -1,13 +1,10 @@
 import http from 'node:http';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventEnvelope, EventType } from '../../src/contract/events.js';
+import { sseParser, type SseFrame } from '../../src/contract/server-sent-events.js';
 import { Arrivals } from './arrivals.js';
 
-export interface StreamedEvent {
-  id: string;
-  type: string;
-  /** The envelope: {id, type, workspaceId, createdAt, data}. */
-  envelope: { id: string; type: string; workspaceId: string; createdAt: string; data: Record<string, unknown> };
-}
+/** An event of the stream, its envelope ({id, type, workspaceId, createdAt, data}) typed by its type. */
+export type StreamedEvent = { [Type in EventType]: { id: string; type: Type; envelope: EventEnvelope<Type> } }[EventType];
 
 export interface EventStreamOptions {
   /** An API key or a member's access token. */
@@ -50,9 +47,9 @@ export class EventStreamClient {
       request.destroy();
       throw new Error(`event stream answered ${response.statusCode}: ${Buffer.concat(chunks).toString()}`);
     }
-    const frames: EventSourceMessage[] = [];
-    let onFrame: (frame: EventSourceMessage) => void = (frame) => frames.push(frame);
-    const parser = createParser({ onEvent: (frame) => onFrame(frame) });
+    const frames: SseFrame[] = [];
+    let onFrame: (frame: SseFrame) => void = (frame) => frames.push(frame);
+    const parser = sseParser((frame) => onFrame(frame));
     response.setEncoding('utf8');
     response.on('data', (text: string) => parser.feed(text));
     const pump = new Promise<void>((resolve) => {
@@ -60,7 +57,7 @@ export class EventStreamClient {
       request.on('error', () => resolve());
     });
 
-    const ready = await new Promise<EventSourceMessage>((resolve, reject) => {
+    const ready = await new Promise<SseFrame>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no ready event')), options.timeoutMs ?? 10_000);
       const check = () => {
         const found = frames.find((frame) => frame.event === 'ready');
@@ -77,10 +74,11 @@ export class EventStreamClient {
     const client = new EventStreamClient((JSON.parse(ready.data) as { resumed: boolean }).resumed);
     client.#done = pump;
     client.#abort.signal.addEventListener('abort', () => request.destroy());
-    const take = (frame: EventSourceMessage) => {
+    const take = (frame: SseFrame) => {
       client.frames.push(frame.event ?? 'message');
       if (frame.event === 'ready' || frame.id === undefined) return;
-      client.events.push({ id: frame.id, type: frame.event ?? 'message', envelope: JSON.parse(frame.data) as StreamedEvent['envelope'] });
+      const envelope = JSON.parse(frame.data) as EventEnvelope;
+      client.events.push({ id: frame.id, type: envelope.type, envelope } as StreamedEvent);
     };
     for (const frame of frames) take(frame);
     onFrame = take;

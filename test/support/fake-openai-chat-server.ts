@@ -30,7 +30,8 @@ export interface RecordedChatRequest {
 export type StreamCut = 'drop' | 'hang' | { error: { message: string; type: string; code?: string } };
 
 /**
- * What the server does with the next request. Unscripted requests get {@link FakeOpenAIChatServer.defaultReply}.
+ * What the server does with the next request. A request with no reply scripted for it gets
+ * {@link FakeOpenAIChatServer.defaultReply} when a test set one, else a 500: a call nobody expected fails loudly.
  * - `answer`: the text as `deltas` (SSE chunks when the request streams, one JSON body otherwise);
  *   `delayMs` between chunks, `finishReason` defaults to "stop"; `cut` breaks the stream off after the deltas
  *   (and a pause); `restAfter` holds the deltas after the first until it settles, so a test can look at a
@@ -55,6 +56,9 @@ export type ChatReply =
   | { kind: 'silent' }
   | { kind: 'reset' };
 
+/** A short greeting, for tests that need some answer and do not look at which. */
+export const GREETING: ChatReply = { kind: 'answer', deltas: ['Hello', ' from', ' the', ' fake', ' server.'] };
+
 /**
  * Speaks OpenAI's `POST /v1/chat/completions`, streaming (`stream: true`: SSE `data: {chunk}` frames, then
  * `data: [DONE]`) and not. Records every request, answers with scripted replies in order.
@@ -62,13 +66,19 @@ export type ChatReply =
 export class FakeOpenAIChatServer {
   readonly requests: RecordedChatRequest[] = [];
   readonly replies: ChatReply[] = [];
-  defaultReply: ChatReply = { kind: 'answer', deltas: ['Hello', ' from', ' the', ' fake', ' server.'] };
+  /** What every request without a scripted reply gets; null (unless the constructor was given one): such a request is a test's mistake. */
+  readonly defaultReply: ChatReply | null;
   /** Streams the server has cut short because the client went away. */
   abandoned = 0;
   /** When set, every request must carry `Authorization: Bearer <apiKey>`, else 401 (as OpenAI answers a bad key). */
   apiKey: string | null = null;
   /** What `GET /v1/models` lists. */
   models: string[] = ['fake-chat'];
+
+  constructor({ defaultReply = null }: { defaultReply?: ChatReply | null } = {}) {
+    this.defaultReply = defaultReply;
+  }
+
   #server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
@@ -96,7 +106,9 @@ export class FakeOpenAIChatServer {
   async #handle(request: RecordedChatRequest, res: ServerResponse): Promise<void> {
     this.requests.push(request);
     if (this.apiKey !== null && request.headers.authorization !== `Bearer ${this.apiKey}`) {
-      return json(res, 401, { error: { message: `Incorrect API key provided: ${request.headers.authorization ?? ''}`, type: 'invalid_request_error' } });
+      return json(res, 401, {
+        error: { message: `Incorrect API key provided: ${request.headers.authorization ?? ''}`, type: 'invalid_request_error' },
+      });
     }
     if (request.method === 'GET' && request.url === '/v1/models') {
       return json(res, 200, { object: 'list', data: this.models.map((id) => ({ id, object: 'model', owned_by: 'fake' })) });
@@ -105,6 +117,9 @@ export class FakeOpenAIChatServer {
       return json(res, 404, { error: { message: `no route ${request.method} ${request.url}`, type: 'invalid_request_error' } });
     }
     const reply = this.replies.shift() ?? this.defaultReply;
+    if (reply === null) {
+      return json(res, 500, { error: { message: 'the fake model server was called with no reply scripted', type: 'server_error' } });
+    }
     if (reply.kind === 'error') {
       return json(res, reply.status, { error: { message: reply.message, type: 'invalid_request_error' } }, reply.headers);
     }

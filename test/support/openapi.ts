@@ -41,8 +41,7 @@ export interface OpenApiSchema {
 /** The schema of an operation's JSON answer with `status` (`GET`, `/agents/{id}`), or undefined when it documents none. */
 export function responseSchemaOf(document: OpenApiDocument, method: string, path: string, status: number): OpenApiSchema | undefined {
   const response = document.paths[path]?.[method.toLowerCase()]?.responses[String(status)] as
-    | { content?: Record<string, { schema: OpenApiSchema } | undefined> }
-    | undefined;
+    { content?: Record<string, { schema: OpenApiSchema } | undefined> } | undefined;
   return response?.content?.['application/json']?.schema;
 }
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
-import { openCore, startServer, startWorkers, type Core } from '../../src/parley.js';
+import { openCore, startServer, type Core } from '../../src/parley.js';
+import { startWorkers } from '../../src/workers.js';
 import type { FastifyInstance } from 'fastify';
 import type { LogStream } from '../../src/http/server.js';
 import { joinWorkspace } from '../../src/domain/memberships.js';
@@ -46,6 +47,8 @@ export interface TestParley {
   core: Core;
   config: Config;
   scratch: ScratchStore;
+  /** The built-in SMTP listener's port, with workers and PARLEY_MAIL_INBOUND_PORT set (0 takes a free one); null otherwise. */
+  mailInboundPort: number | null;
   newWorkspace(name?: string): Promise<Workspace>;
   /** A user with a password, an active member of the workspace with `role`, signed in. */
   newMember(workspaceId: string, role?: MemberRole): Promise<SignedInMember>;
@@ -73,9 +76,7 @@ export interface TestParleyOptions {
  * half-way undoes what it had done, so no server, worker pool or database is left behind.
  */
 export async function startTestParley(kind: StoreKind, options: TestParleyOptions = {}): Promise<TestParley> {
-  const scratch: ScratchStore =
-    options.scratch ??
-    (options.keepDir === undefined ? await createScratchStore(kind) : keptDataDir(options.keepDir));
+  const scratch: ScratchStore = options.scratch ?? (options.keepDir === undefined ? await createScratchStore(kind) : keptDataDir(options.keepDir));
   // Undone last-first on close, or as far as the start got when it fails.
   const undo: (() => Promise<void>)[] = [];
   // A store handed in belongs to the caller, who may start Parley on it again.
@@ -94,11 +95,17 @@ export async function startTestParley(kind: StoreKind, options: TestParleyOption
     });
     const core = await openCore(config);
     undo.push(() => core.close());
+    let mailInboundPort: number | null = null;
     if (options.workers) {
       const workers = await startWorkers(config, core, (error) => console.error('[parley worker]', error));
       undo.push(() => workers.stop());
+      mailInboundPort = workers.mailInboundPort;
     }
-    const { app, url } = await startServer(config, core, { logStream: options.logStream });
+    // Unless a test reads the log itself, a request that fails on our side prints its cause, so a 500 in CI says why.
+    const { app, url } =
+      options.logStream === undefined && options.env?.PARLEY_LOG_LEVEL === undefined
+        ? await startServer({ ...config, logLevel: 'error' }, core, { logStream: serverFailuresToStderr })
+        : await startServer(config, core, { logStream: options.logStream });
     undo.push(() => app.close());
     return {
       url,
@@ -106,6 +113,7 @@ export async function startTestParley(kind: StoreKind, options: TestParleyOption
       core,
       config,
       scratch,
+      mailInboundPort,
       call: (method, path, callOptions) => callParley(url, method, path, callOptions),
       async newWorkspace(name = `workspace ${++workspaceCounter} ${Math.random().toString(36).slice(2, 8)}`) {
         const { workspace } = await core.services.workspaces.findOrCreate(name);
@@ -131,6 +139,13 @@ export async function startTestParley(kind: StoreKind, options: TestParleyOption
     throw error;
   }
 }
+
+/** The API's error lines (a request that failed on our side) on standard error; its other lines nowhere. */
+const serverFailuresToStderr: LogStream = {
+  write(line: string) {
+    if (line.includes('"level":50')) process.stderr.write(`[parley server] ${line}`);
+  },
+};
 
 /** A kept SQLite data directory in the shape of a scratch store that is never dropped. */
 function keptDataDir(dataDir: string): ScratchStore {

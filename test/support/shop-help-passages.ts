@@ -1,6 +1,6 @@
 /**
  * Four short documents, by name, that all share the words of a shipping question: each is one passage, so an
- * agent over them sends the model four passages to cite from (issue 28's sources tests).
+ * agent over them sends the model four passages to cite from (for the tests of answer sources).
  */
 export const SHOP_HELP_PASSAGES: Readonly<Record<string, string>> = {
   'Shipping.txt': 'We ship to the United Kingdom, Germany and France. Delivery to the United Kingdom takes three to five working days.',

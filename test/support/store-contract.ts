@@ -3,6 +3,7 @@ import { newId } from '../../src/domain/ids.js';
 import { openStore } from '../../src/store/open-store.js';
 import type {
   AgentRecord,
+  AnswerSourceRecord,
   ConversationRecord,
   DatasourceRecord,
   DatastoreRecord,
@@ -13,14 +14,18 @@ import type {
   NewDelivery,
   NewJob,
   NewMember,
+  MessageRecord,
   NewMessage,
   NewOutboxEvent,
   Store,
+  LabelRecord,
+  SavedReplyRecord,
   UserRecord,
   WebhookEndpointRecord,
   WorkspaceRecord,
 } from '../../src/store/store.js';
 import { createScratchStore, type ScratchStore, type StoreKind } from './stores.js';
+import { firstModelWins } from '../../src/domain/ingestion/embedding-model-rule.js';
 
 /**
  * What the store contract suites (test/store/*.contract.test.ts) share: a scratch store opened once per
@@ -105,11 +110,7 @@ export const datastoreRecord = (workspaceId: string, overrides: Partial<Datastor
   ...overrides,
 });
 
-export const datasourceRecord = (
-  workspaceId: string,
-  datastoreId: string,
-  overrides: Partial<DatasourceRecord> = {},
-): DatasourceRecord => ({
+export const datasourceRecord = (workspaceId: string, datastoreId: string, overrides: Partial<DatasourceRecord> = {}): DatasourceRecord => ({
   id: newId(),
   workspaceId,
   datastoreId,
@@ -165,6 +166,7 @@ export const indexed = (chunks: NewChunk[], overrides: Partial<IndexedContent> =
   totalPages: null,
   embeddingModel: 'contract-embed',
   embeddingDimensions: 4,
+  modelRule: firstModelWins,
   vectorLayout: 'whole',
   ...overrides,
 });
@@ -182,7 +184,12 @@ export async function indexedDatasource(
   const datastoreId = overrides.datastoreId ?? (await createDatastore(store, workspaceId)).id;
   const datasource = datasourceRecord(workspaceId, datastoreId, overrides.datasource);
   await store.datasources.create(datasource, jobRecord({ workspaceId }));
-  const outcome = await store.datasources.writeIndex(datasource.workspaceId, datasource.id, datasource.generation, indexed(chunks, overrides.content));
+  const outcome = await store.datasources.writeIndex(
+    datasource.workspaceId,
+    datasource.id,
+    datasource.generation,
+    indexed(chunks, overrides.content),
+  );
   if (outcome !== 'written') throw new Error(`indexing the fixture datasource: ${outcome}`);
   return (await store.datasources.find(workspaceId, datasource.id))!;
 }
@@ -205,25 +212,18 @@ export const conversationRecord = (workspaceId: string, overrides: Partial<NewCo
   metadata: {},
   visitorId: null,
   contactId: null,
+  visitorContext: null,
   createdAt: at(0),
   ...overrides,
 });
 
-export async function createConversation(
-  store: Store,
-  workspaceId: string,
-  overrides: Partial<NewConversation> = {},
-): Promise<ConversationRecord> {
+export async function createConversation(store: Store, workspaceId: string, overrides: Partial<NewConversation> = {}): Promise<ConversationRecord> {
   const { conversation, created } = await store.conversations.ensure(conversationRecord(workspaceId, overrides));
   if (!created) throw new Error(`conversation ${conversation.id} existed already`);
   return conversation;
 }
 
-export const messageRecord = (
-  workspaceId: string,
-  conversationId: string,
-  overrides: Partial<NewMessage> = {},
-): NewMessage => ({
+export const messageRecord = (workspaceId: string, conversationId: string, overrides: Partial<NewMessage> = {}): NewMessage => ({
   id: newId(),
   workspaceId,
   conversationId,
@@ -239,6 +239,23 @@ export const messageRecord = (
   createdAt: at(60),
   interrupted: false,
   notice: null,
+  private: false,
+  ...overrides,
+});
+
+/** A passage an agent answer cites, as the store keeps it with the answer. */
+export const answerSourceRecord = (overrides: Partial<AnswerSourceRecord> = {}): AnswerSourceRecord => ({
+  chunkId: newId(),
+  datasourceId: newId(),
+  datasourceName: 'Handbook.txt',
+  datasourceType: 'file',
+  sourceUrl: null,
+  customId: null,
+  mimeType: null,
+  pageNumber: null,
+  totalPages: null,
+  score: 0.9,
+  text: 'a passage',
   ...overrides,
 });
 
@@ -287,6 +304,7 @@ export const webhookRecord = (workspaceId: string, overrides: Partial<WebhookEnd
   description: '',
   secret: 'whsec_contract',
   enabled: true,
+  source: 'webhooks',
   createdAt: at(0),
   updatedAt: at(0),
   ...overrides,
@@ -303,5 +321,34 @@ export const deliveryRecord = (workspaceId: string, overrides: Partial<NewDelive
   replayOf: null,
   body: '{"type":"conversation.resolved"}',
   createdAt: at(0),
+  ...overrides,
+});
+
+/** A new message as the store gives it back: unrated, and neither from nor sent to a channel. */
+export const stored = (message: NewMessage): MessageRecord => ({
+  ...message,
+  eval: null,
+  private: message.private ?? false,
+  channelMessageId: null,
+  delivery: null,
+});
+export const savedReplyRecord = (workspaceId: string, overrides: Partial<SavedReplyRecord> = {}): SavedReplyRecord => ({
+  id: newId(),
+  workspaceId,
+  shortcut: `reply-${newId().toLowerCase().slice(-8)}`,
+  title: 'Refunds',
+  text: 'Refunds take five working days.',
+  createdAt: at(0),
+  updatedAt: at(0),
+  ...overrides,
+});
+
+export const labelRecord = (workspaceId: string, overrides: Partial<LabelRecord> = {}): LabelRecord => ({
+  id: newId(),
+  workspaceId,
+  name: `Label ${newId().slice(-8)}`,
+  color: '#123456',
+  createdAt: at(0),
+  updatedAt: at(0),
   ...overrides,
 });

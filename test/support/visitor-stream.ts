@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createParser } from 'eventsource-parser';
+import { sseParser } from '../../src/contract/server-sent-events.js';
 import { Arrivals } from './arrivals.js';
 
 /** A frame of the visitor's live stream, its data parsed. */
@@ -16,11 +16,9 @@ export async function follow(url: string, token: string): Promise<{ frames: Arri
   if (response.statusCode !== 200) throw new Error(`stream answered ${response.statusCode}`);
   let ready!: () => void;
   const live = new Promise<void>((resolve) => (ready = resolve));
-  const parser = createParser({
-    onEvent: (frame) => {
-      if (frame.event === 'ready') ready();
-      else frames.push({ event: frame.event ?? 'message', data: JSON.parse(frame.data) as Record<string, unknown> });
-    },
+  const parser = sseParser((frame) => {
+    if (frame.event === 'ready') ready();
+    else frames.push({ event: frame.event ?? 'message', data: JSON.parse(frame.data) as Record<string, unknown> });
   });
   response.setEncoding('utf8');
   response.on('data', (text: string) => parser.feed(text));

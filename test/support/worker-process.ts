@@ -65,7 +65,12 @@ function startParleyProcess(
   startedPattern: RegExp,
   nodeOptions: readonly string[] = [],
 ): Promise<StartedProcess> {
-  return startTsxProcess([...nodeOptions, 'src/main.ts', command], { PARLEY_LOG_LEVEL: 'warn', ...env }, startedPattern);
+  // Tests that start processes seldom ask a question: the model loads when one does (the bench turns it on).
+  return startTsxProcess(
+    [...nodeOptions, 'src/main.ts', command],
+    { PARLEY_LOG_LEVEL: 'warn', PARLEY_EMBEDDINGS_PRELOAD: '0', ...env },
+    startedPattern,
+  );
 }
 
 export interface StartedProcess {

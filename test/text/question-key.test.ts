@@ -4,7 +4,12 @@ import { questionKey } from '../../src/text/question-key.js';
 describe('questionKey', () => {
   it('groups a question with its repeats that differ in case, punctuation and spacing', () => {
     const key = questionKey('What is your refund policy?');
-    for (const repeat of ['what is your refund policy', '  WHAT is your   refund policy ?!', 'What is your refund-policy…', 'What\tis\nyour refund policy.']) {
+    for (const repeat of [
+      'what is your refund policy',
+      '  WHAT is your   refund policy ?!',
+      'What is your refund-policy…',
+      'What\tis\nyour refund policy.',
+    ]) {
       expect(questionKey(repeat)).toBe(key);
     }
     expect(key).toBe('what is your refund policy');

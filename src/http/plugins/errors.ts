@@ -38,16 +38,10 @@ function toFieldProblem(context: string | undefined, error: ValidationError): Fi
   const path = error.instancePath.split('/').filter(Boolean).join('.');
   // `required` names the missing property, `discriminator` the tag whose value picks the schema.
   const missing =
-    error.keyword === 'required'
-      ? String(error.params.missingProperty)
-      : error.keyword === 'discriminator'
-        ? String(error.params.tag)
-        : undefined;
+    error.keyword === 'required' ? String(error.params.missingProperty) : error.keyword === 'discriminator' ? String(error.params.tag) : undefined;
   const field = [context, path, missing].filter((part) => part !== undefined && part !== '').join('.');
   const allowed = error.params.allowedValues;
-  const message = Array.isArray(allowed)
-    ? `${error.message ?? 'is invalid'}: ${allowed.join(', ')}`
-    : (error.message ?? 'is invalid');
+  const message = Array.isArray(allowed) ? `${error.message ?? 'is invalid'}: ${allowed.join(', ')}` : (error.message ?? 'is invalid');
   return { field: field || (context ?? 'request'), message };
 }
 
@@ -87,8 +81,10 @@ function describe(request: FastifyRequest, error: FastifyError | ParleyError): E
     return { status: error.status, code: error.code, message: error.message, details };
   }
   if (error.validation !== undefined) {
-    const details = error.validation.map((problem) => toFieldProblem(error.validationContext, problem));
-    const fields = details.map((detail) => detail.field).join(', ');
+    // A union (a channel's config) reports the same problem once per branch it tried: each is said once.
+    const problems = error.validation.map((problem) => toFieldProblem(error.validationContext, problem));
+    const details = [...new Map(problems.map((problem) => [`${problem.field}\n${problem.message}`, problem])).values()];
+    const fields = [...new Set(details.map((detail) => detail.field))].join(', ');
     return { status: 400, code: 'INVALID_REQUEST', message: `Invalid request: check ${fields}`, details };
   }
   const known = FOREIGN_CLIENT_ERRORS[error.code];
@@ -126,9 +122,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: F
 export function parseJsonBody(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) {
   if (body.trim() === '') return done(null, undefined);
   if (isNestedTooDeep(body)) {
-    return done(invalid(`The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`, [
-      { field: 'body', message: `must not nest more than ${MAX_JSON_DEPTH} levels deep` },
-    ]));
+    return done(
+      invalid(`The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`, [
+        { field: 'body', message: `must not nest more than ${MAX_JSON_DEPTH} levels deep` },
+      ]),
+    );
   }
   try {
     done(null, JSON.parse(body));
@@ -142,11 +140,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
   app.setErrorHandler((error: FastifyError | ParleyError, request, reply) => sendError(request, reply, error));
   app.setNotFoundHandler((request, reply) =>
-    sendError(
-      request,
-      reply,
-      new ParleyError('NOT_FOUND', `No route ${request.method} ${request.originalUrl.split('?')[0]}`),
-    ),
+    sendError(request, reply, new ParleyError('NOT_FOUND', `No route ${request.method} ${request.originalUrl.split('?')[0]}`)),
   );
 }
 

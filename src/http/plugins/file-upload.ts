@@ -62,7 +62,8 @@ export async function registerFileUploads(app: FastifyInstance, options: FileUpl
   async function readParts(request: FastifyRequest): Promise<Record<string, unknown>> {
     const body: Record<string, unknown> = {};
     for await (const part of request.parts()) {
-      if (Object.hasOwn(body, part.fieldname)) throw invalid(`Send ${part.fieldname} once`, [{ field: `body.${part.fieldname}`, message: 'must appear once' }]);
+      if (Object.hasOwn(body, part.fieldname))
+        throw invalid(`Send ${part.fieldname} once`, [{ field: `body.${part.fieldname}`, message: 'must appear once' }]);
       if (part.type === 'field') {
         body[part.fieldname] = part.value;
         continue;

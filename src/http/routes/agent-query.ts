@@ -1,100 +1,35 @@
-import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { AgentAnswer, AgentAnswerService, ExchangeIds } from '../../domain/agent-answers.js';
-import { CHANNEL_INPUTS } from '../../domain/channels.js';
 import { SseResponse } from '../sse-response.js';
 import { ParleyError } from '../../errors.js';
 import type { VisitorTokens } from '../../domain/visitor-tokens.js';
+import type { AnswerSourceRecord } from '../../store/store.js';
 import { withBodyToken } from '../plugins/auth.js';
 import { logFailure } from '../plugins/errors.js';
-import { ClientId, IdParams, ModelName, Nullable, SearchFilters, StringEnum, errorResponses, filterLists } from '../schemas.js';
+import { IdParams, errorResponses, filterLists } from '../schemas.js';
+import { Answer, Question, type AnswerSourceBody } from '../../contract/answers.js';
+import { answerFrames } from '../../contract/answer-stream.js';
 
-const penalty = (description: string) => Type.Optional(Type.Number({ minimum: -2, maximum: 2, description }));
-
-const QuestionBody = Type.Object({
-  query: Type.String({ minLength: 1, maxLength: 20_000, pattern: '\\S', description: 'The question put to the agent' }),
-  conversationId: Type.Optional(
-    ClientId(
-      'Absent: a new conversation. An unknown id creates it (ids are unique per workspace; without a key it must ' +
-        'have 20 to 128 letters, digits, - or _). Without a key an existing one must be the caller’s own: send its ' +
-        'visitor token, or the visitorId it was started with',
-    ),
-  ),
-  visitorId: Type.Optional(
-    Type.Union([ClientId('Who asks'), Type.Null(), Type.Literal('')], {
-      description:
-        'Who asks; absent, null or empty: a new visitor. Without a key: the visitor token’s own, else the visitorId ' +
-        'of an earlier answer (it continues that visitor’s conversations; any other id is replaced by a new one)',
-    }),
-  ),
-  visitorToken: Type.Optional(
-    Type.String({ maxLength: 4096, description: 'The token of an earlier answer, if the client cannot send it as the Bearer credential' }),
-  ),
-  channel: Type.Optional(StringEnum(CHANNEL_INPUTS, { description: 'Defaults to api (website without a key)' })),
-  streaming: Type.Optional(Type.Boolean({ description: 'Answer as server-sent events' })),
-  modelName: Type.Optional(ModelName('Replaces the agent’s model for this query')),
-  temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-  topP: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Nucleus sampling mass; change this or temperature, not both' })),
-  maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 200_000, description: 'Most tokens the answer may have' })),
-  presencePenalty: penalty('Positive values favour new topics'),
-  frequencyPenalty: penalty('Positive values lower repetition'),
-  systemPrompt: Type.Optional(Type.String({ maxLength: 100_000 })),
-  userPrompt: Type.Optional(Type.String({ maxLength: 100_000, description: 'Template; every {query} and {context} is replaced' })),
-  promptTemplate: Type.Optional(Type.String({ maxLength: 100_000, description: 'Deprecated: use userPrompt' })),
-  promptType: Type.Optional(Type.String({ maxLength: 100, description: 'Deprecated and ignored' })),
-  filters: Type.Optional(SearchFilters),
+/** An answer's source as the API shows it (the hosted service's field names); absent fields left out. */
+export const toSourceBody = (source: AnswerSourceRecord): AnswerSourceBody => ({
+  chunk_id: source.chunkId,
+  datasource_id: source.datasourceId,
+  datasource_name: source.datasourceName,
+  datasource_type: source.datasourceType,
+  source_url: source.sourceUrl,
+  ...(source.customId === null ? {} : { custom_id: source.customId }),
+  ...(source.mimeType === null ? {} : { mime_type: source.mimeType }),
+  ...(source.pageNumber === null ? {} : { page_number: source.pageNumber }),
+  ...(source.totalPages === null ? {} : { total_pages: source.totalPages }),
+  score: source.score,
+  text: source.text,
 });
 
-const Source = Type.Object({
-  chunk_id: Type.String(),
-  datasource_id: Type.String(),
-  datasource_name: Type.String(),
-  datasource_type: Type.String(),
-  source_url: Nullable(Type.String()),
-  custom_id: Type.Optional(Type.String()),
-  mime_type: Type.Optional(Type.String()),
-  page_number: Type.Optional(Type.Integer()),
-  total_pages: Type.Optional(Type.Integer()),
-  score: Type.Number(),
-  text: Type.String(),
-});
+/** The answer as the API shows it: its sources in the API's shape. */
+const toAnswerBody = (result: AgentAnswer | ExchangeIds) => ('sources' in result ? { ...result, sources: result.sources.map(toSourceBody) } : result);
 
-const Answer = Type.Object(
-  {
-    answer: Type.Optional(Type.String()),
-    conversationId: Type.String(),
-    visitorId: Type.String(),
-    messageId: Type.String({ description: 'The agent’s message; the human one when the agent is switched off' }),
-    visitorToken: Type.String({
-      description: 'Continues this conversation without an API key: send it as `Authorization: Bearer <visitorToken>`',
-    }),
-    sources: Type.Optional(
-      Type.Array(Source, { description: 'The passages the answer cites, in the order of its numbers: its [n] is the n-th (issue 28)' }),
-    ),
-    usage: Type.Optional(Type.Object({ promptTokens: Type.Integer(), completionTokens: Type.Integer(), totalTokens: Type.Integer() })),
-    model: Type.Optional(
-      Type.Object(
-        {
-          name: Type.String({ description: 'The model name asked for' }),
-          provider: StringEnum(['openai', 'openai-compatible', 'anthropic', 'local']),
-          model: Type.String({ description: 'The provider’s model id' }),
-          providerName: Nullable(Type.String({ description: 'The workspace’s provider; null: the operator’s configuration' })),
-        },
-        { description: 'Which model answered; only for callers with a key or a member’s token' },
-      ),
-    ),
-  },
-  { description: 'Without answer, sources and usage when the agent is switched off in this conversation' },
-);
-
-export type AnswerBody = Static<typeof Answer>;
-export type SourceBody = Static<typeof Source>;
-
-/**
- * The hosted widget's framing: URI-encoded deltas, the whole answer URI-encoded too (that widget runs
- * `decodeURIComponent` on every event's data), then an empty-named [DONE] event.
- */
+/** An answer sent as it is written, in the agent-answer framing (src/contract/answer-stream.ts). */
 class AnswerStream {
   readonly #sse: SseResponse;
 
@@ -107,18 +42,18 @@ class AnswerStream {
   }
 
   delta(text: string): void {
-    this.#sse.send({ event: 'answer', data: encodeURIComponent(text) });
+    this.#sse.send(answerFrames.delta(text));
   }
 
   finish(result: AgentAnswer | ExchangeIds): void {
     // `metadata`: the hosted widget merges an answer's metadata into its message; Parley's answers carry none.
-    this.#sse.send({ event: 'endpoint_response', data: encodeURIComponent(JSON.stringify({ ...result, metadata: {} })) });
-    this.#sse.send({ event: '', data: '[DONE]' });
+    this.#sse.send(answerFrames.response({ ...toAnswerBody(result), metadata: {} }));
+    this.#sse.send(answerFrames.done());
     this.#sse.end();
   }
 
   fail(message: string): void {
-    this.#sse.send({ data: `[ERROR]${message.replace(/\r?\n/g, ' ')}` });
+    this.#sse.send(answerFrames.error(message));
     this.#sse.end();
   }
 }
@@ -152,7 +87,7 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
           'then `event: ` with `data: [DONE]`; the content type is exactly `text/event-stream`. An error after ' +
           'the first frame is sent as `data: [ERROR]<message>`.',
         params: IdParams,
-        body: QuestionBody,
+        body: Question,
         response: { 200: Answer, ...errorResponses(402, 413, 415, 429, 502, 503) },
       },
     },
@@ -170,7 +105,7 @@ export const agentQueryRoutes: FastifyPluginAsyncTypebox<AgentQueryRoutesOptions
       });
       const input = { ...question, visitorId: visitorId || undefined, ...filterLists(filters) };
       const origin = request.headers.origin;
-      if (!streaming) return answers.ask(caller, request.params.id, input, { signal: abort.signal, origin });
+      if (!streaming) return toAnswerBody(await answers.ask(caller, request.params.id, input, { signal: abort.signal, origin }));
 
       const stream = new AnswerStream(reply);
       try {

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../../domain/access-tokens.js';
@@ -6,12 +6,30 @@ import type { AccountService, Me, SignedIn } from '../../domain/accounts.js';
 import type { KeyService } from '../../domain/keys.js';
 import { looksLikeToken } from '../../domain/visitor-tokens.js';
 import type { WorkspaceService } from '../../domain/workspaces.js';
-import { MIN_PASSWORD_LENGTH } from '../../domain/passwords.js';
 import { ParleyError, unauthorized } from '../../errors.js';
 import type { SessionRecord, UserRecord } from '../../store/store.js';
 import { bearerCredential } from '../plugins/auth.js';
 import { refuseWhenExceeded } from '../plugins/rate-limits.js';
-import { IdParams, StringEnum, Timestamp, errorResponses } from '../schemas.js';
+import { IdParams, errorResponses } from '../schemas.js';
+import {
+  AccessToken,
+  AccountChanges,
+  Invitation,
+  InvitationAcceptance,
+  KeyWorkspace,
+  MeAnswer,
+  NewPassword,
+  ResetRequest,
+  ResetRequested,
+  Session,
+  Setup,
+  SetupStatus,
+  SignIn,
+  SignUp,
+  Token,
+  TokenRequest,
+  UserAnswer,
+} from '../../contract/auth.js';
 
 /** The dashboard's session cookie: a random secret whose hash names the server-side session. */
 export const SESSION_COOKIE = 'parley_session';
@@ -26,73 +44,6 @@ const ATTEMPTS_PER_ADDRESS = 60;
 const FAILURES_PER_ACCOUNT = 5;
 /** Reset e-mails asked for one address in 15 minutes: nobody's mailbox is flooded with them. */
 const RESETS_PER_ACCOUNT = 3;
-
-const Password = Type.String({ minLength: 1, maxLength: 1000, description: `At least ${MIN_PASSWORD_LENGTH} characters` });
-const Email = Type.String({ format: 'email', maxLength: 320 });
-const Token = Type.String({ minLength: 1, maxLength: 200 });
-const Name = Type.String({ maxLength: 200 });
-const Role = StringEnum(['owner', 'admin', 'member']);
-
-const User = Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() });
-const UserAnswer = Type.Object({ user: User });
-
-const MeAnswer = Type.Object({
-  user: User,
-  memberships: Type.Array(
-    Type.Object({
-      workspaceId: Type.String(),
-      workspaceName: Type.String(),
-      role: Role,
-      memberId: Type.String({ description: 'The person as a member of that workspace (assignee and sender ids)' }),
-    }),
-  ),
-});
-
-/** The hosted service's `/me` answered an API key with its organization; Zapier names the connection by `name`. */
-const KeyWorkspace = Type.Object(
-  {
-    id: Type.String({ description: 'The workspace' }),
-    name: Type.String({ description: 'The workspace’s name' }),
-    createdAt: Timestamp('When the workspace was created'),
-    role: Role,
-  },
-  { description: 'With an API key: its workspace' },
-);
-
-const Session = Type.Object({
-  id: Type.String(),
-  createdAt: Timestamp('When the person signed in'),
-  lastSeenAt: Timestamp('When the session was last used (to the minute)'),
-  userAgent: Type.String(),
-  current: Type.Boolean({ description: 'The session this request came with' }),
-});
-
-const SetupStatus = Type.Object({ setupRequired: Type.Boolean(), signUpOpen: Type.Boolean() });
-
-const AccessToken = Type.Object({ accessToken: Type.String(), expiresAt: Timestamp('When it stops working'), workspaceId: Type.String(), role: Role });
-
-const Invitation = Type.Object({
-  email: Type.String({ description: 'The address invited' }),
-  workspaceName: Type.String(),
-  role: Role,
-  signedIn: Type.Boolean({ description: 'This request comes from the invited person’s own session: accepting needs no password' }),
-});
-
-const ResetRequested = Type.Object({
-  delivery: StringEnum(['email', 'ask-an-owner'], {
-    description:
-      'email: when the address has an account, a link is on its way; ask-an-owner: this server sends no e-mail, an owner makes the link from the members page. The same for every address.',
-  }),
-});
-
-export type ResetRequestedBody = Static<typeof ResetRequested>;
-export type UserAnswerBody = Static<typeof UserAnswer>;
-export type MeAnswerBody = Static<typeof MeAnswer>;
-export type KeyWorkspaceBody = Static<typeof KeyWorkspace>;
-export type SessionBody = Static<typeof Session>;
-export type SetupStatusBody = Static<typeof SetupStatus>;
-export type AccessTokenBody = Static<typeof AccessToken>;
-export type InvitationBody = Static<typeof Invitation>;
 
 const userView = ({ id, email, name }: UserRecord) => ({ id, email, name });
 
@@ -121,11 +72,11 @@ export interface AuthRoutesOptions {
   keys: KeyService;
   workspaces: WorkspaceService;
   /** The origin people reach Parley at (PARLEY_PUBLIC_URL), besides the request's own. */
-  publicOrigin: string;
+  publicOrigin: () => string;
 }
 
 /**
- * The dashboard's own endpoints (DESIGN §7: `/auth/*` and `/me`, nothing else): setup, sign-in, sessions
+ * The dashboard's own endpoints (docs/dashboard-api.md: `/auth/*` and `/me`, nothing else): setup, sign-in, sessions
  * in an HttpOnly SameSite=Strict cookie, access tokens for the public API, invitations, password resets
  * and the person's account. State-changing calls refuse another site's `Origin` (CSRF).
  */
@@ -138,11 +89,15 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
   };
   const failuresPerAccount = app.createRateLimit({ keyGenerator: accountOf, max: FAILURES_PER_ACCOUNT, timeWindow: 15 * 60_000 });
   // Keyed on the address asked for, known or not: a refusal tells nothing about an account.
-  const resetsPerAccount = app.createRateLimit({ keyGenerator: (request) => `reset-${accountOf(request)}`, max: RESETS_PER_ACCOUNT, timeWindow: 15 * 60_000 });
+  const resetsPerAccount = app.createRateLimit({
+    keyGenerator: (request) => `reset-${accountOf(request)}`,
+    max: RESETS_PER_ACCOUNT,
+    timeWindow: 15 * 60_000,
+  });
 
   const sameOrigin = (request: FastifyRequest) => {
     const origin = request.headers.origin;
-    return origin === `${request.protocol}://${request.host}` || origin === publicOrigin;
+    return origin === `${request.protocol}://${request.host}` || origin === publicOrigin();
   };
   // Cookies go with every request to this site; only its own pages may change anything with them.
   app.addHook('preHandler', async (request) => {
@@ -204,7 +159,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         tags,
         security: [],
         summary: 'Create the first owner with the one-time setup link printed at the first start',
-        body: Type.Object({ token: Token, email: Email, name: Name, password: Password }),
+        body: Setup,
         response: { 200: UserAnswer, ...errorResponses(429) },
       },
     },
@@ -219,7 +174,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         tags,
         security: [],
         summary: 'Create an account and a workspace of one’s own (only with PARLEY_SIGNUP=open)',
-        body: Type.Object({ email: Email, name: Name, password: Password, workspaceName: Type.String({ maxLength: 200 }) }),
+        body: SignUp,
         response: { 200: UserAnswer, ...errorResponses(409, 429) },
       },
     },
@@ -234,7 +189,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         tags,
         security: [],
         summary: 'Sign in with e-mail and password; sets the session cookie',
-        body: Type.Object({ email: Type.String({ maxLength: 320 }), password: Password }),
+        body: SignIn,
         response: { 200: UserAnswer, ...errorResponses(429) },
       },
     },
@@ -269,7 +224,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         tags,
         security: [],
         summary: 'An access token (15 minutes) for one of the person’s workspaces, to call the public API with',
-        body: Type.Object({ workspaceId: Type.Optional(Type.String({ maxLength: 200 })) }),
+        body: TokenRequest,
         response: { 200: AccessToken, ...errorResponses(429) },
       },
     },
@@ -306,7 +261,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       schema: {
         tags,
         summary: 'Change one’s name or password (a new password needs the current one)',
-        body: Type.Object({ name: Type.Optional(Name), password: Type.Optional(Password), currentPassword: Type.Optional(Password) }),
+        body: AccountChanges,
         response: { 200: UserAnswer, ...errorResponses(413, 415, 429) },
       },
     },
@@ -318,7 +273,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
 
   app.get(
     '/auth/sessions',
-    { schema: { tags, security: [], summary: 'The person’s signed-in sessions, most recently used first', response: { 200: Type.Array(Session), ...errorResponses() } } },
+    {
+      schema: {
+        tags,
+        security: [],
+        summary: 'The person’s signed-in sessions, most recently used first',
+        response: { 200: Type.Array(Session), ...errorResponses() },
+      },
+    },
     async (request) => {
       const { user, session } = await signedIn(request);
       return (await accounts.listSessions(user.id)).map((each) => sessionView(each, session.id));
@@ -327,7 +289,15 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
 
   app.delete(
     '/auth/sessions/:id',
-    { schema: { tags, security: [], summary: 'Sign out one session (another device)', params: IdParams, response: { 204: Type.Null(), ...errorResponses() } } },
+    {
+      schema: {
+        tags,
+        security: [],
+        summary: 'Sign out one session (another device)',
+        params: IdParams,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
+    },
     async (request, reply) => {
       const { user } = await signedIn(request);
       await accounts.revokeSession(user.id, request.params.id);
@@ -358,7 +328,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         security: [],
         summary:
           'Accept an invitation: from the invited person’s own session, or with their account’s password, or (an address without an account yet) choosing one; signs in',
-        body: Type.Object({ token: Token, name: Type.Optional(Name), password: Type.Optional(Password) }),
+        body: InvitationAcceptance,
         response: { 200: UserAnswer, ...errorResponses(429) },
       },
     },
@@ -375,8 +345,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       schema: {
         tags,
         security: [],
-        summary: '“Forgot password?”: e-mails a one-time reset link when the address has an account and SMTP is set; the answer is the same for every address',
-        body: Type.Object({ email: Email }),
+        summary:
+          '“Forgot password?”: e-mails a one-time reset link when the address has an account and SMTP is set; the answer is the same for every address',
+        body: ResetRequest,
         response: { 202: ResetRequested, ...errorResponses(429) },
       },
     },
@@ -395,7 +366,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         tags,
         security: [],
         summary: 'Set a new password with a one-time reset link',
-        body: Type.Object({ token: Token, password: Password }),
+        body: NewPassword,
         response: { 200: UserAnswer, ...errorResponses(429) },
       },
     },

@@ -1,40 +1,48 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ConversationService } from '../../domain/conversations.js';
+import type { ConversationUseCases } from '../../domain/conversations/conversation-use-cases.js';
 import { workspaceCallerOf, workspaceOf } from '../plugins/auth.js';
 import { IdParams, errorResponses } from '../schemas.js';
 import {
-  Conversation,
+  AttachmentFile,
+  AttachmentParams,
   CountsQuery,
   EvalAnswerBody,
-  EvalAnswerResult,
   ExportQuery,
   HistoryQuery,
-  InboxCounts,
+  ListQuery,
+  PatchParams,
+  TranscriptPage,
+} from './conversation-schemas.js';
+import { attachmentHeaders } from './attachment-headers.js';
+import { ConversationSelection } from '../../contract/conversation-selection.js';
+import { InboxCounts } from '../../contract/inbox-tabs.js';
+import {
+  Conversation,
+  ConversationList,
+  EvalAnswerResult,
+  Message,
+  NoteBody,
+  PatchBody,
+  PatchedConversation,
   ReadResult,
   ReplyBody,
-  ListQuery,
-  ConversationList,
-  PatchBody,
-  PatchParams,
-  PatchedConversation,
   Transcript,
-  TranscriptPage,
   UpdateStatusBody,
-  UpdateStatusQuery,
   UpdateStatusResult,
-} from './conversation-schemas.js';
-import { nextPageLink, toConversation, toListed, toPatched, toSimplified } from './conversation-presenters.js';
-import { Message, toMessage } from './messages.js';
+} from '../../contract/conversations.js';
+import { nextPageLink, toConversation, toLabelRef, toListed, toPatched, toSimplified } from './conversation-presenters.js';
+import { BulkLabelsBody, BulkLabelsResult, ConversationLabelsBody, LabelRef } from '../../contract/labels.js';
+import { Id } from '../schemas.js';
+import { toMessage } from './messages.js';
 import { Type } from '@sinclair/typebox';
 import { senderOf } from '../../domain/conversation-view.js';
 import { isWorkspaceCaller } from '../../domain/callers.js';
 import type { VisitorConversationService } from '../../domain/visitor-conversations.js';
 import type { MessageEval } from '../../store/store.js';
-import { VisitorTranscript } from './visitor-conversation.js';
-
+import { VisitorTranscript } from '../../contract/visitor-conversation.js';
 
 export interface ConversationRoutesOptions {
-  conversations: ConversationService;
+  conversations: ConversationUseCases;
   /** The hosted widget reads and rates the visitor's own conversation on these routes, without a key. */
   visitors: VisitorConversationService;
 }
@@ -61,7 +69,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
     async (request) => {
       const { cursor, visitorId } = request.query;
       const { caller } = request;
-      if (isWorkspaceCaller(caller)) return toConversation(await conversations.history(caller.workspaceId, request.params.id, cursor));
+      if (isWorkspaceCaller(caller)) return toConversation(await conversations.views.history(caller.workspaceId, request.params.id, cursor));
       return visitors.history(caller, request.params.id, visitorId, cursor, request.headers.origin);
     },
   );
@@ -84,7 +92,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
       const { messageId, visitorId } = request.body;
       const value = request.body.eval === null ? null : (request.body.eval.toUpperCase() as MessageEval);
       const { caller } = request;
-      if (isWorkspaceCaller(caller)) await conversations.rateMessage(caller.workspaceId, messageId, value);
+      if (isWorkspaceCaller(caller)) await conversations.messages.rate(caller.workspaceId, messageId, value);
       else await visitors.rateAnswer(caller, messageId, visitorId || undefined, value, request.headers.origin);
       return { messageId, eval: value };
     },
@@ -110,8 +118,8 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
     async (request) => {
       const caller = workspaceCallerOf(request);
       // A member switching the agent off is named to the visitor, as on their replies.
-      const member = await conversations.callerMember(caller);
-      return toPatched(await conversations.patch(caller.workspaceId, request.params.conversationId, request.body, member));
+      const member = await conversations.members.callerMember(caller);
+      return toPatched(await conversations.status.patch(caller.workspaceId, request.params.conversationId, request.body, member));
     },
   );
 
@@ -124,7 +132,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
         description:
           'Irreversible. Takes the filters of GET /user-conversations. Each conversation that changes emits ' +
           '`conversation.updated`, not the notifying events: use PATCH on one conversation for notifications.',
-        querystring: UpdateStatusQuery,
+        querystring: ConversationSelection,
         body: UpdateStatusBody,
         response: {
           200: UpdateStatusResult,
@@ -132,7 +140,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
         },
       },
     },
-    async (request) => conversations.updateStatus(workspaceOf(request), request.query, request.body.status),
+    async (request) => conversations.status.updateMany(workspaceOf(request), request.query, request.body.status),
   );
 
   app.post(
@@ -152,9 +160,100 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
       },
     },
     async (request, reply) => {
-      const { view, reply: message } = await conversations.reply(workspaceCallerOf(request), request.params.id, request.body);
+      const { view, reply: message } = await conversations.replies.reply(workspaceCallerOf(request), request.params.id, request.body);
       return reply.code(201).send({ ...toMessage(message, senderOf(message, view)), conversationId: message.conversationId });
     },
+  );
+
+  app.get(
+    '/conversations/:conversationId/messages/:messageId/attachments/:attachmentId',
+    {
+      schema: {
+        tags,
+        summary: 'Download a file that came with a message (an e-mail’s attachment)',
+        description:
+          'Images, PDFs and plain text are served as their type; anything else as `application/octet-stream` with ' +
+          '`Content-Disposition: attachment`, so a browser saves it instead of showing it. Always `X-Content-Type-Options: nosniff`.',
+        params: AttachmentParams,
+        produces: ['application/octet-stream'],
+        response: {
+          200: { description: 'The file', content: { 'application/octet-stream': { schema: AttachmentFile } } },
+          ...errorResponses(),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { conversationId, messageId, attachmentId } = request.params;
+      const file = await conversations.attachments.open(workspaceOf(request), conversationId, messageId, attachmentId);
+      return reply.headers(attachmentHeaders(file)).send(file.content);
+    },
+  );
+
+  app.post(
+    '/conversations/:id/notes',
+    {
+      config: { fieldPaths: { memberId: 'body.memberId' } },
+      schema: {
+        tags,
+        summary: 'Write a private note for the team (a member’s; never shown to the visitor)',
+        description:
+          'Stored as a message with `private: true`, its writer as `sender`. The visitor never sees it (widget history, ' +
+          'visitor routes, the answer stream), no channel sends it, webhooks and notification e-mails leave it out, ' +
+          'and the agent does not read it. It is no reply: the status, the agent switch, the assignee and the unread ' +
+          'count stay as they are. `message.created` (event stream) carries it with `private: true`.',
+        params: IdParams,
+        body: NoteBody,
+        response: { 201: Type.Composite([Message, Type.Object({ conversationId: Type.String() })]), ...errorResponses(413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { view, note } = await conversations.replies.note(workspaceCallerOf(request), request.params.id, request.body);
+      return reply.code(201).send({ ...toMessage(note, senderOf(note, view)), conversationId: note.conversationId });
+    },
+  );
+
+  app.post(
+    '/conversations/:id/labels',
+    {
+      schema: {
+        tags,
+        summary: 'Put labels on a conversation',
+        description: 'Labels already on it stay once. Every id must be a label of the workspace. The answer: its labels.',
+        params: IdParams,
+        body: ConversationLabelsBody,
+        response: { 200: Type.Array(LabelRef), ...errorResponses(413, 415) },
+      },
+    },
+    async (request) => (await conversations.labels.add(workspaceOf(request), request.params.id, request.body.labelIds)).map(toLabelRef),
+  );
+
+  app.delete(
+    '/conversations/:id/labels/:labelId',
+    {
+      schema: {
+        tags,
+        summary: 'Take a label off a conversation',
+        description: 'The answer: its labels afterwards.',
+        params: Type.Object({ id: Id, labelId: Id }),
+        response: { 200: Type.Array(LabelRef), ...errorResponses() },
+      },
+    },
+    async (request) => (await conversations.labels.remove(workspaceOf(request), request.params.id, request.params.labelId)).map(toLabelRef),
+  );
+
+  app.post(
+    '/conversations/bulk-labels',
+    {
+      schema: {
+        tags,
+        summary: 'Put labels on and take labels off many conversations',
+        description:
+          'The inbox’s bulk bar. Every conversation and label must be the workspace’s (else nothing changes); `add` or `remove` must name one.',
+        body: BulkLabelsBody,
+        response: { 200: BulkLabelsResult, ...errorResponses(413, 415) },
+      },
+    },
+    async (request) => conversations.labels.bulk(workspaceOf(request), request.body),
   );
 
   app.post(
@@ -168,7 +267,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
         response: { 200: ReadResult, ...errorResponses() },
       },
     },
-    async (request) => ({ marked: await conversations.markRead(workspaceOf(request), request.params.id), unreadCount: 0 }),
+    async (request) => ({ marked: await conversations.inbox.markRead(workspaceOf(request), request.params.id), unreadCount: 0 }),
   );
 
   app.get(
@@ -185,8 +284,8 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
     async (request) => {
       const { memberId, status: _status, open: _open, assigneeId: _assignee, unassigned: _unassigned, ...filter } = request.query;
       const caller = workspaceCallerOf(request);
-      const member = await conversations.callerMember(caller, memberId);
-      return conversations.inboxCounts(caller.workspaceId, filter, member?.id ?? null);
+      const member = await conversations.members.callerMember(caller, memberId);
+      return conversations.inbox.counts(caller.workspaceId, filter, member?.id ?? null);
     },
   );
 
@@ -202,8 +301,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
           tags,
           summary,
           description:
-            'Paged: when more follow, the X-Next-Cursor header holds the cursor of the next page and a ' +
-            'Link header (rel="next") its URL.',
+            'Paged: when more follow, the X-Next-Cursor header holds the cursor of the next page and a ' + 'Link header (rel="next") its URL.',
           querystring: ListQuery,
           response: {
             200: ConversationList,
@@ -213,7 +311,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
       },
       async (request, reply) => {
         const { fullConversation, simplified, ...query } = request.query;
-        const page = await conversations.list(workspaceOf(request), {
+        const page = await conversations.inbox.list(workspaceOf(request), {
           ...query,
           messages: simplified ? 'none' : fullConversation ? 'all' : 'latest',
         });
@@ -247,7 +345,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
       },
     },
     async (request, reply) => {
-      const exported = await conversations.export(workspaceOf(request), request.params.id, request.query.format ?? 'json');
+      const exported = await conversations.views.export(workspaceOf(request), request.params.id, request.query.format ?? 'json');
       if (exported.format === 'json') return exported.transcript;
       return reply.type('text/html; charset=utf-8').send(exported.html);
     },

@@ -7,9 +7,8 @@ import type { DatasourceRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { parseJsonBody } from '../plugins/errors.js';
 import { registerFileUploads } from '../plugins/file-upload.js';
-import { Id, IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
-
-const CustomId = Type.Optional(Type.String({ maxLength: 500, description: 'Your own id, usable as a query filter' }));
+import { Id, IdParams, StringEnum, errorResponses } from '../schemas.js';
+import { Chunk, CustomId, Datasource, TextDatasource, WebPageDatasource, type DatasourceBody } from '../../contract/datasources.js';
 
 const FileBody = Type.Object({
   type: StringEnum(['file']),
@@ -26,70 +25,19 @@ const ExternalUploadBody = Type.Object({
   custom_id: CustomId,
 });
 
-const TextBody = Type.Object({
-  type: StringEnum(['text']),
-  datastoreId: Id,
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-  text: Type.String({ minLength: 1 }),
-  custom_id: CustomId,
-});
-
-const WebPageBody = Type.Object({
-  type: StringEnum(['web_page']),
-  datastoreId: Id,
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-  config: Type.Object({ source_url: Type.String({ minLength: 1, maxLength: 4000 }) }),
-  custom_id: CustomId,
-});
-
-type CreateBody = Static<typeof FileBody> | Static<typeof TextBody> | Static<typeof WebPageBody>;
+type CreateBody = Static<typeof FileBody> | Static<typeof TextDatasource> | Static<typeof WebPageDatasource>;
 
 /** One schema per `type`; the discriminator keeps validation errors about the branch that was meant. */
 const CreateBody = Type.Unsafe<CreateBody>({
   type: 'object',
   required: ['type'],
   discriminator: { propertyName: 'type' },
-  oneOf: [FileBody, TextBody, WebPageBody],
+  oneOf: [FileBody, TextDatasource, WebPageDatasource],
   description: 'multipart/form-data with `file` (type `file`), or JSON with type `text` or `web_page`',
 });
 
 /** Past any datasource's chunk count, and well inside the 64-bit integers SQL OFFSET takes. */
 const MAX_CHUNK_OFFSET = 1_000_000_000;
-
-const Datasource = Type.Object({
-  id: Type.String(),
-  type: StringEnum(['file', 'text', 'web_page']),
-  name: Type.String(),
-  status: StringEnum(['unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached']),
-  datastoreId: Type.String(),
-  // groupId and lastSynch are strings in the older public OpenAPI document, which clients generate code from.
-  groupId: Type.String({ description: 'Empty when the datasource belongs to no group' }),
-  custom_id: Nullable(Type.String()),
-  config: Type.Object({}, { additionalProperties: true, description: 'source_url (web pages), file_name, kind' }),
-  error: Nullable(Type.String({ description: 'Why processing failed (status error) or is being retried' })),
-  progress: Type.Number({ minimum: 0, maximum: 1 }),
-  nbChunks: Type.Integer(),
-  textSize: Type.Integer({ description: 'Characters of text extracted' }),
-  totalPages: Nullable(Type.Integer()),
-  mimeType: Nullable(Type.String()),
-  size: Nullable(Type.Integer({ description: 'Bytes of the stored file' })),
-  createdAt: Timestamp('When the datasource was created'),
-  updatedAt: Timestamp('Last change of status or progress'),
-  lastSynch: Type.Optional(Timestamp('When the content was last indexed; absent until it is')),
-});
-
-const Chunk = Type.Object({
-  id: Type.String(),
-  ordinal: Type.Integer(),
-  text: Type.String(),
-  source: Type.String(),
-  page_number: Nullable(Type.Integer()),
-  tokens: Type.Integer(),
-  custom_id: Nullable(Type.String()),
-});
-
-export type DatasourceBody = Static<typeof Datasource>;
-export type ChunkBody = Static<typeof Chunk>;
 
 const toDatasource = (record: DatasourceRecord): DatasourceBody => ({
   id: record.id,
@@ -161,7 +109,9 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
       const body = request.body;
       const customId = body.custom_id;
       if (body.type === 'text') {
-        return toDatasource(await datasources.createFromText(workspaceId, { datastoreId: body.datastoreId, name: body.name, text: body.text, customId }));
+        return toDatasource(
+          await datasources.createFromText(workspaceId, { datastoreId: body.datastoreId, name: body.name, text: body.text, customId }),
+        );
       }
       if (body.type === 'web_page') {
         const { datastoreId, name, config } = body;
@@ -189,7 +139,14 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
 
   app.get(
     '/datasources/:id',
-    { schema: { tags, summary: 'Get a datasource with its status and progress', params: IdParams, response: { 200: Datasource, ...errorResponses() } } },
+    {
+      schema: {
+        tags,
+        summary: 'Get a datasource with its status and progress',
+        params: IdParams,
+        response: { 200: Datasource, ...errorResponses() },
+      },
+    },
     async (request) => toDatasource(await datasources.get(workspaceOf(request), request.params.id)),
   );
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { EventStreamService } from '../../domain/event-streams.js';
-import { EVENT_TYPES, type EventEnvelope } from '../../events/event-types.js';
+import { EVENT_TYPES, type EventEnvelope } from '../../contract/events.js';
 import { workspaceCallerOf } from '../plugins/auth.js';
 import { EVENT_STREAM_RESPONSE, LiveStreams, lastEventId } from '../live-streams.js';
 import { errorResponses } from '../schemas.js';
@@ -12,7 +12,6 @@ const StreamQuery = Type.Object({
     Type.String({ minLength: 1, maxLength: 1000, description: `Comma-separated event types to receive: ${EVENT_TYPES.join(', ')}` }),
   ),
 });
-
 
 export const eventRoutes: FastifyPluginAsyncTypebox<{ eventStreams: EventStreamService }> = async (app, { eventStreams }) => {
   const live = new LiveStreams(app, 'workspace');
@@ -38,7 +37,10 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ eventStreams: EventStreamS
     async (request, reply) => {
       const caller = workspaceCallerOf(request);
       const after = lastEventId(request, request.query.since);
-      const types = request.query.types?.split(',').map((type) => type.trim()).filter((type) => type !== '');
+      const types = request.query.types
+        ?.split(',')
+        .map((type) => type.trim())
+        .filter((type) => type !== '');
       await live.serve<EventEnvelope>(
         reply,
         (deliver) => eventStreams.open(caller, { after, types }, deliver),

@@ -16,7 +16,10 @@ const READY_WITHIN_MS = 2_000;
 async function storeAnswers(store: Store): Promise<void> {
   const answered = new AbortController();
   try {
-    await Promise.race([store.ping(), delay(READY_WITHIN_MS, undefined, { signal: answered.signal }).then(() => Promise.reject(new Error('no answer in time')))]);
+    await Promise.race([
+      store.ping(),
+      delay(READY_WITHIN_MS, undefined, { signal: answered.signal }).then(() => Promise.reject(new Error('no answer in time'))),
+    ]);
   } finally {
     answered.abort();
   }
@@ -26,11 +29,7 @@ async function storeAnswers(store: Store): Promise<void> {
 export const healthRoutes: FastifyPluginAsyncTypebox<{ store: Store }> = async (app, { store }) => {
   const common = { tags: ['health'], security: [] };
 
-  app.get(
-    '/healthz',
-    { schema: { ...common, summary: 'The process is up', response: { 200: Health } } },
-    async () => ({ status: 'ok' }),
-  );
+  app.get('/healthz', { schema: { ...common, summary: 'The process is up', response: { 200: Health } } }, async () => ({ status: 'ok' }));
 
   app.get(
     '/readyz',

@@ -1,28 +1,12 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { KeyService } from '../../domain/keys.js';
 import { workspaceCallerOf, workspaceOf } from '../plugins/auth.js';
-import { IdParams, Nullable, Timestamp, errorResponses } from '../schemas.js';
-
-const ApiKey = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  prefix: Type.String({ description: 'The first characters of the key, to tell keys apart' }),
-  createdAt: Timestamp('When the key was created'),
-  lastUsedAt: Nullable(Timestamp('Last use, to the minute')),
-  createdBy: Nullable(Type.String({ description: 'The user who made the key (it has their rights); null for the operator’s keys' })),
-});
-
-const IssuedKey = Type.Composite([
-  ApiKey,
-  Type.Object({ key: Type.String({ description: 'The whole key. Shown only in this answer: store it now.' }) }),
-]);
-
-export type ApiKeyBody = Static<typeof ApiKey>;
-export type IssuedKeyBody = Static<typeof IssuedKey>;
+import { IdParams, errorResponses } from '../schemas.js';
+import { ApiKey, IssuedKey, NewKey } from '../../contract/keys.js';
 
 /**
- * Workspace keys, managed by every member (spec §5.6). A key acts on the spec's resources like any other;
+ * Workspace keys, which every member may manage. A key acts on the public API's resources like any other;
  * on people, webhooks and settings it has the rights of the person who made it (the operator's keys: an
  * owner's) and loses them with them.
  */
@@ -41,7 +25,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ keys: KeyService }> = async 
       schema: {
         tags,
         summary: 'Create an API key; the answer is the only time the key is shown',
-        body: Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
+        body: NewKey,
         response: { 200: IssuedKey, ...errorResponses(413, 415) },
       },
     },

@@ -1,43 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Invited as Invitation, MemberService } from '../../domain/members.js';
 import type { MemberRecord } from '../../store/store.js';
 import { workspaceCallerOf, workspaceOf } from '../plugins/auth.js';
-import { IdParams, StringEnum, Timestamp, errorResponses } from '../schemas.js';
-
-const Role = StringEnum(['owner', 'admin', 'member'], {
-  description: 'owners and admins manage members, webhooks and settings, and receive notification e-mails; only owners grant, take or remove the owner role',
-});
-
-const Member = Type.Object({
-  id: Type.String(),
-  email: Type.String(),
-  name: Type.String(),
-  role: Role,
-  status: StringEnum(['active', 'invited'], { description: 'invited until the person accepts the invitation' }),
-  createdAt: Timestamp('When the member was invited'),
-});
-
-const Invited = Type.Composite([
-  Member,
-  Type.Object({
-    invitationUrl: Type.String({ description: 'The single-use link that lets the person in (shown only now)' }),
-    invitationExpiresAt: Timestamp('When the link stops working'),
-    emailed: Type.Boolean({ description: 'The link was also sent by e-mail (PARLEY_SMTP_URL is set and the server took it)' }),
-  }),
-]);
-
-const PasswordReset = Type.Composite([
-  Member,
-  Type.Object({
-    passwordResetUrl: Type.String({ description: 'The single-use link that sets a new password (shown only now; hand it to the person)' }),
-    passwordResetExpiresAt: Timestamp('When the link stops working'),
-  }),
-]);
-
-export type MemberBody = Static<typeof Member>;
-export type PasswordResetBody = Static<typeof PasswordReset>;
-export type InvitedBody = Static<typeof Invited>;
+import { IdParams, errorResponses } from '../schemas.js';
+import { Invited, Member, NewMember, PasswordReset, RoleChange } from '../../contract/members.js';
 
 const memberView = ({ workspaceId: _workspace, userId: _user, ...member }: MemberRecord) => member;
 
@@ -65,11 +32,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
       schema: {
         tags,
         summary: 'Invite a person by e-mail (409 when already a member); the invitation link is in the answer and e-mailed',
-        body: Type.Object({
-          email: Type.String({ format: 'email', maxLength: 320 }),
-          name: Type.Optional(Type.String({ maxLength: 200 })),
-          role: Type.Optional(Role),
-        }),
+        body: NewMember,
         response: { 200: Invited, ...errorResponses(409, 413, 415) },
       },
     },
@@ -116,7 +79,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ members: MemberService }>
         tags,
         summary: 'Change a member’s role (409 for the last owner)',
         params: IdParams,
-        body: Type.Object({ role: Role }),
+        body: RoleChange,
         response: { 200: Member, ...errorResponses(409, 413, 415) },
       },
     },

@@ -1,41 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ConversationService } from '../../domain/conversations.js';
+import type { ConversationUseCases } from '../../domain/conversations/conversation-use-cases.js';
 import type { MessageSender } from '../../domain/conversation-view.js';
 import type { MessageRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
-import { IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
-
-const Eval = Nullable(StringEnum(['GOOD', 'BAD'], { description: 'How good the answer was; null when unrated' }));
-
-export const Sender = Nullable(
-  Type.Object({
-    type: StringEnum(['user', 'visitor', 'agent'], { description: 'user: a workspace member; visitor: the customer; agent: the AI' }),
-    id: Nullable(Type.String({ description: 'The member, visitor or agent id' })),
-    name: Nullable(Type.String()),
-  }),
-  { description: 'Who wrote it (`from` alone tells no member from the visitor: both are human); null for system notices' },
-);
-
-/** A message as the conversation records show it (spec §2 Message, plus its sender). */
-export const Message = Type.Object({
-  id: Type.String(),
-  text: Type.String(),
-  from: StringEnum(['human', 'agent', 'system'], { description: 'human: the visitor; agent: the AI; system: notices' }),
-  createdAt: Timestamp('When it was written'),
-  read: Type.Boolean(),
-  eval: Eval,
-  attachments: Type.Array(Type.Object({}, { additionalProperties: true })),
-  sources: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'What an agent answer drew from' }),
-  sender: Sender,
-  interrupted: Type.Optional(
-    Type.Literal(true, {
-      description:
-        'An agent answer that stopped before its end (the caller left, the model failed, the server stopped) or is ' +
-        'still being written: the text is what had been written; absent otherwise',
-    }),
-  ),
-});
+import { toSourceBody } from './agent-query.js';
+import { IdParams, errorResponses } from '../schemas.js';
+import type { Message } from '../../contract/conversations.js';
+import { Eval, RatedMessage } from '../../contract/conversations.js';
 
 export const toMessage = (message: MessageRecord, sender: MessageSender | null): Static<typeof Message> => ({
   id: message.id,
@@ -45,17 +17,14 @@ export const toMessage = (message: MessageRecord, sender: MessageSender | null):
   read: message.read,
   eval: message.eval,
   attachments: message.attachments,
-  sources: message.sources,
+  sources: message.sources.map(toSourceBody),
   sender,
   ...(message.interrupted ? { interrupted: true } : {}),
+  ...(message.delivery === null ? {} : { delivery: message.delivery }),
+  ...(message.private ? { private: true } : {}),
 });
 
-const RatedMessage = Type.Composite([Message, Type.Object({ conversationId: Type.String() })]);
-
-export type MessageBody = Static<typeof Message>;
-export type RatedMessageBody = Static<typeof RatedMessage>;
-
-export const messageRoutes: FastifyPluginAsyncTypebox<{ conversations: ConversationService }> = async (app, { conversations }) => {
+export const messageRoutes: FastifyPluginAsyncTypebox<{ conversations: ConversationUseCases }> = async (app, { conversations }) => {
   app.post(
     '/messages/:id/eval',
     {
@@ -68,8 +37,8 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ conversations: Conversat
       },
     },
     async (request) => {
-      const message = await conversations.rateMessage(workspaceOf(request), request.params.id, request.body.eval);
-      const sender = await conversations.senderOf(workspaceOf(request), message);
+      const message = await conversations.messages.rate(workspaceOf(request), request.params.id, request.body.eval);
+      const sender = await conversations.views.senderOf(workspaceOf(request), message);
       return { ...toMessage(message, sender), conversationId: message.conversationId };
     },
   );

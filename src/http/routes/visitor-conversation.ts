@@ -1,73 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { VisitorConversationService, VisitorEvent } from '../../domain/visitor-conversations.js';
+import type { VisitorConversationService } from '../../domain/visitor-conversations.js';
 import { EVENT_STREAM_RESPONSE, LiveStreams, lastEventId } from '../live-streams.js';
-import { SourceLabels } from './conversation-schemas.js';
-import { IdParams, Nullable, StringEnum, Timestamp, errorResponses } from '../schemas.js';
-
-const Sender = Nullable(
-  Type.Object({
-    type: StringEnum(['user', 'visitor', 'agent'], { description: 'user: a person of the team; visitor: you; agent: the AI' }),
-    name: Nullable(Type.String({ description: 'The person’s or the agent’s name; null for the visitor' })),
-  }),
-  { description: 'Null for system notices' },
-);
-
-const Notice = Type.Union(
-  [
-    Type.Object({ kind: Type.Literal('humanRequested'), email: Type.Optional(Type.String({ description: 'Where the team can also reply' })) }),
-    Type.Object({ kind: Type.Literal('personJoined'), name: Type.String({ description: 'The member who took over' }) }),
-    Type.Object({ kind: Type.Literal('aiSwitchedOff') }),
-    Type.Object({ kind: Type.Literal('reopened') }),
-  ],
-  {
-    description:
-      'On system notices the server wrote: what it tells, by kind, so a client can word it in its visitor’s language ' +
-      '(`text` is the English wording). humanRequested: a person will answer; personJoined: a member took over; ' +
-      'aiSwitchedOff: the agent was switched off, nobody named; reopened: the visitor’s message reopened a resolved ' +
-      'conversation. Show `text` for a kind you do not know.',
-  },
-);
-
-export const VisitorTranscript = Type.Object({
-  conversationId: Type.String(),
-  status: StringEnum(['UNRESOLVED', 'RESOLVED', 'HUMAN_REQUESTED']),
-  isAiEnabled: Type.Boolean({ description: 'False while a person answers instead of the agent' }),
-  messages: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      from: StringEnum(['human', 'agent', 'system']),
-      text: Type.String(),
-      createdAt: Timestamp('When it was written'),
-      sender: Sender,
-      eval: Nullable(StringEnum(['GOOD', 'BAD'])),
-      sources: SourceLabels,
-      notice: Type.Optional(Notice),
-    }),
-    { description: 'Oldest first; newest first from GET /conversations/{id}, the hosted widget’s read' },
-  ),
-});
-
-const StatusBody = Type.Object({
-  status: StringEnum(['HUMAN_REQUESTED', 'RESOLVED'], { description: 'HUMAN_REQUESTED: talk to a person; RESOLVED: it is answered' }),
-});
-
-const RatingBody = Type.Object({
-  messageId: Type.String({ minLength: 1, maxLength: 200, description: 'An agent answer of this conversation' }),
-  eval: Nullable(StringEnum(['GOOD', 'BAD'], { description: 'null clears the rating' })),
-});
-
-const ContactBody = Type.Object(
-  {
-    firstName: Type.Optional(Type.String({ maxLength: 200 })),
-    lastName: Type.Optional(Type.String({ maxLength: 200 })),
-    email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
-    phoneNumber: Type.Optional(
-      Type.String({ pattern: '^\\+?[0-9 ()./-]{5,40}$', description: 'Digits with spaces, dots, dashes, brackets; a leading + for the country' }),
-    ),
-  },
-  { description: 'Who the visitor says they are (the widget’s lead form); at least one field' },
-);
+import { ContactBody, RatingBody, StatusBody, VisitorTranscript, type VisitorStreamEvent } from '../../contract/visitor-conversation.js';
+import { IdParams, errorResponses } from '../schemas.js';
 
 const OPEN_TO_VISITORS = { auth: 'optional', publicResource: 'agent' } as const;
 const TAGS = ['widget'];
@@ -76,10 +12,7 @@ const TAGS = ['widget'];
  * The chat widget's calls about the visitor's own conversation with a public agent: each needs the
  * conversation's visitor token (`Authorization: Bearer <visitorToken>`), from the agent's answers.
  */
-export const visitorConversationRoutes: FastifyPluginAsyncTypebox<{ visitors: VisitorConversationService }> = async (
-  app,
-  { visitors },
-) => {
+export const visitorConversationRoutes: FastifyPluginAsyncTypebox<{ visitors: VisitorConversationService }> = async (app, { visitors }) => {
   const live = new LiveStreams(app, 'conversation');
 
   app.get(
@@ -115,7 +48,7 @@ export const visitorConversationRoutes: FastifyPluginAsyncTypebox<{ visitors: Vi
     },
     async (request, reply) => {
       const after = lastEventId(request);
-      await live.serve<VisitorEvent>(
+      await live.serve<VisitorStreamEvent>(
         reply,
         (deliver) => visitors.follow(request.caller, request.params.id, after, deliver, request.headers.origin),
         (event) => ({ id: event.id, event: event.type, data: JSON.stringify(event.data) }),

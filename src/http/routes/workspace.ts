@@ -1,51 +1,14 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { NotificationService } from '../../domain/notifications.js';
 import type { RateLimitSettings } from '../../domain/rate-limits.js';
 import type { WorkspaceService } from '../../domain/workspaces.js';
 import { DELIVERY_LOG_LIMIT } from '../../domain/webhooks.js';
-import { NOTIFYING_EVENTS } from '../../events/event-types.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { errorResponses } from '../schemas.js';
-import { Delivery, deliveryView } from './webhooks.js';
-
-const Audience = Type.Object(
-  {
-    admins: Type.Boolean({ description: 'E-mail the workspace’s owners and admins (see /members)' }),
-    customer: Type.Boolean({ description: 'E-mail the conversation’s contact, when it has an address' }),
-  },
-  { additionalProperties: false },
-);
-
-const byEvent = <T extends ReturnType<typeof Type.Object>>(schema: T, optional: boolean) =>
-  Type.Object(
-    Object.fromEntries(NOTIFYING_EVENTS.map((event) => [event, optional ? Type.Optional(schema) : schema])),
-    { additionalProperties: false },
-  );
-
-const perMinute = (description: string) => Type.Integer({ minimum: 1, maximum: 1_000_000, description });
-
-const RateLimits = Type.Object({
-  keyPerMinute: perMinute('Requests a minute per API key'),
-  ipPerMinute: perMinute('Requests a minute per client IP on public routes (agents and datastores used without a key)'),
-  visitorPerMinute: perMinute('Requests a minute per visitor (visitor token) on public routes'),
-});
-
-const Settings = Type.Object({
-  name: Type.String({ description: 'The workspace’s name' }),
-  notifications: byEvent(Audience, false),
-  emailEnabled: Type.Boolean({ description: 'Read-only: an SMTP server is configured (PARLEY_SMTP_URL), so e-mail can go out' }),
-  rateLimits: RateLimits,
-});
-
-export type SettingsBody = Static<typeof Settings>;
-
-const RateLimitChanges = Type.Object(
-  Object.fromEntries(
-    Object.entries(RateLimits.properties).map(([field, schema]) => [field, Type.Optional(Type.Union([schema, Type.Null()]))]),
-  ),
-  { additionalProperties: false, description: 'Limits to change; null returns one to the server default' },
-);
+import { Delivery } from '../../contract/webhooks.js';
+import { WorkspaceChanges, WorkspaceSettings } from '../../contract/workspace.js';
+import { deliveryView } from './webhooks.js';
 
 export interface WorkspaceRoutesOptions {
   workspaces: WorkspaceService;
@@ -61,7 +24,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceRoutesOptions> 
       schema: {
         tags: ['workspace'],
         summary: 'Who is e-mailed on `conversation-resolved` and `human-requested`, and the rate limits in force',
-        response: { 200: Settings, ...errorResponses() },
+        response: { 200: WorkspaceSettings, ...errorResponses() },
       },
     },
     async (request) => {
@@ -78,15 +41,8 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<WorkspaceRoutesOptions> 
       schema: {
         tags: ['workspace'],
         summary: 'Change the notification settings and rate limits; what is left out keeps its value',
-        body: Type.Object(
-          {
-            name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-            notifications: Type.Optional(byEvent(Type.Partial(Audience), true)),
-            rateLimits: Type.Optional(RateLimitChanges),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: Settings, ...errorResponses(413, 415) },
+        body: WorkspaceChanges,
+        response: { 200: WorkspaceSettings, ...errorResponses(413, 415) },
       },
     },
     async (request) => {

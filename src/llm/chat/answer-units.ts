@@ -96,9 +96,7 @@ function passageUnits(passage: LabelledPassage, passageRank: number): AnswerUnit
 
 /** A short line without end punctuation that is no list item or table row: a heading or a label. */
 function isLabelLine(line: string): boolean {
-  return (
-    !END_PUNCTUATION.test(line) && !BULLET.test(line) && !TABLE_ROW.test(line) && line.split(/\s+/).length <= HEADING_WORDS
-  );
+  return !END_PUNCTUATION.test(line) && !BULLET.test(line) && !TABLE_ROW.test(line) && line.split(/\s+/).length <= HEADING_WORDS;
 }
 
 /** The heading path chunking opens a chunk with: "Guide > Install > On Linux?". */

@@ -141,14 +141,21 @@ export function composeExtractiveAnswer(
   const relevant = (s: ScoredUnit) => s.coverage >= minRelevance || ((s.matched >= 2 || s.confirmed >= 1) && s.coverage >= 0.6 * minRelevance);
   if (!best || best.score === 0 || !relevant(best)) return notFound;
 
-  const useful = (unit: ScoredUnit) => unit.matched > 0 || (answerType !== null && answerBonus(answerType, unit.terms, new Set(), questionNumbers) > 0);
+  const useful = (unit: ScoredUnit) =>
+    unit.matched > 0 || (answerType !== null && answerBonus(answerType, unit.terms, new Set(), questionNumbers) > 0);
   const quoted = quotedUnits(best, scored, maxSentences, useful);
   // An FAQ answer says all its question asks; elsewhere the answer may lie in another unit scored nearly as well.
   if (!best.answersHeading) quoted.push(...runnersUp(ranked, quoted, best.score * RUNNER_UP_SHARE, maxSentences, relevant));
   const groups = new Map<LabelledPassage, ScoredUnit[]>();
   for (const unit of quoted) groups.set(unit.passage, [...(groups.get(unit.passage) ?? []), unit]);
   const text = [...groups]
-    .map(([passage, units]) => `${units.sort((a, b) => a.index - b.index).map((unit) => quote(unit, weights)).join(' ')} [${passage.number}]`)
+    .map(
+      ([passage, units]) =>
+        `${units
+          .sort((a, b) => a.index - b.index)
+          .map((unit) => quote(unit, weights))
+          .join(' ')} [${passage.number}]`,
+    )
     .join(' ');
   return { text, found: true, cited: [...groups.keys()] };
 }
@@ -258,9 +265,7 @@ function answerTypeOf(question: string): AnswerType {
 function answerBonus(type: AnswerType, terms: readonly Term[], matched: Set<string>, questionNumbers: Set<string>): number {
   if (type === null) return 0;
   const isAnswer = (t: Term) =>
-    type === 'quantity'
-      ? t.isNumber && !questionNumbers.has(t.key)
-      : (t.isNumber && /^[12]\d{3}$/.test(t.key)) || MONTH.test(t.key);
+    type === 'quantity' ? t.isNumber && !questionNumbers.has(t.key) : (t.isNumber && /^[12]\d{3}$/.test(t.key)) || MONTH.test(t.key);
   const answers = terms.filter(isAnswer);
   if (answers.length === 0) return 0;
   const anchors = terms.filter((t) => matched.has(t.key) && !t.isNumber);

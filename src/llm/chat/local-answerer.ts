@@ -133,7 +133,10 @@ export class LocalAnswerer implements LanguageModelV3 {
 export function readPrompt(prompt: readonly LanguageModelV3Message[]): AnswererInput {
   const lastUser = prompt.findLast((message) => message.role === 'user');
   const userText = lastUser ? messageText(lastUser) : '';
-  const system = prompt.filter((message) => message.role === 'system').map(messageText).join('\n');
+  const system = prompt
+    .filter((message) => message.role === 'system')
+    .map(messageText)
+    .join('\n');
   const inUser = parseContextBlock(userText);
   const block = inUser ?? parseContextBlock(system);
 

@@ -18,7 +18,7 @@ export interface HostedModel {
 
 /**
  * The hosted service's `AgentModelName` values (its database schema), which clients written for it send as
- * `modelName` (compat-notes, "What real clients send"); an agent reads back the name it was given. Retired
+ * `modelName` (README, "Clients written for the hosted API"); an agent reads back the name it was given. Retired
  * models are served by their successor: gpt-4-32k by gpt-4-turbo (the longer context), the Claude 3 and
  * 3.5 models by the current model of their family. Names with no first-party vendor (Mixtral) go by tier.
  */

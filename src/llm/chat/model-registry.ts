@@ -37,7 +37,6 @@ export interface ModelRegistry {
   catalogue(): { name: string; provider: ModelProviderKind; modelId: string }[];
 }
 
-
 /** Defaults with OpenAI configured: a general model, a strong one, its small sibling, a reasoning model. */
 export const OPENAI_DEFAULT_MODELS: Readonly<Record<BuiltInModelName, string>> = Object.freeze({
   llm_a: 'gpt-4o',

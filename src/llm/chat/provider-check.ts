@@ -9,7 +9,11 @@ import type { ProviderModelSettings } from './model-registry.js';
  */
 export type ProviderCheck =
   | { ok: true; models: string[] }
-  | { ok: false; failure: 'unauthorized' | 'not_found' | 'rate_limited' | 'unavailable' | 'unreachable' | 'timeout' | 'unusable' | 'refused'; status?: number };
+  | {
+      ok: false;
+      failure: 'unauthorized' | 'not_found' | 'rate_limited' | 'unavailable' | 'unreachable' | 'timeout' | 'unusable' | 'refused';
+      status?: number;
+    };
 
 const VENDOR_ROOTS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com/v1' } as const;
 const ANTHROPIC_VERSION = '2023-06-01';
@@ -41,7 +45,16 @@ export async function checkProvider(
   const { status } = response;
   if (!response.ok) {
     await response.body?.cancel();
-    const failure = status === 401 || status === 403 ? 'unauthorized' : status === 404 ? 'not_found' : status === 429 ? 'rate_limited' : status >= 500 ? 'unavailable' : 'refused';
+    const failure =
+      status === 401 || status === 403
+        ? 'unauthorized'
+        : status === 404
+          ? 'not_found'
+          : status === 429
+            ? 'rate_limited'
+            : status >= 500
+              ? 'unavailable'
+              : 'refused';
     return { ok: false, failure, status };
   }
   const body: unknown = await response.json().catch(() => undefined);

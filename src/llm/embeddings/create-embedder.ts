@@ -27,14 +27,16 @@ export interface EmbedderOptions {
 export function createEmbedder(options: EmbedderOptions = {}): Embedder {
   if (options.url) {
     if (!options.model) throw new Error('An embeddings model name is required with an embeddings URL');
-    return measured(new OpenAICompatibleEmbedder({
-      baseURL: options.url,
-      model: options.model,
-      apiKey: options.apiKey ?? undefined,
-      dimensions: options.dimensions ?? undefined,
-      maxInputTokens: options.maxInputTokens ?? undefined,
-      fetch: options.fetch,
-    }));
+    return measured(
+      new OpenAICompatibleEmbedder({
+        baseURL: options.url,
+        model: options.model,
+        apiKey: options.apiKey ?? undefined,
+        dimensions: options.dimensions ?? undefined,
+        maxInputTokens: options.maxInputTokens ?? undefined,
+        fetch: options.fetch,
+      }),
+    );
   }
   const local = new LocalEmbedder({ threads: options.threads ?? undefined });
   if (options.dimensions && options.dimensions !== local.dimensions) {

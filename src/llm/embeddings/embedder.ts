@@ -15,5 +15,7 @@ export interface Embedder {
   embedDocuments(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
   /** A search query; latency matters more than throughput here. */
   embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>;
+  /** Loads what the first call needs, so that call is as fast as the next ones. */
+  warmUp(): Promise<void>;
   close(): Promise<void>;
 }

@@ -30,14 +30,13 @@ const HEAD_SLACK_TOKENS = 8;
 let model: Promise<EmbeddingsModel> | undefined;
 
 function loadModel(): Promise<EmbeddingsModel> {
-  model ??= initModel(modelSource);
+  // A load that failed is tried again by the next task, not remembered as this thread's answer for good.
+  model ??= onceBackendIsUp(() => initModel(modelSource)).catch((error: unknown) => {
+    model = undefined;
+    throw error;
+  });
   return model;
 }
-
-// Start loading as soon as the thread imports this module, so the first task does not pay for it.
-void loadModel().catch(() => {
-  // Reported by the first task, which awaits the same promise.
-});
 
 /**
  * The token ids the graph reads of `text` (it keeps the first 128), tokenising no more of the text than
@@ -58,20 +57,26 @@ export function windowTokenIds(use: EmbeddingsModel, text: string): number[] {
 /** tfjs's `ready()`: exported at run time, but its types point at a tfjs-core package the bundle does not ship. */
 const tfjsReady = (tfjs as unknown as { ready(): Promise<void> }).ready;
 
+/** How long a run waits for tfjs's WASM backend to finish initialising before it gives up. */
+const BACKEND_WAIT_MS = 60_000;
+
 /**
- * Runs the model, waiting for tfjs when it says its WASM backend is still initialising: seen under heavy
- * load after the model had loaded, it failed whole ingestion jobs though a moment later the backend is
- * ready. `ready()` alone was not always enough on a machine loaded ~7× over its cores: a growing pause too.
+ * Runs `step` (loading the model, running it), again while tfjs says its WASM backend is still
+ * initialising: seen under heavy load while the model loaded and after (the WASM module compiles in every
+ * thread at once), it failed whole ingestion jobs and questions though a moment later the backend is
+ * ready. `ready()` alone is not always enough (the graph may hold another copy of the engine), so the step
+ * is also retried with a growing pause, for as long as a loaded machine may need (seen: over 7 s with the
+ * load at 8× the cores).
  */
-async function runModel(use: EmbeddingsModel, texts: readonly string[]): Promise<Float32Array[]> {
-  const ids = texts.map((text) => windowTokenIds(use, text));
+async function onceBackendIsUp<T>(step: () => T | Promise<T>): Promise<T> {
+  const deadline = Date.now() + BACKEND_WAIT_MS;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return embedTokenIds(use, ids);
+      return await step();
     } catch (error) {
-      if (attempt >= 6 || !(error instanceof Error) || !error.message.includes('has not yet been initialized')) throw error;
+      if (Date.now() >= deadline || !(error instanceof Error) || !error.message.includes('has not yet been initialized')) throw error;
       await tfjsReady();
-      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100 * attempt, 1_000)));
     }
   }
 }
@@ -81,7 +86,8 @@ export default async function embed(task: EmbedTask) {
   const use = await loadModel();
   const vectors: Float32Array[] = [];
   if (task.texts.length > 0) {
-    const rows = await runModel(use, task.texts);
+    const ids = task.texts.map((text) => windowTokenIds(use, text));
+    const rows = await onceBackendIsUp(() => embedTokenIds(use, ids));
     if (rows.length !== task.texts.length) {
       throw new Error(`USE lite returned ${rows.length} vectors for ${task.texts.length} texts`);
     }
@@ -90,3 +96,8 @@ export default async function embed(task: EmbedTask) {
   }
   return move({ [transferableSymbol]: vectors.map((v) => v.buffer), [valueSymbol]: vectors });
 }
+
+// Start loading as soon as the thread imports this module (below every constant the load reads), so the first task does not pay for it.
+void loadModel().catch(() => {
+  // Reported by the first task, which awaits the same promise.
+});

@@ -93,10 +93,7 @@ export class LocalEmbedder implements Embedder {
   async warmUp(): Promise<void> {
     if (this.#closed) throw closedError();
     const pool = this.#ensurePool();
-    await Promise.all([
-      ...Array.from({ length: this.#threads }, () => pool.run({ texts: ['warm up'] })),
-      this.#queryLane?.warmUp(),
-    ]);
+    await Promise.all([...Array.from({ length: this.#threads }, () => pool.run({ texts: ['warm up'] })), this.#queryLane?.warmUp()]);
   }
 
   async close(): Promise<void> {
@@ -162,9 +159,7 @@ export class LocalEmbedder implements Embedder {
       // and a short call is spread over the idle threads rather than run on one.
       const left = call.texts.length - call.next;
       const size =
-        idle > 1
-          ? Math.min(Math.ceil((this.#batchSize * (started + 1)) / idle), Math.ceil(left / Math.max(1, idle - started)))
-          : this.#batchSize;
+        idle > 1 ? Math.min(Math.ceil((this.#batchSize * (started + 1)) / idle), Math.ceil(left / Math.max(1, idle - started))) : this.#batchSize;
       const offset = call.next;
       call.next = Math.min(call.texts.length, offset + size);
       if (call.next < call.texts.length) lane.push(call);

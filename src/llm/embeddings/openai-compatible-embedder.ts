@@ -103,8 +103,7 @@ export class OpenAICompatibleEmbedder implements Embedder {
         maxParallelCalls: this.#maxParallelCalls,
         maxRetries: this.#maxRetries,
         abortSignal: signal,
-        providerOptions:
-          this.#requestedDimensions === undefined ? undefined : { openaiCompatible: { dimensions: this.#requestedDimensions } },
+        providerOptions: this.#requestedDimensions === undefined ? undefined : { openaiCompatible: { dimensions: this.#requestedDimensions } },
       }));
     } catch (error) {
       throw this.#describe(error, signal);
@@ -119,6 +118,10 @@ export class OpenAICompatibleEmbedder implements Embedder {
     const [vector] = await this.embedDocuments([text], signal);
     if (!vector) throw this.#invalid('no vector came back');
     return vector;
+  }
+
+  async warmUp(): Promise<void> {
+    // Nothing to load here: a request made now would only cost the provider a call.
   }
 
   async close(): Promise<void> {

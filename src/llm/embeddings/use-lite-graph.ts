@@ -78,7 +78,10 @@ export function embedTokenIds(use: EmbeddingsModel, texts: readonly number[][]):
       {
         indices: tokenPositions,
         values: tf.tensor1d(values, 'int32'),
-        [FED_NODES.kept]: tf.tensor1d(Int32Array.from({ length: count }, (_, i) => i), 'int32'),
+        [FED_NODES.kept]: tf.tensor1d(
+          Int32Array.from({ length: count }, (_, i) => i),
+          'int32',
+        ),
         [FED_NODES.denseShape]: tf.tensor1d([rows.length, longest], 'int32'),
         [FED_NODES.dense]: tf.tensor2d(dense, [rows.length, longest], 'int32'),
         [FED_NODES.tokenPositions]: tokenPositions,

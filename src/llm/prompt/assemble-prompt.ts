@@ -67,7 +67,7 @@ export const CITATION_RULES =
   `If the passages do not answer the question, say exactly "${NOT_FOUND_ANSWER}" and cite nothing.`;
 
 /**
- * The messages of one model call (compat-notes, POST /agents/{id}/query). Pure: same input, same output.
+ * The messages of one model call answering POST /agents/{id}/query. Pure: same input, same output.
  *
  * - The template's `{query}` and `{context}` are replaced in one pass, every occurrence, so a query that
  *   itself contains `{context}` stays literal. A template without `{query}` gets the query appended.
@@ -95,9 +95,7 @@ export function assemblePrompt(input: PromptInput): AssembledPrompt {
   if (!template.includes('{context}')) user = `${context.block}\n\n${user}`;
 
   const messages: ModelMessage[] = history.messages.map((message): ModelMessage =>
-    message.from === 'agent'
-      ? { role: 'assistant', content: message.text }
-      : { role: 'user', content: neutralizeMarkers(message.text) },
+    message.from === 'agent' ? { role: 'assistant', content: message.text } : { role: 'user', content: neutralizeMarkers(message.text) },
   );
   messages.push({ role: 'user', content: user, providerOptions: { [PARLEY_PROVIDER_KEY]: { query: input.query } } });
 

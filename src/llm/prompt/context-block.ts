@@ -124,6 +124,9 @@ export function parseContextBlock(text: string): ParsedContextBlock | null {
   return {
     passages: passages.filter((p) => p.text.length > 0),
     before: beforeLines.join('\n').trim(),
-    after: lines.slice(end + 1).join('\n').trim(),
+    after: lines
+      .slice(end + 1)
+      .join('\n')
+      .trim(),
   };
 }

@@ -1,16 +1,7 @@
 import { countTokens } from '../../text/count-tokens.js';
 import { isQuestionLine } from '../../text/question-line.js';
 import type { DocumentSection } from './document.js';
-import {
-  PARAGRAPH_SEP,
-  makeUnit,
-  paragraphUnit,
-  refine,
-  splitParagraphs,
-  sumTokens,
-  type Flow,
-  type Unit,
-} from './text-units.js';
+import { PARAGRAPH_SEP, makeUnit, paragraphUnit, refine, splitParagraphs, sumTokens, type Flow, type Unit } from './text-units.js';
 
 export interface ChunkingOptions {
   /** No chunk's text, heading line included, has more cl100k tokens than this. At least 16. */
@@ -185,10 +176,7 @@ export class ChunkPacker {
     while (tokens > this.#maxTokens) {
       if (chunk.units.length - chunk.overlapCount > 1) {
         let removed = 0;
-        while (
-          chunk.units.length - chunk.overlapCount > 1 &&
-          (removed < tokens - this.#maxTokens || chunk.units.at(-1)!.kind === 'heading')
-        ) {
+        while (chunk.units.length - chunk.overlapCount > 1 && (removed < tokens - this.#maxTokens || chunk.units.at(-1)!.kind === 'heading')) {
           const unit = chunk.units.pop()!;
           this.#pending.push(unit);
           removed += unit.tokens;

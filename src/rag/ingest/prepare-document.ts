@@ -16,8 +16,7 @@ export interface PrepareTask {
  * thread. Unreadable documents come back as a value: error classes do not survive the thread boundary.
  */
 export type PreparedDocument =
-  | { ok: true; chunks: TextChunk[]; textSize: number; totalPages: number | null; title: string | null }
-  | { ok: false; unreadable: string };
+  { ok: true; chunks: TextChunk[]; textSize: number; totalPages: number | null; title: string | null } | { ok: false; unreadable: string };
 
 export async function prepareDocument(task: PrepareTask): Promise<PreparedDocument> {
   try {
@@ -33,5 +32,4 @@ export async function prepareDocument(task: PrepareTask): Promise<PreparedDocume
 }
 
 /** A parser that recurses (Readability, the JSON flattener) overflows on a deep enough document: that is the document's doing, not a passing failure. */
-const isStackOverflow = (error: unknown): boolean =>
-  error instanceof RangeError && error.message === 'Maximum call stack size exceeded';
+const isStackOverflow = (error: unknown): boolean => error instanceof RangeError && error.message === 'Maximum call stack size exceeded';

@@ -52,5 +52,4 @@ export class PreparePool {
   }
 }
 
-const isOutOfMemory = (error: unknown): boolean =>
-  error instanceof Error && 'code' in error && error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+const isOutOfMemory = (error: unknown): boolean => error instanceof Error && 'code' in error && error.code === 'ERR_WORKER_OUT_OF_MEMORY';

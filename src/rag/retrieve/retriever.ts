@@ -77,7 +77,10 @@ export class Retriever {
     if (mode === 'keyword') {
       const keyword = await this.search.keywordSearch(scope, query, topK);
       const top = keyword[0]?.score ?? 1;
-      return this.withDetails(scope.workspaceId, keyword.map((hit) => ({ ...hit, score: top > 0 ? hit.score / top : 0 })));
+      return this.withDetails(
+        scope.workspaceId,
+        keyword.map((hit) => ({ ...hit, score: top > 0 ? hit.score / top : 0 })),
+      );
     }
     return this.hybrid(request);
   }
@@ -93,7 +96,10 @@ export class Retriever {
     const vectorSide = weights.vector > 0 ? this.vectorHits(scope, query, depth) : Promise.resolve([]);
     const keywordSide = (async () => {
       const hits = weights.keyword > 0 ? await this.search.keywordSearch(scope, query, depth) : [];
-      const details = await this.search.details(scope.workspaceId, hits.map((hit) => hit.chunkId));
+      const details = await this.search.details(
+        scope.workspaceId,
+        hits.map((hit) => hit.chunkId),
+      );
       return { hits, candidates: details.map((chunk) => this.profiled(chunk)) };
     })();
     const [vector, { hits: keyword, candidates: keywordCandidates }] = await Promise.all([vectorSide, keywordSide]);
@@ -104,9 +110,11 @@ export class Retriever {
     );
     const candidates = [...keywordCandidates, ...vectorOnly.map((chunk) => this.profiled(chunk))];
     const queryProfile = termProfile(query);
-    const termWeight = termWeights(queryProfile, candidates.map(({ profile }) => profile));
-    const lexical = (score: (profile: PassageProfile) => number) =>
-      new Map(candidates.map(({ chunk, profile }) => [chunk.chunkId, score(profile)]));
+    const termWeight = termWeights(
+      queryProfile,
+      candidates.map(({ profile }) => profile),
+    );
+    const lexical = (score: (profile: PassageProfile) => number) => new Map(candidates.map(({ chunk, profile }) => [chunk.chunkId, score(profile)]));
     const fused = fuseScores(
       candidates.map(({ chunk }) => chunk.chunkId),
       [
@@ -135,7 +143,10 @@ export class Retriever {
   }
 
   private async withDetails(workspaceId: string, hits: readonly ChunkHit[]): Promise<RetrievedChunk[]> {
-    const details = await this.search.details(workspaceId, hits.map((hit) => hit.chunkId));
+    const details = await this.search.details(
+      workspaceId,
+      hits.map((hit) => hit.chunkId),
+    );
     const scoreOf = new Map(hits.map((hit) => [hit.chunkId, hit.score]));
     return details.map((chunk) => ({ ...chunk, score: scoreOf.get(chunk.chunkId) ?? 0 }));
   }

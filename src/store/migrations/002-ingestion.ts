@@ -7,14 +7,17 @@ import type { DialectTypes } from './dialect-types.js';
  */
 export async function up(db: Kysely<unknown>, types: DialectTypes): Promise<void> {
   if (types.vectorExtension) await sql`CREATE EXTENSION IF NOT EXISTS vector`.execute(db);
-  await db.schema
-    .alterTable('datastore')
-    .addColumn('embedding_model', 'text')
-    .execute();
+  await db.schema.alterTable('datastore').addColumn('embedding_model', 'text').execute();
   await db.schema.alterTable('datastore').addColumn('embedding_dimensions', 'integer').execute();
   // Per-datastore weights of the two engines in hybrid search.
-  await db.schema.alterTable('datastore').addColumn('vector_weight', types.double, (c) => c.notNull().defaultTo(0.5)).execute();
-  await db.schema.alterTable('datastore').addColumn('keyword_weight', types.double, (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('datastore')
+    .addColumn('vector_weight', types.double, (c) => c.notNull().defaultTo(0.5))
+    .execute();
+  await db.schema
+    .alterTable('datastore')
+    .addColumn('keyword_weight', types.double, (c) => c.notNull().defaultTo(1))
+    .execute();
   // Bumped whenever the datastore's chunks change, so in-process vector indexes know to catch up.
   await db.schema
     .alterTable('datastore')
@@ -98,7 +101,9 @@ export async function up(db: Kysely<unknown>, types: DialectTypes): Promise<void
 /** Keyword search over chunk text, kept in step with the chunk rows inside the same transactions. */
 async function createKeywordIndex(db: Kysely<unknown>, types: DialectTypes): Promise<void> {
   if (types.keywordIndex === 'fts5') {
-    await sql`CREATE VIRTUAL TABLE chunk_fts USING fts5(text, content='chunk', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2')`.execute(db);
+    await sql`CREATE VIRTUAL TABLE chunk_fts USING fts5(text, content='chunk', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2')`.execute(
+      db,
+    );
     await sql`CREATE TRIGGER chunk_fts_insert AFTER INSERT ON chunk BEGIN
       INSERT INTO chunk_fts(rowid, text) VALUES (new.rowid, new.text); END`.execute(db);
     await sql`CREATE TRIGGER chunk_fts_delete AFTER DELETE ON chunk BEGIN

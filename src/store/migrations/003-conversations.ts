@@ -50,11 +50,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('conversation_activity').on('conversation').columns(['workspace_id', 'updated_at', 'id']).execute();
   await db.schema.createIndex('conversation_agent').on('conversation').column('agent_id').execute();
   await db.schema.createIndex('conversation_channel').on('conversation').columns(['workspace_id', 'channel']).execute();
-  await db.schema
-    .createIndex('conversation_channel_external')
-    .on('conversation')
-    .columns(['workspace_id', 'channel_external_id'])
-    .execute();
+  await db.schema.createIndex('conversation_channel_external').on('conversation').columns(['workspace_id', 'channel_external_id']).execute();
 
   await db.schema
     .createTable('message')

@@ -6,7 +6,10 @@ import type { Kysely } from 'kysely';
  * derived from its event and destination, so handing an event on twice cannot create a second one.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('workspace').addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+  await db.schema
+    .alterTable('workspace')
+    .addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}'))
+    .execute();
 
   await db.schema
     .createTable('member')

@@ -22,7 +22,10 @@ export async function up(db: Kysely<unknown>, types: DialectTypes): Promise<void
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 
-  await db.schema.alterTable('agent').addColumn('allowed_origins', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+  await db.schema
+    .alterTable('agent')
+    .addColumn('allowed_origins', 'text', (c) => c.notNull().defaultTo('[]'))
+    .execute();
 }
 
 /** PostgreSQL swaps the keys and the message foreign key with ALTER TABLE. */
@@ -77,17 +80,24 @@ async function rebuildWithWorkspaceKeys(db: Kysely<unknown>): Promise<void> {
           primary key (workspace_id, id)
         )`.execute(trx);
       await copyAndReplace(trx, 'conversation', 'conversation_rekeyed', [
-        'id', 'workspace_id', 'agent_id', 'channel', 'channel_external_id', 'status', 'is_ai_enabled', 'title',
-        'metadata', 'visitor_id', 'contact_id', 'created_at', 'updated_at',
+        'id',
+        'workspace_id',
+        'agent_id',
+        'channel',
+        'channel_external_id',
+        'status',
+        'is_ai_enabled',
+        'title',
+        'metadata',
+        'visitor_id',
+        'contact_id',
+        'created_at',
+        'updated_at',
       ]);
       await trx.schema.createIndex('conversation_activity').on('conversation').columns(['workspace_id', 'updated_at', 'id']).execute();
       await trx.schema.createIndex('conversation_agent').on('conversation').column('agent_id').execute();
       await trx.schema.createIndex('conversation_channel').on('conversation').columns(['workspace_id', 'channel']).execute();
-      await trx.schema
-        .createIndex('conversation_channel_external')
-        .on('conversation')
-        .columns(['workspace_id', 'channel_external_id'])
-        .execute();
+      await trx.schema.createIndex('conversation_channel_external').on('conversation').columns(['workspace_id', 'channel_external_id']).execute();
 
       await sql`
         create table message_rekeyed (
@@ -107,8 +117,19 @@ async function rebuildWithWorkspaceKeys(db: Kysely<unknown>): Promise<void> {
           foreign key (workspace_id, conversation_id) references conversation (workspace_id, id) on delete cascade
         )`.execute(trx);
       await copyAndReplace(trx, 'message', 'message_rekeyed', [
-        'id', 'workspace_id', 'conversation_id', 'from', 'text', 'sources', 'eval', 'read', 'attachments', 'usage',
-        'model', 'visitor_id', 'created_at',
+        'id',
+        'workspace_id',
+        'conversation_id',
+        'from',
+        'text',
+        'sources',
+        'eval',
+        'read',
+        'attachments',
+        'usage',
+        'model',
+        'visitor_id',
+        'created_at',
       ]);
       await createMessageIndex(trx);
 
@@ -129,9 +150,5 @@ async function copyAndReplace(db: Kysely<unknown>, table: string, rebuilt: strin
 
 /** A conversation's messages in order, within its workspace. */
 function createMessageIndex(db: Kysely<unknown>): Promise<void> {
-  return db.schema
-    .createIndex('message_conversation')
-    .on('message')
-    .columns(['workspace_id', 'conversation_id', 'created_at', 'id'])
-    .execute();
+  return db.schema.createIndex('message_conversation').on('message').columns(['workspace_id', 'conversation_id', 'created_at', 'id']).execute();
 }

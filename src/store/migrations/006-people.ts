@@ -24,7 +24,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     select 'usr_' || m.id, m.email, m.name, null, m.created_at, m.created_at
     from member m
     where m.id = (select m2.id from member m2 where m2.email = m.email order by m2.created_at, m2.id limit 1)`.execute(db);
-  await db.schema.alterTable('member').addColumn('user_id', 'text', (c) => c.references('app_user.id').onDelete('cascade')).execute();
+  await db.schema
+    .alterTable('member')
+    .addColumn('user_id', 'text', (c) => c.references('app_user.id').onDelete('cascade'))
+    .execute();
   await sql`update member set user_id = (select u.id from app_user u where u.email = member.email)`.execute(db);
   // Invited until the person accepts (sets a password or signs in once); everyone migrated is active.
   await db.schema.alterTable('member').addColumn('accepted_at', 'text').execute();

@@ -35,7 +35,9 @@ export async function up(db: Kysely<unknown>, types: DialectTypes): Promise<void
   const { rows } = await sql<{ dimensions: number }>`SELECT DISTINCT dimensions FROM chunk_vector`.execute(db);
   for (const { dimensions } of rows) {
     await sql
-      .raw(`CREATE INDEX chunk_vector_hnsw_${dimensions} ON chunk_vector USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE dimensions = ${dimensions}`)
+      .raw(
+        `CREATE INDEX chunk_vector_hnsw_${dimensions} ON chunk_vector USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE dimensions = ${dimensions}`,
+      )
       .execute(db);
   }
 }

@@ -7,6 +7,9 @@ import type { Kysely } from 'kysely';
  * first start or with `parley keys create`); a key has its maker's rights, no more.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('app_user').addColumn('auth_generation', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('app_user')
+    .addColumn('auth_generation', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('api_key').addColumn('created_by', 'text').execute();
 }

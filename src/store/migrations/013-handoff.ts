@@ -5,5 +5,8 @@ import type { Kysely } from 'kysely';
  * member takes the conversation over; 0: it goes quiet at once.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('agent').addColumn('keep_answering_until_taken_over', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('agent')
+    .addColumn('keep_answering_until_taken_over', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }

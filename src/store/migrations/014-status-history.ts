@@ -11,7 +11,10 @@ import type { DialectTypes } from './dialect-types.js';
  *   Conversations older than this table get one row: their status now, at their last activity.
  */
 export async function up(db: Kysely<unknown>, types: DialectTypes): Promise<void> {
-  await db.schema.alterTable('conversation').addColumn('playground', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('conversation')
+    .addColumn('playground', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   await db.schema
     .createTable('conversation_status_change')
@@ -20,8 +23,12 @@ export async function up(db: Kysely<unknown>, types: DialectTypes): Promise<void
     .addColumn('conversation_id', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('changed_at', 'text', (c) => c.notNull())
-    .addForeignKeyConstraint('conversation_status_change_conversation', ['workspace_id', 'conversation_id'], 'conversation', ['workspace_id', 'id'], (fk) =>
-      fk.onDelete('cascade'),
+    .addForeignKeyConstraint(
+      'conversation_status_change_conversation',
+      ['workspace_id', 'conversation_id'],
+      'conversation',
+      ['workspace_id', 'id'],
+      (fk) => fk.onDelete('cascade'),
     )
     .execute();
   await db.schema

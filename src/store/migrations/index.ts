@@ -17,6 +17,10 @@ import * as handoff from './013-handoff.js';
 import * as statusHistory from './014-status-history.js';
 import * as modelProviders from './015-model-providers.js';
 import * as messageNotices from './016-message-notices.js';
+import * as channelMessages from './017-channel-messages.js';
+import * as channelConnections from './019-channel-connections.js';
+import * as inboxBasics from './018-inbox-basics.js';
+import * as automationHooks from './020-automation-hooks.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -40,6 +44,10 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '014-status-history': statusHistory,
   '015-model-providers': modelProviders,
   '016-message-notices': messageNotices,
+  '017-channel-messages': channelMessages,
+  '019-channel-connections': channelConnections,
+  '018-inbox-basics': inboxBasics,
+  '020-automation-hooks': automationHooks,
 };
 
 /** Every migration this build knows, oldest first: a store migrated past the last one was made by a newer Parley. */

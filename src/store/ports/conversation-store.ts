@@ -1,10 +1,19 @@
 /** Conversations: a visitor's exchange with an agent, and the people who take it over. */
 import type { NewKnowledgeGap } from './analytics-store.js';
-import type { MessageRecord, NewMessage } from './message-store.js';
+import type { MessageMatch, MessageRecord, NewMessage } from './message-store.js';
 import type { NewOutboxEvent } from './outbox-store.js';
 import type { ScopedReads } from './owned-records.js';
 
 export type ConversationStatus = 'UNRESOLVED' | 'RESOLVED' | 'HUMAN_REQUESTED';
+
+/** What the chat widget told of the page a conversation started on: text only, each capped by the domain. */
+export interface VisitorContext {
+  pageUrl?: string;
+  referrer?: string;
+  /** The browser's language, e.g. `en-GB`. */
+  language?: string;
+  userAgent?: string;
+}
 
 export interface ConversationRecord {
   id: string;
@@ -25,12 +34,17 @@ export interface ConversationRecord {
   assigneeId: string | null;
   /** A signed-in member's question in the dashboard's playground: the team's own test, not a visitor's. */
   playground: boolean;
+  /** What the widget told of the page it started on; null when nothing was told. */
+  visitorContext: VisitorContext | null;
   createdAt: string;
   updatedAt: string;
 }
 
 /** A conversation to create when its id is not taken yet (clients make conversation ids up); not a playground one unless said. */
-export type NewConversation = Omit<ConversationRecord, 'updatedAt' | 'assigneeId' | 'playground'> & { playground?: boolean };
+export type NewConversation = Omit<ConversationRecord, 'updatedAt' | 'assigneeId' | 'playground' | 'visitorContext'> & {
+  playground?: boolean;
+  visitorContext?: VisitorContext | null;
+};
 
 /** Narrows a conversation list; every field given must match. */
 export interface ConversationFilter {
@@ -51,6 +65,10 @@ export interface ConversationFilter {
   createdTo?: string;
   /** true: only the playground's conversations; false: none of them. */
   playground?: boolean;
+  /** Carrying this label. */
+  labelId?: string;
+  /** Started by this visitor. */
+  visitorId?: string;
 }
 
 /** Where a page of the list ordered by (updatedAt desc, id desc) starts: right after this row. */
@@ -96,6 +114,24 @@ export interface ConversationUpdate {
 /** What an agent answer appended while it streams may change until its end. */
 export type AnswerRewrite = Pick<MessageRecord, 'workspaceId' | 'id' | 'text' | 'sources' | 'usage' | 'model' | 'interrupted'>;
 
+/** A status a conversation takes only when it has another one: `to` when it is `from`, checked and changed in one statement. */
+export interface StatusTransition {
+  from: ConversationStatus;
+  to: ConversationStatus;
+}
+
+/** What appending a message does besides, as the domain decided: each in the same transaction as the message. */
+export interface AppendEffects {
+  /** Applied when the conversation is in its `from` status. */
+  transition?: StatusTransition;
+  /** The title the conversation takes while it has none (an empty title). */
+  titleIfUntitled?: string;
+  /** Written to the outbox. */
+  event?: NewOutboxEvent;
+  /** Recorded: an agent answer that found nothing to answer from. */
+  gap?: NewKnowledgeGap;
+}
+
 /** What an answer's end writes with it, as {@link ConversationStore.appendMessage} would have. */
 export interface AnswerEnd {
   event: NewOutboxEvent;
@@ -125,12 +161,10 @@ export interface ConversationStore extends ScopedReads<ConversationRecord> {
    */
   ensure(conversation: NewConversation, onCreated?: NewOutboxEvent): Promise<{ conversation: ConversationRecord; created: boolean }>;
   /**
-   * Adds the message and bumps the conversation's `updatedAt`, atomically; a human message reopens a
-   * RESOLVED conversation (UNRESOLVED), and names an untitled one `title`. Undefined when the
-   * conversation is not in the workspace. `event` is written to the outbox and `gap` (an agent answer that
-   * found nothing to answer from) recorded, in the same transaction.
+   * Adds the message and bumps the conversation's `updatedAt`, with its `effects`, atomically. Undefined when
+   * the conversation is not in the workspace.
    */
-  appendMessage(message: NewMessage, title?: string, event?: NewOutboxEvent, gap?: NewKnowledgeGap): Promise<AppendedMessage | undefined>;
+  appendMessage(message: NewMessage, effects?: AppendEffects): Promise<AppendedMessage | undefined>;
   /**
    * Rewrites an agent answer appended while it streamed: as it stands so far, or, with `end`, at its end,
    * writing its event and knowledge gap in the same transaction. Undefined when the message is not in the
@@ -157,15 +191,28 @@ export interface ConversationStore extends ScopedReads<ConversationRecord> {
     onChanged?: (update: ConversationUpdate) => NewOutboxEvent,
   ): Promise<number>;
   /**
-   * Marks the conversation's unread visitor messages read; `onRead` goes to the outbox when there were
-   * some. The number marked, undefined when the conversation is not in the workspace.
+   * Marks the conversation's `unread` messages read; `onRead` goes to the outbox when there were some. The
+   * number marked, undefined when the conversation is not in the workspace.
    */
-  markRead(workspaceId: string, id: string, onRead: (conversation: ConversationRecord) => NewOutboxEvent): Promise<number | undefined>;
-  /** The inbox's tabs over the conversations matching `filter`, as seen by `memberId` (Mine). */
-  countTabs(workspaceId: string, filter: ConversationFilter, memberId: string | null): Promise<InboxCounts>;
+  markRead(
+    workspaceId: string,
+    id: string,
+    unread: MessageMatch,
+    onRead: (conversation: ConversationRecord) => NewOutboxEvent,
+  ): Promise<number | undefined>;
+  /**
+   * Per group of `groups` (each a filter of its own), among the conversations matching `filter`: how many it
+   * holds, and how many of them have a message matching `unread`. One read for all groups (the inbox's tabs).
+   */
+  countGroups<Group extends string>(
+    workspaceId: string,
+    filter: ConversationFilter,
+    groups: Readonly<Partial<Record<Group, ConversationFilter>>>,
+    unread: MessageMatch,
+  ): Promise<Partial<Record<Group, GroupCount>>>;
 }
 
-export type InboxTab = 'humanRequested' | 'unresolved' | 'mine' | 'unassigned' | 'all';
-
-/** Per tab: how many conversations, and how many of them have unread visitor messages. */
-export type InboxCounts = Record<InboxTab, { total: number; unread: number }>;
+export interface GroupCount {
+  total: number;
+  unread: number;
+}

@@ -73,6 +73,8 @@ export interface IndexedContent {
   totalPages: number | null;
   embeddingModel: string;
   embeddingDimensions: number;
+  /** Whether the datastore, whose vectors so far are `adopted`'s (null: none yet), takes vectors of `offered`. */
+  modelRule: (adopted: string | null, offered: string) => ModelDecision;
   /** How the chunks were cut into the vectors (src/rag/ingest/vector-windows.ts), recorded with the datasource. */
   vectorLayout: string;
   /** Written to the outbox with the index (`datasource.synched`). */
@@ -80,6 +82,9 @@ export interface IndexedContent {
 }
 
 export type IndexOutcome = 'written' | 'superseded' | 'model-mismatch';
+
+/** `adopt`: the datastore takes the offered model as its own; `keep`: it is its model already; `refuse`: another model's vectors. */
+export type ModelDecision = 'adopt' | 'keep' | 'refuse';
 
 /**
  * A workspace's datasources and their index. Each resync starts a new generation; the job working on an
@@ -103,13 +108,7 @@ export interface DatasourceStore extends ScopedReads<DatasourceRecord> {
    * Records progress of `generation`; false when the datasource was deleted or re-synced meanwhile (or is
    * not in the workspace). `event` is written to the outbox with the change, only if it applied.
    */
-  report(
-    workspaceId: string,
-    id: string,
-    generation: number,
-    progress: DatasourceProgress,
-    event?: NewOutboxEvent,
-  ): Promise<boolean>;
+  report(workspaceId: string, id: string, generation: number, progress: DatasourceProgress, event?: NewOutboxEvent): Promise<boolean>;
   /**
    * Replaces the datasource's chunks, vectors and keyword entries with `content` and marks it synched,
    * in one transaction: a crash leaves the old set or the new one, never both or half. `superseded` when

@@ -26,12 +26,7 @@ export interface DatastoreRecord {
 /** A workspace's datastores; what they hold is in the datasource store. */
 export interface DatastoreStore extends ScopedReads<DatastoreRecord> {
   create(datastore: DatastoreRecord): Promise<void>;
-  update(
-    workspaceId: string,
-    id: string,
-    changes: Changes<DatastoreRecord>,
-    at: string,
-  ): Promise<DatastoreRecord | undefined>;
+  update(workspaceId: string, id: string, changes: Changes<DatastoreRecord>, at: string): Promise<DatastoreRecord | undefined>;
   /** Forgets the embedding model, so the next indexed datasource sets it (after a model change). */
   resetEmbeddingModel(workspaceId: string, id: string): Promise<void>;
   /** Deletes the datastore and everything in it; agents linked to it lose the link. */

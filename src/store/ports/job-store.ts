@@ -55,6 +55,11 @@ export interface JobQueueReading {
 export interface JobStore {
   enqueue(job: NewJob): Promise<void>;
   /**
+   * Queues `job` unless a job of its id is already queued or running: one that ended (done or failed) is
+   * queued again from its first attempt. For work that must run once at a time, such as a channel's poller.
+   */
+  ensureQueued(job: NewJob): Promise<void>;
+  /**
    * The next due job of `kinds`, now leased to `owner` until `leaseUntil`; undefined when none is due. Fair
    * across workspaces: from the workspace with the fewest jobs of `kinds` running, then the job due longest.
    */

@@ -12,10 +12,7 @@ export type MessageEval = 'GOOD' | 'BAD';
  * message reopened a resolved conversation.
  */
 export type MessageNotice =
-  | { kind: 'humanRequested'; email?: string }
-  | { kind: 'personJoined'; name: string }
-  | { kind: 'aiSwitchedOff' }
-  | { kind: 'reopened' };
+  { kind: 'humanRequested'; email?: string } | { kind: 'personJoined'; name: string } | { kind: 'aiSwitchedOff' } | { kind: 'reopened' };
 
 /** Token counts of the model call that produced a message. */
 export interface MessageUsage {
@@ -24,14 +21,31 @@ export interface MessageUsage {
   totalTokens: number;
 }
 
+/** One passage an agent answer drew on, kept with the answer: the n-th is what the answer's `[n]` cites. */
+export interface AnswerSourceRecord {
+  chunkId: string;
+  datasourceId: string;
+  /** The datasource's name when the answer was written. */
+  datasourceName: string;
+  datasourceType: string;
+  sourceUrl: string | null;
+  customId: string | null;
+  mimeType: string | null;
+  pageNumber: number | null;
+  totalPages: number | null;
+  /** The passage's retrieval score. */
+  score: number;
+  text: string;
+}
+
 export interface MessageRecord {
   id: string;
   workspaceId: string;
   conversationId: string;
   from: MessageFrom;
   text: string;
-  /** What the answer was drawn from; the element shape is the query endpoint's. */
-  sources: Record<string, unknown>[];
+  /** What an agent answer was drawn from, in the order it cites them. */
+  sources: AnswerSourceRecord[];
   eval: MessageEval | null;
   read: boolean;
   attachments: Record<string, unknown>[];
@@ -48,9 +62,44 @@ export interface MessageRecord {
   interrupted: boolean;
   /** What a server-written system message tells, by kind; null for every other message. */
   notice: MessageNotice | null;
+  /** The channel vendor's id of the message: one that came from outside, or what we sent out; unique per conversation. */
+  channelMessageId: string | null;
+  /** How a message that leaves through a channel (e-mail, a messenger) fared; null for the rest. */
+  delivery: MessageDelivery | null;
+  /**
+   * A member's private note: only members see it. Never shown or sent to the visitor (history, streams,
+   * channels, e-mail), never part of an answer's history, never a reply (status, unread, first response).
+   */
+  private: boolean;
 }
 
-export type NewMessage = Omit<MessageRecord, 'eval'>;
+/**
+ * pending: queued or being retried; sent: the vendor took it; delivered, read: the vendor said so later;
+ * failed: given up (`error` says why, in Parley's words).
+ */
+export interface MessageDelivery {
+  state: 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
+  error: string | null;
+}
+
+export type NewMessage = Omit<MessageRecord, 'eval' | 'private' | 'channelMessageId' | 'delivery'> & {
+  /** A private note (false unless said). */
+  private?: boolean;
+  /** The channel vendor's id of a message that came from outside: unique per conversation. */
+  channelMessageId?: string;
+  /** Set on a message that will leave through a channel. */
+  delivery?: MessageDelivery;
+};
+
+/** Messages by what they are; every field given must match (the domain names what a match means, e.g. unread). */
+export interface MessageMatch {
+  read?: boolean;
+  from?: MessageFrom;
+  /** true: written by a member (`memberId` set); false: by anyone else. */
+  byMember?: boolean;
+  /** true: private notes only; false: none of them. */
+  private?: boolean;
+}
 
 /** A workspace's messages; they are added through the conversation store, with their conversation. */
 export interface MessageStore {
@@ -62,13 +111,18 @@ export interface MessageStore {
    * The messages of these conversations, oldest first (createdAt, id); with `latest`, only each
    * conversation's last `latest` ones.
    */
-  listByConversations(
-    workspaceId: string,
-    conversationIds: readonly string[],
-    options?: { latest?: number },
-  ): Promise<MessageRecord[]>;
-  /** How many of each conversation's visitor messages are unread; conversations with none are left out. */
-  unreadCounts(workspaceId: string, conversationIds: readonly string[]): Promise<Map<string, number>>;
+  listByConversations(workspaceId: string, conversationIds: readonly string[], options?: { latest?: number }): Promise<MessageRecord[]>;
+  /**
+   * Each conversation's first message (createdAt, id) matching `match`, by conversation id; conversations
+   * without one are left out.
+   */
+  firstMatching(workspaceId: string, conversationIds: readonly string[], match: MessageMatch): Promise<Map<string, MessageRecord>>;
+  /** How many of each conversation's messages match `match`; conversations with none are left out. */
+  countMatching(workspaceId: string, conversationIds: readonly string[], match: MessageMatch): Promise<Map<string, number>>;
+  /** The conversation's message that came from outside with the vendor's id `channelMessageId`, if stored. */
+  findByChannelMessageId(workspaceId: string, conversationId: string, channelMessageId: string): Promise<MessageRecord | undefined>;
+  /** How the message fared on its way out through a channel; `channelMessageId` is the vendor's id of what was sent. */
+  recordDelivery(workspaceId: string, id: string, delivery: MessageDelivery, channelMessageId?: string): Promise<void>;
   /** Sets or clears the rating; undefined when the message is not in the workspace. */
   rate(workspaceId: string, id: string, value: MessageEval | null): Promise<MessageRecord | undefined>;
   /** Agent answers the workspace received since `since` (ISO time), for the query quota. */

@@ -36,6 +36,8 @@ export interface OutboxStore {
   after(workspaceId: string, seq: number, limit: number): Promise<OutboxEventRecord[]>;
   /** Where the workspace's event `eventId` stands in its stream; undefined when unknown (or pruned). */
   positionOf(workspaceId: string, eventId: string): Promise<number | undefined>;
+  /** The workspace's latest events of `type`, newest first (samples of what a subscription receives). */
+  latest(workspaceId: string, type: string, limit: number): Promise<OutboxEventRecord[]>;
   /** The position of the workspace's latest event; 0 before the first. */
   head(workspaceId: string): Promise<number>;
   /**

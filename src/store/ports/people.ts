@@ -23,19 +23,24 @@ export interface AuthGeneration {
   generation: number;
 }
 
-/** What the processes watching token generations tell each other. */
+/**
+ * What the processes watching token generations tell each other. A subject is a user (their id: their
+ * access tokens) or a deleted API key (`key:<key id>`, generation 1: processes that cache keys drop it).
+ */
 export type AuthNotice =
-  /** A process raised the user's generation. */
-  | { kind: 'bump'; userId: string; generation: number }
-  /** The watcher `watcherId` refuses, from now on, the user's tokens below `generation`. */
-  | { kind: 'applied'; watcherId: string; userId: string; generation: number };
+  /** A process raised the subject's generation. */
+  | { kind: 'bump'; subject: string; generation: number }
+  /** The watcher `watcherId` refuses, from now on, the subject's credentials below `generation`. */
+  | { kind: 'applied'; watcherId: string; subject: string; generation: number };
 
 /** One process's watch over the token generations (PostgreSQL). */
 export interface AuthWatch {
   /** This watcher's name among the others. */
   readonly id: string;
-  /** Tells every watcher that this one applied `generation` of the user. */
-  applied(userId: string, generation: number): Promise<void>;
+  /** Tells every watcher that this one applied `generation` of the subject. */
+  applied(subject: string, generation: number): Promise<void>;
+  /** Tells every watcher that the subject is at `generation` now: a bump without a row (a deleted key). */
+  announce(subject: string, generation: number): Promise<void>;
   /** The names of the watchers connected now, this one included. */
   watchers(): Promise<string[]>;
   stop(): Promise<void>;

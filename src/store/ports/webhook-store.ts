@@ -1,4 +1,5 @@
 /** Webhook endpoints: the URLs a workspace has events sent to. */
+import type { WebhookSource } from '../../contract/webhooks.js';
 import type { ScopedReads } from './owned-records.js';
 
 export interface WebhookEndpointRecord {
@@ -12,6 +13,8 @@ export interface WebhookEndpointRecord {
   secret: string;
   /** A disabled endpoint keeps its log but receives no new events. */
   enabled: boolean;
+  /** Who made it: a member, or an automation platform's REST hook subscription. */
+  source: WebhookSource;
   createdAt: string;
   updatedAt: string;
 }

@@ -15,7 +15,9 @@ export async function ensureVectorIndex(db: Kysely<Database>, dimensions: number
     // IF NOT EXISTS notwithstanding), failing an ingestion attempt: one at a time, the second then finds it.
     await sql`SELECT pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
     await sql
-      .raw(`CREATE INDEX IF NOT EXISTS ${name} ON chunk_vector USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE dimensions = ${dimensions}`)
+      .raw(
+        `CREATE INDEX IF NOT EXISTS ${name} ON chunk_vector USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE dimensions = ${dimensions}`,
+      )
       .execute(trx);
   });
 }
@@ -36,7 +38,9 @@ export class PostgresChunkSearch implements ChunkSearch {
     const rows = await this.db.transaction().execute(async (trx) => {
       // Filters are applied inside the index scan: it keeps walking the graph until enough rows pass.
       // Both settings in one statement, local to the transaction: one round trip.
-      await sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(Math.max(100, windows))}, true)`.execute(trx);
+      await sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(Math.max(100, windows))}, true)`.execute(
+        trx,
+      );
       return trx
         .selectFrom('chunk_vector')
         .innerJoin('chunk', 'chunk.id', 'chunk_vector.chunk_id')
@@ -48,7 +52,10 @@ export class PostgresChunkSearch implements ChunkSearch {
         .limit(windows)
         .execute();
     });
-    return bestWindowPerChunk(rows.map((row) => ({ chunkId: row.chunkId, score: 1 - Number(row.distance) })), limit);
+    return bestWindowPerChunk(
+      rows.map((row) => ({ chunkId: row.chunkId, score: 1 - Number(row.distance) })),
+      limit,
+    );
   }
 
   /**
@@ -76,7 +83,9 @@ export class PostgresChunkSearch implements ChunkSearch {
         'chunk.id',
         'chunk.tokens',
         ...tsqueries.flatMap((tsquery, i) => [
-          (terms[i]!.length > 1 ? sql<number>`(chunk.text_search @@ ${tsquery})::int` : sql<number>`ts_rank(chunk.text_search, ${tsquery}, 0)`).as(`r${i}`),
+          (terms[i]!.length > 1 ? sql<number>`(chunk.text_search @@ ${tsquery})::int` : sql<number>`ts_rank(chunk.text_search, ${tsquery}, 0)`).as(
+            `r${i}`,
+          ),
           sql<number>`count(*) FILTER (WHERE chunk.text_search @@ ${tsquery}) OVER ()`.as(`d${i}`),
         ]),
       ])

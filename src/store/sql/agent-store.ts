@@ -99,12 +99,7 @@ export class SqlAgentStore implements AgentStore {
     );
   }
 
-  async update(
-    workspaceId: string,
-    id: string,
-    changes: Changes<AgentRecord>,
-    at: string,
-  ): Promise<AgentRecord | undefined> {
+  async update(workspaceId: string, id: string, changes: Changes<AgentRecord>, at: string): Promise<AgentRecord | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('agent')
@@ -146,12 +141,7 @@ export class SqlAgentStore implements AgentStore {
     );
   }
 
-  private async replaceLinks(
-    trx: Transaction<Database>,
-    workspaceId: string,
-    agentId: string,
-    datastoreIds: readonly string[],
-  ): Promise<void> {
+  private async replaceLinks(trx: Transaction<Database>, workspaceId: string, agentId: string, datastoreIds: readonly string[]): Promise<void> {
     await trx.deleteFrom('agent_datastore').where('agent_id', '=', agentId).execute();
     if (datastoreIds.length === 0) return;
     await trx

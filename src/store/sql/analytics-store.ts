@@ -13,6 +13,7 @@ import type {
 import { countWhen } from './count-when.js';
 import { dialectFunctions, type DialectFunctions } from './dialect-functions.js';
 import type { SqlConnection } from './sql-dialect.js';
+import type { StoredAnswerSource } from './stored-answer-source.js';
 
 /** Records a knowledge gap; shared so the agent's answer and its gap commit together. */
 export async function insertKnowledgeGap(db: Kysely<Database>, gap: NewKnowledgeGap): Promise<void> {
@@ -47,11 +48,7 @@ function ofAgentAndChannel(eb: ExpressionBuilder<Database, 'conversation'>, scop
 
 /** The conversations the conversation figures are about: started in the range. */
 const startedInScope = (scope: AnalyticsScope) => (eb: ExpressionBuilder<Database, 'conversation'>) =>
-  eb.and([
-    ofAgentAndChannel(eb, scope),
-    eb('conversation.created_at', '>=', scope.from),
-    eb('conversation.created_at', '<', scope.to),
-  ]);
+  eb.and([ofAgentAndChannel(eb, scope), eb('conversation.created_at', '>=', scope.from), eb('conversation.created_at', '<', scope.to)]);
 
 /** The conversation (joined as `conversation`) was HUMAN_REQUESTED at some time, by its status history. */
 const everHumanRequested = (eb: ExpressionBuilder<Database, 'conversation'>): Expression<SqlBool> =>
@@ -197,7 +194,10 @@ export class SqlAnalyticsStore implements AnalyticsStore {
             const wait = this.functions.secondsBetween(eb.ref('answered.asked_at'), eb.ref('answered.replied_at'));
             return [
               wait.as('wait'),
-              eb.fn.agg<number | string>('row_number').over((over) => over.orderBy(wait)).as('position'),
+              eb.fn
+                .agg<number | string>('row_number')
+                .over((over) => over.orderBy(wait))
+                .as('position'),
               eb.fn.countAll<number | string>().over().as('replied'),
             ];
           }),
@@ -222,7 +222,7 @@ export class SqlAnalyticsStore implements AnalyticsStore {
   }
 
   async citedDatasources(scope: AnalyticsScope, limit: number): Promise<CitedDatasource[]> {
-    const field = (name: string) => sql<string | null>`${sql.ref('cited.value')} ->> ${sql.lit(name)}`;
+    const field = (name: keyof StoredAnswerSource) => sql<string | null>`${sql.ref('cited.value')} ->> ${sql.lit(name)}`;
     const datasourceId = field('datasource_id');
     const top = this.messagesWithConversation()
       .crossJoin(this.functions.jsonArrayElements(sql.ref('message.sources')).as('cited'))
@@ -242,9 +242,7 @@ export class SqlAnalyticsStore implements AnalyticsStore {
       .as('top');
     const rows = await this.db
       .selectFrom(top)
-      .leftJoin('datasource', (join) =>
-        join.on('datasource.workspace_id', '=', scope.workspaceId).onRef('datasource.id', '=', 'top.datasource_id'),
-      )
+      .leftJoin('datasource', (join) => join.on('datasource.workspace_id', '=', scope.workspaceId).onRef('datasource.id', '=', 'top.datasource_id'))
       .select(['top.datasource_id', 'top.cited_name', 'top.citations', 'datasource.name', 'datasource.datastore_id'])
       .orderBy('top.citations', 'desc')
       .orderBy('top.datasource_id')
@@ -263,9 +261,7 @@ export class SqlAnalyticsStore implements AnalyticsStore {
         db
           .selectFrom('knowledge_gap')
           .innerJoin('conversation', (join) =>
-            join
-              .onRef('conversation.workspace_id', '=', 'knowledge_gap.workspace_id')
-              .onRef('conversation.id', '=', 'knowledge_gap.conversation_id'),
+            join.onRef('conversation.workspace_id', '=', 'knowledge_gap.workspace_id').onRef('conversation.id', '=', 'knowledge_gap.conversation_id'),
           )
           .where('knowledge_gap.workspace_id', '=', scope.workspaceId)
           .where('knowledge_gap.created_at', '>=', scope.from)
@@ -282,7 +278,12 @@ export class SqlAnalyticsStore implements AnalyticsStore {
               'knowledge_gap.created_at',
               eb.fn
                 .agg<number | string>('row_number')
-                .over((over) => over.partitionBy([...sameQuestion]).orderBy('knowledge_gap.created_at', 'desc').orderBy('knowledge_gap.id', 'desc'))
+                .over((over) =>
+                  over
+                    .partitionBy([...sameQuestion])
+                    .orderBy('knowledge_gap.created_at', 'desc')
+                    .orderBy('knowledge_gap.id', 'desc'),
+                )
                 .as('recency'),
               eb.fn
                 .countAll<number | string>()

@@ -20,10 +20,6 @@ export class SqlApiKeyStore extends OwnedRecords<'api_key', ApiKeyRecord> implem
     super(connection.db, 'api_key', toRecord);
   }
 
-  private get db() {
-    return this.connection.db;
-  }
-
   async create(key: ApiKeyRecord, hash: string): Promise<void> {
     await this.db
       .insertInto('api_key')
@@ -52,12 +48,7 @@ export class SqlApiKeyStore extends OwnedRecords<'api_key', ApiKeyRecord> implem
   }
 
   async markUsed(workspaceId: string, id: string, at: string): Promise<void> {
-    await this.db
-      .updateTable('api_key')
-      .set({ last_used_at: at })
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .execute();
+    await this.db.updateTable('api_key').set({ last_used_at: at }).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
   }
 
   async delete(workspaceId: string, id: string): Promise<KeyDeletion> {

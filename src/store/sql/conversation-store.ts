@@ -3,6 +3,7 @@ import type { ConversationTable, Database } from '../schema.js';
 import type {
   AnswerEnd,
   AnswerRewrite,
+  AppendEffects,
   AppendedMessage,
   ConversationChanges,
   ConversationEffects,
@@ -12,17 +13,17 @@ import type {
   ConversationStatus,
   ConversationStore,
   ConversationUpdate,
-  InboxCounts,
-  InboxTab,
+  GroupCount,
   NewConversation,
+  VisitorContext,
 } from '../ports/conversation-store.js';
-import type { NewKnowledgeGap } from '../ports/analytics-store.js';
-import type { MessageRecord, NewMessage } from '../ports/message-store.js';
+import type { MessageMatch, MessageRecord, NewMessage } from '../ports/message-store.js';
 import type { NewOutboxEvent } from '../ports/outbox-store.js';
 import { insertKnowledgeGap } from './analytics-store.js';
 import { countWhen } from './count-when.js';
-import { insertMessage, isUnread, toMessageRecord } from './message-store.js';
+import { insertMessage, matchesMessage, toMessageRecord } from './message-store.js';
 import { insertOutboxEvent } from './outbox-store.js';
+import { storedSources } from './stored-answer-source.js';
 import type { SqlConnection } from './sql-dialect.js';
 import { OwnedRows } from './owned-rows.js';
 
@@ -40,6 +41,7 @@ const toRecord = (row: Selectable<ConversationTable>): ConversationRecord => ({
   contactId: row.contact_id,
   assigneeId: row.assignee_id,
   playground: row.playground === 1,
+  visitorContext: row.visitor_context === null ? null : (JSON.parse(row.visitor_context) as VisitorContext),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -95,20 +97,36 @@ function matchesFilter(eb: ConversationScope, filter: ConversationFilter): Expre
   if (filter.createdFrom !== undefined) conditions.push(eb('conversation.created_at', '>=', filter.createdFrom));
   if (filter.createdTo !== undefined) conditions.push(eb('conversation.created_at', '<=', filter.createdTo));
   if (filter.playground !== undefined) conditions.push(eb('conversation.playground', '=', filter.playground ? 1 : 0));
+  if (filter.visitorId !== undefined) conditions.push(eb('conversation.visitor_id', '=', filter.visitorId));
+  const { labelId } = filter;
+  if (labelId !== undefined) {
+    conditions.push(
+      eb.exists(
+        eb
+          .selectFrom('conversation_label')
+          .select('conversation_label.label_id')
+          .whereRef('conversation_label.workspace_id', '=', 'conversation.workspace_id')
+          .whereRef('conversation_label.conversation_id', '=', 'conversation.id')
+          .where('conversation_label.label_id', '=', labelId),
+      ),
+    );
+  }
   const { search } = filter;
   if (search !== undefined && search !== '') conditions.push(matchesSearch(eb, search));
   return eb.and(conditions);
 }
 
 /** Records the status a conversation took at `at`, in the transaction that gives it. */
-async function recordStatus(db: Kysely<Database>, conversation: Pick<ConversationRecord, 'workspaceId' | 'id' | 'status'>, at: string): Promise<void> {
+async function recordStatus(
+  db: Kysely<Database>,
+  conversation: Pick<ConversationRecord, 'workspaceId' | 'id' | 'status'>,
+  at: string,
+): Promise<void> {
   await db
     .insertInto('conversation_status_change')
     .values({ workspace_id: conversation.workspaceId, conversation_id: conversation.id, status: conversation.status, changed_at: at })
     .execute();
 }
-
-const INBOX_TABS: readonly InboxTab[] = ['humanRequested', 'unresolved', 'mine', 'unassigned', 'all'];
 
 export class SqlConversationStore implements ConversationStore {
   private readonly rows: OwnedRows<'conversation'>;
@@ -150,32 +168,30 @@ export class SqlConversationStore implements ConversationStore {
     return (await query.execute()).map(toRecord);
   }
 
-  async ensure(
-    conversation: NewConversation,
-    onCreated?: NewOutboxEvent,
-  ): Promise<{ conversation: ConversationRecord; created: boolean }> {
+  async ensure(conversation: NewConversation, onCreated?: NewOutboxEvent): Promise<{ conversation: ConversationRecord; created: boolean }> {
     const inserted = await this.db.transaction().execute(async (trx) => {
       const row = await trx
-      .insertInto('conversation')
-      .values({
-        id: conversation.id,
-        workspace_id: conversation.workspaceId,
-        agent_id: conversation.agentId,
-        channel: conversation.channel,
-        channel_external_id: conversation.channelExternalId,
-        status: conversation.status,
-        is_ai_enabled: conversation.isAiEnabled ? 1 : 0,
-        title: conversation.title,
-        metadata: JSON.stringify(conversation.metadata),
-        visitor_id: conversation.visitorId,
-        contact_id: conversation.contactId,
-        playground: conversation.playground === true ? 1 : 0,
-        created_at: conversation.createdAt,
-        updated_at: conversation.createdAt,
-      })
-      .onConflict((conflict) => conflict.columns(['workspace_id', 'id']).doNothing())
-      .returningAll()
-      .executeTakeFirst();
+        .insertInto('conversation')
+        .values({
+          id: conversation.id,
+          workspace_id: conversation.workspaceId,
+          agent_id: conversation.agentId,
+          channel: conversation.channel,
+          channel_external_id: conversation.channelExternalId,
+          status: conversation.status,
+          is_ai_enabled: conversation.isAiEnabled ? 1 : 0,
+          title: conversation.title,
+          metadata: JSON.stringify(conversation.metadata),
+          visitor_id: conversation.visitorId,
+          contact_id: conversation.contactId,
+          playground: conversation.playground === true ? 1 : 0,
+          visitor_context: conversation.visitorContext ? JSON.stringify(conversation.visitorContext) : null,
+          created_at: conversation.createdAt,
+          updated_at: conversation.createdAt,
+        })
+        .onConflict((conflict) => conflict.columns(['workspace_id', 'id']).doNothing())
+        .returningAll()
+        .executeTakeFirst();
       if (row === undefined) return row;
       await recordStatus(trx, conversation, conversation.createdAt);
       if (onCreated !== undefined) await insertOutboxEvent(trx, onCreated, conversation.createdAt);
@@ -187,24 +203,20 @@ export class SqlConversationStore implements ConversationStore {
     return { conversation: existing, created: false };
   }
 
-  async appendMessage(
-    message: NewMessage,
-    title?: string,
-    event?: NewOutboxEvent,
-    gap?: NewKnowledgeGap,
-  ): Promise<AppendedMessage | undefined> {
+  async appendMessage(message: NewMessage, effects: AppendEffects = {}): Promise<AppendedMessage | undefined> {
+    const { transition, titleIfUntitled: title, event, gap } = effects;
     return this.db.transaction().execute(async (trx) => {
-      if (message.from === 'human') {
-        // A person writing again reopens what was resolved; the check and the change are one statement.
-        const reopened = await trx
+      if (transition !== undefined) {
+        // The check and the change are one statement: two messages at once make one transition.
+        const changed = await trx
           .updateTable('conversation')
-          .set({ status: 'UNRESOLVED' })
+          .set({ status: transition.to })
           .where('workspace_id', '=', message.workspaceId)
           .where('id', '=', message.conversationId)
-          .where('status', '=', 'RESOLVED')
+          .where('status', '=', transition.from)
           .returningAll()
           .executeTakeFirst();
-        if (reopened !== undefined) await recordStatus(trx, toRecord(reopened), message.createdAt);
+        if (changed !== undefined) await recordStatus(trx, toRecord(changed), message.createdAt);
       }
       const row = await trx
         .updateTable('conversation')
@@ -231,7 +243,7 @@ export class SqlConversationStore implements ConversationStore {
         .updateTable('message')
         .set({
           text: answer.text,
-          sources: JSON.stringify(answer.sources),
+          sources: storedSources(answer.sources),
           usage: answer.usage === null ? null : JSON.stringify(answer.usage),
           model: answer.model,
           interrupted: answer.interrupted ? 1 : 0,
@@ -340,6 +352,7 @@ export class SqlConversationStore implements ConversationStore {
   async markRead(
     workspaceId: string,
     id: string,
+    unread: MessageMatch,
     onRead: (conversation: ConversationRecord) => NewOutboxEvent,
   ): Promise<number | undefined> {
     return this.db.transaction().execute(async (trx) => {
@@ -350,7 +363,7 @@ export class SqlConversationStore implements ConversationStore {
         .set({ read: 1 })
         .where('workspace_id', '=', workspaceId)
         .where('conversation_id', '=', id)
-        .where(isUnread)
+        .where(matchesMessage(unread))
         .executeTakeFirst();
       const marked = Number(result.numUpdatedRows);
       if (marked > 0) await insertOutboxEvent(trx, onRead(toRecord(row)), new Date().toISOString());
@@ -358,30 +371,31 @@ export class SqlConversationStore implements ConversationStore {
     });
   }
 
-  async countTabs(workspaceId: string, filter: ConversationFilter, memberId: string | null): Promise<InboxCounts> {
+  async countGroups<Group extends string>(
+    workspaceId: string,
+    filter: ConversationFilter,
+    groups: Readonly<Partial<Record<Group, ConversationFilter>>>,
+    unread: MessageMatch,
+  ): Promise<Partial<Record<Group, GroupCount>>> {
+    // Column aliases by position: group names are the caller's words, not SQL identifiers.
+    const entries = Object.entries<ConversationFilter | undefined>(groups).flatMap(([group, condition]) =>
+      condition === undefined ? [] : [[group, condition] as const],
+    );
     const row = await this.db
       .selectFrom('conversation')
       .select((eb) => {
-        const unread = eb.exists(
+        const hasUnread = eb.exists(
           eb
             .selectFrom('message')
             .select('message.id')
             .whereRef('message.workspace_id', '=', 'conversation.workspace_id')
             .whereRef('message.conversation_id', '=', 'conversation.id')
-            .where(isUnread),
+            .where(matchesMessage(unread)),
         );
-        const open = eb('conversation.status', '!=', 'RESOLVED');
-        const tabs: Record<InboxTab, Expression<SqlBool>> = {
-          humanRequested: eb('conversation.status', '=', 'HUMAN_REQUESTED'),
-          unresolved: eb('conversation.status', '=', 'UNRESOLVED'),
-          mine: memberId === null ? sql<SqlBool>`1 = 0` : eb.and([open, eb('conversation.assignee_id', '=', memberId)]),
-          unassigned: eb.and([open, eb('conversation.assignee_id', 'is', null)]),
-          all: sql<SqlBool>`1 = 1`,
-        };
-        return Object.entries(tabs).flatMap(([tab, condition]) => [
-          countWhen(condition).as(`${tab}_total`),
-          countWhen(eb.and([condition, unread])).as(`${tab}_unread`),
-        ]);
+        return entries.flatMap(([, group], index) => {
+          const inGroup = matchesFilter(eb, group);
+          return [countWhen(inGroup).as(`total_${index}`), countWhen(eb.and([inGroup, hasUnread])).as(`unread_${index}`)];
+        });
       })
       .where('conversation.workspace_id', '=', workspaceId)
       .where((eb) => matchesFilter(eb, filter))
@@ -389,7 +403,7 @@ export class SqlConversationStore implements ConversationStore {
     const counts = row as Record<string, number | string | null>;
     const count = (column: string) => Number(counts[column] ?? 0);
     return Object.fromEntries(
-      INBOX_TABS.map((tab) => [tab, { total: count(`${tab}_total`), unread: count(`${tab}_unread`) }]),
-    ) as InboxCounts;
+      entries.map(([group], index) => [group, { total: count(`total_${index}`), unread: count(`unread_${index}`) }]),
+    ) as Partial<Record<Group, GroupCount>>;
   }
 }

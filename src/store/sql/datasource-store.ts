@@ -70,10 +70,6 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     super(connection.db, 'datasource', toRecord);
   }
 
-  private get db() {
-    return this.connection.db;
-  }
-
   async create(datasource: DatasourceRecord, job: NewJob): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx
@@ -118,11 +114,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     return rows.map(toRecord);
   }
 
-  async requeue(
-    workspaceId: string,
-    id: string,
-    job: (generation: number) => NewJob,
-  ): Promise<DatasourceRecord | undefined> {
+  async requeue(workspaceId: string, id: string, job: (generation: number) => NewJob): Promise<DatasourceRecord | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const at = new Date().toISOString();
       const row = await trx
@@ -153,21 +145,11 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
   }
 
   async generation(workspaceId: string, id: string): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom('datasource')
-      .select('generation')
-      .where(inWorkspace(workspaceId, id))
-      .executeTakeFirst();
+    const row = await this.db.selectFrom('datasource').select('generation').where(inWorkspace(workspaceId, id)).executeTakeFirst();
     return row?.generation;
   }
 
-  async report(
-    workspaceId: string,
-    id: string,
-    generation: number,
-    progress: DatasourceProgress,
-    event?: NewOutboxEvent,
-  ): Promise<boolean> {
+  async report(workspaceId: string, id: string, generation: number, progress: DatasourceProgress, event?: NewOutboxEvent): Promise<boolean> {
     const at = new Date().toISOString();
     const update = (db: Kysely<Database>) =>
       db
@@ -195,11 +177,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
 
   private replaceChunks(workspaceId: string, id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
     return this.db.transaction().execute(async (trx) => {
-      let current = trx
-        .selectFrom('datasource')
-        .selectAll()
-        .where(inWorkspace(workspaceId, id))
-        .where('generation', '=', generation);
+      let current = trx.selectFrom('datasource').selectAll().where(inWorkspace(workspaceId, id)).where('generation', '=', generation);
       if (this.connection.capabilities.supportsRowLocks) current = current.forUpdate();
       const datasource = await current.executeTakeFirst();
       if (datasource === undefined) return 'superseded';
@@ -222,7 +200,10 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
       }));
       const vectors = content.chunks.flatMap((chunk) => chunk.vectors.map((vector) => ({ chunk_id: chunkId(chunk.ordinal), vector })));
       for (let start = 0; start < chunkRows.length; start += INSERT_BATCH) {
-        await trx.insertInto('chunk').values(chunkRows.slice(start, start + INSERT_BATCH)).execute();
+        await trx
+          .insertInto('chunk')
+          .values(chunkRows.slice(start, start + INSERT_BATCH))
+          .execute();
       }
       // Encoded a batch at a time: as pgvector text, all of a big document's vectors would take hundreds of MB.
       for (let start = 0; start < vectors.length; start += INSERT_BATCH) {
@@ -260,11 +241,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
   async delete(workspaceId: string, id: string): Promise<DatasourceRecord | undefined> {
     // Chunks go with it (ON DELETE CASCADE), and with them their keyword-index entries (triggers).
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .deleteFrom('datasource')
-        .where(inWorkspace(workspaceId, id))
-        .returningAll()
-        .executeTakeFirst();
+      const row = await trx.deleteFrom('datasource').where(inWorkspace(workspaceId, id)).returningAll().executeTakeFirst();
       if (row === undefined) return undefined;
       await bumpContentVersion(trx, row.datastore_id);
       return toRecord(row);
@@ -331,14 +308,11 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     return rows.map(toRecord);
   }
 
-  /** The datastore takes the first model it sees; later content must use the same one. */
+  /** Whether the content's model may index into the datastore, by the content's rule; records the model it adopts. */
   private async adoptModel(trx: Kysely<Database>, datastoreId: string, content: IndexedContent): Promise<boolean> {
-    const datastore = await trx
-      .selectFrom('datastore')
-      .select(['embedding_model'])
-      .where('id', '=', datastoreId)
-      .executeTakeFirstOrThrow();
-    if (datastore.embedding_model !== null) return datastore.embedding_model === content.embeddingModel;
+    const datastore = await trx.selectFrom('datastore').select(['embedding_model']).where('id', '=', datastoreId).executeTakeFirstOrThrow();
+    const decision = content.modelRule(datastore.embedding_model, content.embeddingModel);
+    if (decision !== 'adopt') return decision === 'keep';
     await trx
       .updateTable('datastore')
       .set({ embedding_model: content.embeddingModel, embedding_dimensions: content.embeddingDimensions })

@@ -31,7 +31,7 @@ const toColumns = (changes: Changes<DatastoreRecord>): Updateable<DatastoreTable
 });
 
 export class SqlDatastoreStore extends OwnedRecords<'datastore', DatastoreRecord> implements DatastoreStore {
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(db: Kysely<Database>) {
     super(db, 'datastore', toRecord);
   }
 
@@ -56,20 +56,8 @@ export class SqlDatastoreStore extends OwnedRecords<'datastore', DatastoreRecord
       .execute();
   }
 
-  async update(
-    workspaceId: string,
-    id: string,
-    changes: Changes<DatastoreRecord>,
-    at: string,
-  ): Promise<DatastoreRecord | undefined> {
-    const row = await this.db
-      .updateTable('datastore')
-      .set({ ...toColumns(changes), updated_at: at })
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toRecord(row);
+  update(workspaceId: string, id: string, changes: Changes<DatastoreRecord>, at: string): Promise<DatastoreRecord | undefined> {
+    return this.updateColumns(workspaceId, id, { ...toColumns(changes), updated_at: at });
   }
 
   async resetEmbeddingModel(workspaceId: string, id: string): Promise<void> {
@@ -81,14 +69,8 @@ export class SqlDatastoreStore extends OwnedRecords<'datastore', DatastoreRecord
       .execute();
   }
 
-  async delete(workspaceId: string, id: string): Promise<DatastoreRecord | undefined> {
+  delete(workspaceId: string, id: string): Promise<DatastoreRecord | undefined> {
     // Links from agents go with it (ON DELETE CASCADE), so agents simply lose this datastore.
-    const row = await this.db
-      .deleteFrom('datastore')
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toRecord(row);
+    return this.deleteRecord(workspaceId, id);
   }
 }

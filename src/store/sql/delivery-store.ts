@@ -177,7 +177,11 @@ export class SqlDeliveryStore implements DeliveryStore {
     const attempts = await this.db
       .selectFrom('delivery_attempt')
       .selectAll()
-      .where('delivery_id', 'in', rows.map((row) => row.id))
+      .where(
+        'delivery_id',
+        'in',
+        rows.map((row) => row.id),
+      )
       .orderBy('attempt')
       .orderBy('started_at')
       .execute();

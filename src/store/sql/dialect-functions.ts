@@ -27,5 +27,4 @@ const POSTGRES: DialectFunctions = {
   jsonArrayElements: (json) => sql<{ value: string }>`jsonb_array_elements(${json}::jsonb)`,
 };
 
-export const dialectFunctions = (capabilities: StoreCapabilities): DialectFunctions =>
-  capabilities.dialect === 'sqlite' ? SQLITE : POSTGRES;
+export const dialectFunctions = (capabilities: StoreCapabilities): DialectFunctions => (capabilities.dialect === 'sqlite' ? SQLITE : POSTGRES);

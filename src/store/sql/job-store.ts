@@ -24,26 +24,26 @@ const toRecord = (row: Selectable<JobTable>): JobRecord => ({
 
 /** Inserts a job, naming the request it is done for; shared so other stores can enqueue inside their own transactions. */
 export async function insertJob(db: Kysely<Database>, job: NewJob, at: string): Promise<void> {
-  await db
-    .insertInto('job')
-    .values({
-      id: job.id,
-      workspace_id: job.workspaceId,
-      kind: job.kind,
-      payload: JSON.stringify(job.payload),
-      status: 'queued',
-      attempts: 0,
-      max_attempts: job.maxAttempts,
-      run_at: job.runAt ?? at,
-      lease_owner: null,
-      lease_until: null,
-      last_error: null,
-      created_at: at,
-      updated_at: at,
-      request_id: currentRequestId(),
-    })
-    .execute();
+  await db.insertInto('job').values(jobRow(job, at)).execute();
 }
+
+const jobRow = (job: NewJob, at: string) =>
+  ({
+    id: job.id,
+    workspace_id: job.workspaceId,
+    kind: job.kind,
+    payload: JSON.stringify(job.payload),
+    status: 'queued',
+    attempts: 0,
+    max_attempts: job.maxAttempts,
+    run_at: job.runAt ?? at,
+    lease_owner: null,
+    lease_until: null,
+    last_error: null,
+    created_at: at,
+    updated_at: at,
+    request_id: currentRequestId(),
+  }) as const;
 
 export class SqlJobStore implements JobStore {
   constructor(private readonly connection: SqlConnection) {}
@@ -54,6 +54,21 @@ export class SqlJobStore implements JobStore {
 
   async enqueue(job: NewJob): Promise<void> {
     await insertJob(this.db, job, new Date().toISOString());
+  }
+
+  async ensureQueued(job: NewJob): Promise<void> {
+    const at = new Date().toISOString();
+    const row = jobRow(job, at);
+    await this.db
+      .insertInto('job')
+      .values(row)
+      .onConflict((conflict) =>
+        conflict
+          .column('id')
+          .doUpdateSet({ status: 'queued', attempts: 0, run_at: row.run_at, lease_owner: null, lease_until: null, last_error: null, updated_at: at })
+          .where('job.status', 'in', ['done', 'failed']),
+      )
+      .execute();
   }
 
   async claim(
@@ -169,7 +184,15 @@ export class SqlJobStore implements JobStore {
         'kind',
         countWhen(eb('status', '=', 'queued')).as('queued'),
         countWhen(eb('status', '=', 'running')).as('running'),
-        fn.min(eb.case().when(eb('status', '=', 'queued').and('run_at', '<=', now)).then(eb.ref('run_at')).end()).as('oldest_due_at'),
+        fn
+          .min(
+            eb
+              .case()
+              .when(eb('status', '=', 'queued').and('run_at', '<=', now))
+              .then(eb.ref('run_at'))
+              .end(),
+          )
+          .as('oldest_due_at'),
       ])
       .where('status', 'in', ['queued', 'running'])
       .groupBy('kind')
@@ -189,11 +212,7 @@ export class SqlJobStore implements JobStore {
     return (await query.execute()).map(toRecord);
   }
 
-  private async finish(
-    id: string,
-    owner: string,
-    changes: { status: JobStatus; last_error?: string; run_at?: string },
-  ): Promise<void> {
+  private async finish(id: string, owner: string, changes: { status: JobStatus; last_error?: string; run_at?: string }): Promise<void> {
     await this.db
       .updateTable('job')
       .set({ ...changes, lease_owner: null, lease_until: null, updated_at: new Date().toISOString() })

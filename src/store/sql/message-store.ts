@@ -1,14 +1,17 @@
 import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
 import type { Database, MessageTable } from '../schema.js';
 import type {
+  MessageDelivery,
   MessageEval,
   MessageFrom,
+  MessageMatch,
   MessageNotice,
   MessageRecord,
   MessageStore,
   MessageUsage,
   NewMessage,
 } from '../ports/message-store.js';
+import { readSources, storedSources } from './stored-answer-source.js';
 
 export const toMessageRecord = (row: Selectable<MessageTable>): MessageRecord => ({
   id: row.id,
@@ -16,7 +19,7 @@ export const toMessageRecord = (row: Selectable<MessageTable>): MessageRecord =>
   conversationId: row.conversation_id,
   from: row.from as MessageFrom,
   text: row.text,
-  sources: JSON.parse(row.sources) as Record<string, unknown>[],
+  sources: readSources(row.sources),
   eval: row.eval as MessageEval | null,
   read: row.read === 1,
   attachments: JSON.parse(row.attachments) as Record<string, unknown>[],
@@ -27,11 +30,22 @@ export const toMessageRecord = (row: Selectable<MessageTable>): MessageRecord =>
   createdAt: row.created_at,
   interrupted: row.interrupted === 1,
   notice: row.notice === null ? null : (JSON.parse(row.notice) as MessageNotice),
+  channelMessageId: row.channel_message_id,
+  delivery: row.delivery_state === null ? null : { state: row.delivery_state as MessageDelivery['state'], error: row.delivery_error },
+  private: row.private === 1,
 });
 
-/** A visitor's message no member has read: what the inbox counts as unread. */
-export const isUnread = (eb: ExpressionBuilder<Database, 'message'>): Expression<SqlBool> =>
-  eb.and([eb('message.read', '=', 0), eb('message.from', '=', 'human'), eb('message.member_id', 'is', null)]);
+/** The messages `match` describes (all of them when it names nothing). */
+export const matchesMessage =
+  (match: MessageMatch) =>
+  (eb: ExpressionBuilder<Database, 'message'>): Expression<SqlBool> => {
+    const conditions: Expression<SqlBool>[] = [];
+    if (match.read !== undefined) conditions.push(eb('message.read', '=', match.read ? 1 : 0));
+    if (match.from !== undefined) conditions.push(eb('message.from', '=', match.from));
+    if (match.byMember !== undefined) conditions.push(eb('message.member_id', match.byMember ? 'is not' : 'is', null));
+    if (match.private !== undefined) conditions.push(eb('message.private', '=', match.private ? 1 : 0));
+    return eb.and(conditions);
+  };
 
 /** Inserts a message; shared so a conversation change can add one inside its own transaction. */
 export async function insertMessage(db: Kysely<Database>, message: NewMessage): Promise<MessageRecord> {
@@ -43,7 +57,7 @@ export async function insertMessage(db: Kysely<Database>, message: NewMessage): 
       conversation_id: message.conversationId,
       from: message.from,
       text: message.text,
-      sources: JSON.stringify(message.sources),
+      sources: storedSources(message.sources),
       eval: null,
       read: message.read ? 1 : 0,
       attachments: JSON.stringify(message.attachments),
@@ -54,6 +68,10 @@ export async function insertMessage(db: Kysely<Database>, message: NewMessage): 
       created_at: message.createdAt,
       interrupted: message.interrupted ? 1 : 0,
       notice: message.notice === null ? null : JSON.stringify(message.notice),
+      channel_message_id: message.channelMessageId ?? null,
+      delivery_state: message.delivery?.state ?? null,
+      delivery_error: message.delivery?.error ?? null,
+      private: message.private === true ? 1 : 0,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -64,12 +82,7 @@ export class SqlMessageStore implements MessageStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async find(workspaceId: string, id: string): Promise<MessageRecord | undefined> {
-    const row = await this.db
-      .selectFrom('message')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.db.selectFrom('message').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
     return row && toMessageRecord(row);
   }
 
@@ -78,11 +91,7 @@ export class SqlMessageStore implements MessageStore {
     return row?.workspace_id;
   }
 
-  async listByConversations(
-    workspaceId: string,
-    conversationIds: readonly string[],
-    options: { latest?: number } = {},
-  ): Promise<MessageRecord[]> {
+  async listByConversations(workspaceId: string, conversationIds: readonly string[], options: { latest?: number } = {}): Promise<MessageRecord[]> {
     if (conversationIds.length === 0) return [];
     const { latest } = options;
     const inScope = this.db
@@ -103,27 +112,64 @@ export class SqlMessageStore implements MessageStore {
           .as('rank'),
       )
       .as('ranked');
-    const rows = await this.db
-      .selectFrom(ranked)
-      .selectAll()
-      .where('rank', '<=', latest)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+    const rows = await this.db.selectFrom(ranked).selectAll().where('rank', '<=', latest).orderBy('created_at').orderBy('id').execute();
     return rows.map(({ rank: _rank, ...row }) => toMessageRecord(row));
   }
 
-  async unreadCounts(workspaceId: string, conversationIds: readonly string[]): Promise<Map<string, number>> {
+  async firstMatching(workspaceId: string, conversationIds: readonly string[], match: MessageMatch): Promise<Map<string, MessageRecord>> {
+    if (conversationIds.length === 0) return new Map();
+    const ranked = this.db
+      .selectFrom('message')
+      .selectAll()
+      .select((eb) =>
+        eb.fn
+          .agg<number>('row_number')
+          .over((over) => over.partitionBy('conversation_id').orderBy('created_at').orderBy('id'))
+          .as('rank'),
+      )
+      .where('workspace_id', '=', workspaceId)
+      .where('conversation_id', 'in', [...conversationIds])
+      .where(matchesMessage(match))
+      .as('ranked');
+    const rows = await this.db.selectFrom(ranked).selectAll().where('rank', '=', 1).execute();
+    return new Map(rows.map(({ rank: _rank, ...row }) => [row.conversation_id, toMessageRecord(row)]));
+  }
+
+  async countMatching(workspaceId: string, conversationIds: readonly string[], match: MessageMatch): Promise<Map<string, number>> {
     if (conversationIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('message')
-      .select((eb) => ['conversation_id', eb.fn.countAll<number | string>().as('unread')])
+      .select((eb) => ['conversation_id', eb.fn.countAll<number | string>().as('matching')])
       .where('workspace_id', '=', workspaceId)
       .where('conversation_id', 'in', [...conversationIds])
-      .where(isUnread)
+      .where(matchesMessage(match))
       .groupBy('conversation_id')
       .execute();
-    return new Map(rows.map((row) => [row.conversation_id, Number(row.unread)]));
+    return new Map(rows.map((row) => [row.conversation_id, Number(row.matching)]));
+  }
+
+  async findByChannelMessageId(workspaceId: string, conversationId: string, channelMessageId: string): Promise<MessageRecord | undefined> {
+    const row = await this.db
+      .selectFrom('message')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('conversation_id', '=', conversationId)
+      .where('channel_message_id', '=', channelMessageId)
+      .executeTakeFirst();
+    return row && toMessageRecord(row);
+  }
+
+  async recordDelivery(workspaceId: string, id: string, delivery: MessageDelivery, channelMessageId?: string): Promise<void> {
+    await this.db
+      .updateTable('message')
+      .set({
+        delivery_state: delivery.state,
+        delivery_error: delivery.error,
+        ...(channelMessageId === undefined ? {} : { channel_message_id: channelMessageId }),
+      })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async rate(workspaceId: string, id: string, value: MessageEval | null): Promise<MessageRecord | undefined> {

@@ -1,12 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, ModelProviderTable, ModelRouteTable } from '../schema.js';
-import type {
-  ModelProviderChanges,
-  ModelProviderRecord,
-  ModelProviderStore,
-  ModelRouteRecord,
-  ProviderKind,
-} from '../ports/model-provider-store.js';
+import type { ModelProviderChanges, ModelProviderRecord, ModelProviderStore, ModelRouteRecord, ProviderKind } from '../ports/model-provider-store.js';
 import { OwnedRecords } from './owned-rows.js';
 
 const toProvider = (row: Selectable<ModelProviderTable>): ModelProviderRecord => ({
@@ -30,7 +24,7 @@ const toRoute = (row: Selectable<ModelRouteTable>): ModelRouteRecord => ({
 });
 
 export class SqlModelProviderStore extends OwnedRecords<'model_provider', ModelProviderRecord> implements ModelProviderStore {
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(db: Kysely<Database>) {
     super(db, 'model_provider', toProvider);
   }
 
@@ -51,31 +45,18 @@ export class SqlModelProviderStore extends OwnedRecords<'model_provider', ModelP
       .execute();
   }
 
-  async update(workspaceId: string, id: string, changes: ModelProviderChanges, at: string): Promise<ModelProviderRecord | undefined> {
-    const row = await this.db
-      .updateTable('model_provider')
-      .set({
-        name: changes.name,
-        base_url: changes.baseUrl,
-        sealed_api_key: changes.sealedApiKey,
-        api_key_hint: changes.apiKeyHint,
-        updated_at: at,
-      })
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toProvider(row);
+  update(workspaceId: string, id: string, changes: ModelProviderChanges, at: string): Promise<ModelProviderRecord | undefined> {
+    return this.updateColumns(workspaceId, id, {
+      name: changes.name,
+      base_url: changes.baseUrl,
+      sealed_api_key: changes.sealedApiKey,
+      api_key_hint: changes.apiKeyHint,
+      updated_at: at,
+    });
   }
 
-  async delete(workspaceId: string, id: string): Promise<ModelProviderRecord | undefined> {
-    const row = await this.db
-      .deleteFrom('model_provider')
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toProvider(row);
+  delete(workspaceId: string, id: string): Promise<ModelProviderRecord | undefined> {
+    return this.deleteRecord(workspaceId, id);
   }
 
   async routes(workspaceId: string): Promise<ModelRouteRecord[]> {

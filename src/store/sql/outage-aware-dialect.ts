@@ -28,8 +28,7 @@ class OutageAwareConnection implements DatabaseConnection {
 }
 
 /** The inner driver's own connection: its transaction and release methods need it, not the wrapper. */
-const innerOf = (connection: DatabaseConnection): DatabaseConnection =>
-  connection instanceof OutageAwareConnection ? connection.inner : connection;
+const innerOf = (connection: DatabaseConnection): DatabaseConnection => (connection instanceof OutageAwareConnection ? connection.inner : connection);
 
 class OutageAwareDriver implements Driver {
   constructor(private readonly inner: Driver) {}

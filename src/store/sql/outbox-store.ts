@@ -41,7 +41,10 @@ export async function insertOutboxEvent(db: Kysely<Database>, event: NewOutboxEv
 export class SqlOutboxStore implements OutboxStore {
   readonly watch?: OutboxStore['watch'];
 
-  constructor(private readonly db: Kysely<Database>, listen?: SqlConnection['listen']) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    listen?: SqlConnection['listen'],
+  ) {
     if (listen !== undefined) this.watch = (listener) => listen(EVENTS_CHANNEL, listener);
   }
 
@@ -52,6 +55,18 @@ export class SqlOutboxStore implements OutboxStore {
       .where('workspace_id', '=', workspaceId)
       .where('seq', '>', seq)
       .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async latest(workspaceId: string, type: string, limit: number): Promise<OutboxEventRecord[]> {
+    const rows = await this.db
+      .selectFrom('event_outbox')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('type', '=', type)
+      .orderBy('seq', 'desc')
       .limit(limit)
       .execute();
     return rows.map(toRecord);

@@ -24,12 +24,7 @@ const toContact = (row: Selectable<ContactTable>): ContactRecord => ({
 export class SqlParticipantStore implements ParticipantStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async ensureVisitor(
-    workspaceId: string,
-    id: string,
-    contactId: string | null,
-    at: string,
-  ): Promise<VisitorRecord> {
+  async ensureVisitor(workspaceId: string, id: string, contactId: string | null, at: string): Promise<VisitorRecord> {
     return this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('visitor')
@@ -44,12 +39,7 @@ export class SqlParticipantStore implements ParticipantStore {
           .where('id', '=', id)
           .execute();
       }
-      const row = await trx
-        .selectFrom('visitor')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+      const row = await trx.selectFrom('visitor').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirstOrThrow();
       return toVisitor(row);
     });
   }

@@ -29,11 +29,12 @@ const AUTH_CHANNEL = 'parley_auth';
 /** The application name of each process's listening connection, before the watcher's id. */
 const AUTH_WATCHER = 'parley-auth ';
 
-/** "<user id> <generation>" is a bump; "applied <watcher id> <user id> <generation>" a watcher applying one. */
+/** "<subject> <generation>" is a bump; "applied <watcher id> <subject> <generation>" a watcher applying one. */
 function readAuthNotice(payload: string): AuthNotice | undefined {
   const parts = payload.split(' ');
-  if (parts.length === 2) return { kind: 'bump', userId: parts[0]!, generation: Number(parts[1]) };
-  if (parts.length === 4 && parts[0] === 'applied') return { kind: 'applied', watcherId: parts[1]!, userId: parts[2]!, generation: Number(parts[3]) };
+  if (parts.length === 2) return { kind: 'bump', subject: parts[0]!, generation: Number(parts[1]) };
+  if (parts.length === 4 && parts[0] === 'applied')
+    return { kind: 'applied', watcherId: parts[1]!, subject: parts[2]!, generation: Number(parts[3]) };
   return undefined;
 }
 
@@ -74,8 +75,11 @@ export class SqlUserStore implements UserStore {
         );
         return {
           id,
-          applied: async (userId, generation) => {
-            await sql`select pg_notify(${AUTH_CHANNEL}, ${`applied ${id} ${userId} ${generation}`})`.execute(this.db);
+          applied: async (subject, generation) => {
+            await sql`select pg_notify(${AUTH_CHANNEL}, ${`applied ${id} ${subject} ${generation}`})`.execute(this.db);
+          },
+          announce: async (subject, generation) => {
+            await sql`select pg_notify(${AUTH_CHANNEL}, ${`${subject} ${generation}`})`.execute(this.db);
           },
           watchers: async () => (await listenersNamed(AUTH_WATCHER)).map((name) => name.slice(AUTH_WATCHER.length)),
           stop,

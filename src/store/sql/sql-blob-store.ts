@@ -19,11 +19,18 @@ export class SqlBlobStore implements BlobStore {
       await trx.deleteFrom('blob_part').where('key', '=', key).execute();
       let part = 0;
       for await (const data of createReadStream(sourcePath, { highWaterMark: PART_BYTES })) {
-        await trx.insertInto('blob_part').values({ key, part, data: data as Buffer }).execute();
+        await trx
+          .insertInto('blob_part')
+          .values({ key, part, data: data as Buffer })
+          .execute();
         part += 1;
       }
       // An empty file is still a file: part 0 records that it exists.
-      if (part === 0) await trx.insertInto('blob_part').values({ key, part, data: Buffer.alloc(0) }).execute();
+      if (part === 0)
+        await trx
+          .insertInto('blob_part')
+          .values({ key, part, data: Buffer.alloc(0) })
+          .execute();
     });
     await fs.rm(sourcePath, { force: true });
   }
@@ -34,12 +41,7 @@ export class SqlBlobStore implements BlobStore {
     try {
       const out = createWriteStream(file);
       for (let part = 0; ; part += 1) {
-        const row = await this.db
-          .selectFrom('blob_part')
-          .select('data')
-          .where('key', '=', key)
-          .where('part', '=', part)
-          .executeTakeFirst();
+        const row = await this.db.selectFrom('blob_part').select('data').where('key', '=', key).where('part', '=', part).executeTakeFirst();
         if (row === undefined) {
           if (part === 0) throw new Error(`blob ${key} does not exist`);
           break;

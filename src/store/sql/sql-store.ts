@@ -21,6 +21,9 @@ import { SqlOneTimeLinkStore, SqlSessionStore, SqlUserStore } from './people-sto
 import { SqlDeliveryStore } from './delivery-store.js';
 import { SqlAnalyticsStore } from './analytics-store.js';
 import { SqlModelProviderStore } from './model-provider-store.js';
+import { SqlChannelConnectionStore } from './channel-connection-store.js';
+import { SqlSavedReplyStore } from './saved-reply-store.js';
+import { SqlLabelStore } from './label-store.js';
 
 /** Kysely's record of the migrations applied; always there once the store is open. */
 const MIGRATION_TABLE = 'parley_migration';
@@ -54,8 +57,11 @@ export function createSqlStore(connection: SqlConnection, { blobs, search }: Dia
     sessions: new SqlSessionStore(db),
     links: new SqlOneTimeLinkStore(db),
     webhooks: new SqlWebhookStore(db),
+    savedReplies: new SqlSavedReplyStore(db),
+    labels: new SqlLabelStore(db),
     deliveries: new SqlDeliveryStore(db),
     modelProviders: new SqlModelProviderStore(db),
+    channelConnections: new SqlChannelConnectionStore(db),
     secrets: new SqlInstanceSecretStore(db),
     async migrate() {
       const migrator = new Migrator({

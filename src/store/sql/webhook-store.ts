@@ -11,12 +11,13 @@ const toRecord = (row: Selectable<WebhookEndpointTable>): WebhookEndpointRecord 
   description: row.description,
   secret: row.secret,
   enabled: row.enabled === 1,
+  source: row.source === 'automation' ? 'automation' : 'webhooks',
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
 
 export class SqlWebhookStore extends OwnedRecords<'webhook_endpoint', WebhookEndpointRecord> implements WebhookStore {
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(db: Kysely<Database>) {
     super(db, 'webhook_endpoint', toRecord);
   }
 
@@ -31,37 +32,25 @@ export class SqlWebhookStore extends OwnedRecords<'webhook_endpoint', WebhookEnd
         description: endpoint.description,
         secret: endpoint.secret,
         enabled: endpoint.enabled ? 1 : 0,
+        source: endpoint.source,
         created_at: endpoint.createdAt,
         updated_at: endpoint.updatedAt,
       })
       .execute();
   }
 
-  async update(workspaceId: string, id: string, changes: WebhookChanges, at: string): Promise<WebhookEndpointRecord | undefined> {
-    const row = await this.db
-      .updateTable('webhook_endpoint')
-      .set({
-        url: changes.url,
-        events: changes.events === undefined ? undefined : JSON.stringify(changes.events),
-        description: changes.description,
-        enabled: changes.enabled === undefined ? undefined : changes.enabled ? 1 : 0,
-        updated_at: at,
-      })
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toRecord(row);
+  update(workspaceId: string, id: string, changes: WebhookChanges, at: string): Promise<WebhookEndpointRecord | undefined> {
+    return this.updateColumns(workspaceId, id, {
+      url: changes.url,
+      events: changes.events === undefined ? undefined : JSON.stringify(changes.events),
+      description: changes.description,
+      enabled: changes.enabled === undefined ? undefined : changes.enabled ? 1 : 0,
+      updated_at: at,
+    });
   }
 
-  async delete(workspaceId: string, id: string): Promise<WebhookEndpointRecord | undefined> {
-    const row = await this.db
-      .deleteFrom('webhook_endpoint')
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toRecord(row);
+  delete(workspaceId: string, id: string): Promise<WebhookEndpointRecord | undefined> {
+    return this.deleteRecord(workspaceId, id);
   }
 
   async subscribedTo(workspaceId: string, eventType: string): Promise<WebhookEndpointRecord[]> {

@@ -12,10 +12,7 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async create(workspace: WorkspaceRecord): Promise<void> {
-    await this.db
-      .insertInto('workspace')
-      .values({ id: workspace.id, name: workspace.name, created_at: workspace.createdAt })
-      .execute();
+    await this.db.insertInto('workspace').values({ id: workspace.id, name: workspace.name, created_at: workspace.createdAt }).execute();
   }
 
   async settings(workspaceId: string): Promise<Record<string, unknown>> {
@@ -24,7 +21,11 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   async saveSettings(workspaceId: string, settings: Record<string, unknown>): Promise<void> {
-    await this.db.updateTable('workspace').set({ settings: JSON.stringify(settings) }).where('id', '=', workspaceId).execute();
+    await this.db
+      .updateTable('workspace')
+      .set({ settings: JSON.stringify(settings) })
+      .where('id', '=', workspaceId)
+      .execute();
   }
 
   async find(id: string): Promise<WorkspaceRecord | undefined> {

@@ -64,13 +64,17 @@ export async function backupEmbeddedStore(store: EmbeddedStoreFiles, target: str
 export async function restoreEmbeddedStore(source: string, store: EmbeddedStoreFiles, { force = false } = {}): Promise<BackupManifest> {
   const manifest = await readVerifiedManifest(source);
   if (!MIGRATION_NAMES.includes(manifest.migration)) {
-    throw new BackupError(`The backup's schema (${manifest.migration}) is newer than this Parley knows: restore it with the version that made it, or a later one`);
+    throw new BackupError(
+      `The backup's schema (${manifest.migration}) is newer than this Parley knows: restore it with the version that made it, or a later one`,
+    );
   }
   if (!manifest.files.some((file) => file.path === DATABASE_COPY)) throw new BackupError(`The backup in ${source} holds no ${DATABASE_COPY}`);
   const leftovers = await fs.readdir(store.dataDir).catch(() => []);
   if (leftovers.length > 0) {
     if (!force) {
-      throw new BackupError(`${store.dataDir} is not empty: restore into a new PARLEY_DATA_DIR, or add --force to replace the store in it (stop Parley first)`);
+      throw new BackupError(
+        `${store.dataDir} is not empty: restore into a new PARLEY_DATA_DIR, or add --force to replace the store in it (stop Parley first)`,
+      );
     }
     await removeStore(store);
   }
@@ -112,10 +116,11 @@ async function missingFiles(files: string[]): Promise<string[]> {
   return files.filter((_, index) => !found[index]).map((file) => path.basename(file));
 }
 
-const exists = (file: string) => fs.access(file).then(
-  () => true,
-  () => false,
-);
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * The embedded store's own files in the data directory; anything else there is left alone. The indexes go

@@ -128,7 +128,11 @@ export class HnswDatastoreIndex {
       const vectors = await db
         .selectFrom('chunk_vector')
         .select(['id as label', 'embedding'])
-        .where('id', 'in', batch.map((row) => row.label))
+        .where(
+          'id',
+          'in',
+          batch.map((row) => row.label),
+        )
         .execute();
       const datasourceOf = new Map(batch.map((row) => [row.label, row.datasource_id]));
       for (const { label, embedding } of vectors) {

@@ -126,7 +126,11 @@ export class SqliteChunkSearch implements ChunkSearch {
     const rows = await this.db
       .selectFrom('chunk_vector')
       .select(['id as label', 'chunk_id as id'])
-      .where('id', 'in', found.map((hit) => hit.label))
+      .where(
+        'id',
+        'in',
+        found.map((hit) => hit.label),
+      )
       .execute();
     const idOf = new Map(rows.map((row) => [row.label, row.id]));
     return found.flatMap((hit) => {

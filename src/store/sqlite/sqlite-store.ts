@@ -33,12 +33,14 @@ export function openSqliteStore(file: string, dataDirectory: string): Store {
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: outageAware(new SqliteDialect({ database: withStatementCache(database) })) });
+  // Read before every keyed request (the key cache's check): prepared once.
+  const dataVersion = database.prepare('PRAGMA data_version').pluck();
   return createSqlStore(
     {
       db,
       capabilities: SQLITE_CAPABILITIES,
       encodeVector: encodeStoredVector,
-      foreignWrites: () => Number(database.pragma('data_version', { simple: true })),
+      foreignWrites: () => Number(dataVersion.get()),
     },
     {
       blobs: new LocalBlobStore(path.join(dataDirectory, EMBEDDED_FOLDERS.blobs)),

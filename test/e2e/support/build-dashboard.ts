@@ -7,8 +7,8 @@ const SOURCES = path.join(ROOT, 'web/dashboard');
 const BUILT = path.join(ROOT, 'dist/web/dashboard/index.html');
 const WIDGET_SOURCES = path.join(ROOT, 'web/widget');
 const WIDGET_BUILT = path.join(ROOT, 'dist/web/widget.js');
-/** Code both bundle (the answer stream's decoder). */
-const CONTRACT_SOURCES = path.join(ROOT, 'web/contract');
+/** Code both bundle (the API's contract: the answer stream's framing, the wire types). */
+const CONTRACT_SOURCES = path.join(ROOT, 'src/contract');
 
 const builtAt = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
 
@@ -29,11 +29,13 @@ function newestSource(dir: string): number {
  */
 export default function buildDashboard(): void {
   const shared = newestSource(CONTRACT_SOURCES);
-  if (builtAt(WIDGET_BUILT) <= Math.max(newestSource(WIDGET_SOURCES), shared)) {
+  const widget = newestSource(WIDGET_SOURCES);
+  if (builtAt(WIDGET_BUILT) <= Math.max(widget, shared)) {
     console.log('[browser tests] building the chat widget (its sources are newer than dist/web/widget.js)');
     execFileSync('npm', ['run', 'build:widget', '--silent'], { cwd: ROOT, stdio: 'inherit' });
   }
-  if (builtAt(BUILT) > Math.max(newestSource(SOURCES), shared)) return;
+  // The dashboard's widget preview bundles the widget's strings and colour rule.
+  if (builtAt(BUILT) > Math.max(newestSource(SOURCES), shared, widget)) return;
   console.log('[browser tests] building the dashboard (its sources are newer than dist/web/dashboard)');
   execFileSync(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'web/dashboard/vite.config.ts', '--logLevel', 'warn'], {
     cwd: ROOT,

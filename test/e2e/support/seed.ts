@@ -14,7 +14,13 @@ export async function apiCall<T = { id: string }>(parley: TestParley, key: strin
 }
 
 /** Uploads a file (the fixture's bytes, or given ones) as a datasource, as the dashboard does. */
-export async function uploadFile(parley: TestParley, key: string, datastoreId: string, fileName: string, bytes?: Uint8Array): Promise<DatasourceBody> {
+export async function uploadFile(
+  parley: TestParley,
+  key: string,
+  datastoreId: string,
+  fileName: string,
+  bytes?: Uint8Array,
+): Promise<DatasourceBody> {
   const form = new FormData();
   form.append('type', 'file');
   form.append('datastoreId', datastoreId);

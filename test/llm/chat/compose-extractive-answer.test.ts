@@ -48,9 +48,7 @@ describe('composeExtractiveAnswer', () => {
       passage(2, 'Ducks are waterfowl.'),
       passage(3, 'Symptoms of the measles virus also include cough and red eyes.'),
     ]);
-    expect(answer.text).toBe(
-      'The measles virus causes fever and a rash. [1] Symptoms of the measles virus also include cough and red eyes. [3]',
-    );
+    expect(answer.text).toBe('The measles virus causes fever and a rash. [1] Symptoms of the measles virus also include cough and red eyes. [3]');
     expect(answer.cited.map((p) => p.number)).toEqual([1, 3]);
   });
 
@@ -77,7 +75,10 @@ describe('composeExtractiveAnswer', () => {
 
   it('matches an acronym of the question with the words it stands for, and prefers the passage search ranked first', () => {
     const answer = composeExtractiveAnswer('Do you ship to the UK?', [
-      passage(1, 'Shipping > Which countries do you deliver to?\n\nWe deliver to the European Union and the United Kingdom. We do not ship to Canada.'),
+      passage(
+        1,
+        'Shipping > Which countries do you deliver to?\n\nWe deliver to the European Union and the United Kingdom. We do not ship to Canada.',
+      ),
       passage(2, 'The study was led by the University of Hertfordshire, UK.'),
     ]);
     expect(answer.text).toContain('United Kingdom');
@@ -96,7 +97,10 @@ describe('composeExtractiveAnswer', () => {
 
   it('keeps a lead-in with its list', () => {
     const answer = composeExtractiveAnswer('What plans do you offer?', [
-      passage(1, 'We offer three plans:\n- Starter: free for 3 users.\n- Team: $8 per user.\n- Enterprise: on request.\n\nAll plans include backups.'),
+      passage(
+        1,
+        'We offer three plans:\n- Starter: free for 3 users.\n- Team: $8 per user.\n- Enterprise: on request.\n\nAll plans include backups.',
+      ),
     ]);
     expect(answer.text).toBe('We offer three plans: - Starter: free for 3 users. - Team: $8 per user. - Enterprise: on request. [1]');
   });

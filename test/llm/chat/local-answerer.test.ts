@@ -206,9 +206,7 @@ describe('how the answerer reads its prompt', () => {
   });
 
   it('without the query hint, the question is the user message minus its context block', () => {
-    const read = readPrompt([
-      { role: 'user', content: [{ type: 'text', text: `${formatContextBlock(PASSAGES)}\n\nHow many bottles of water?` }] },
-    ]);
+    const read = readPrompt([{ role: 'user', content: [{ type: 'text', text: `${formatContextBlock(PASSAGES)}\n\nHow many bottles of water?` }] }]);
     expect(read.question).toBe('How many bottles of water?');
     expect(read.passages).toHaveLength(3);
   });

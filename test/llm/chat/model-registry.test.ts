@@ -122,7 +122,9 @@ describe('createModelRegistry: unknown names', () => {
     }
     expect(error).toBeInstanceOf(UnknownModelError);
     expect(error).toMatchObject({ modelName: 'gpt_99' });
-    expect((error as Error).message).toBe(`Unknown model "gpt_99"; available models: ${['llm_a', 'llm_b', 'llm_b_mini', 'llm_c', ...HOSTED_NAMES, 'mine'].join(', ')}`);
+    expect((error as Error).message).toBe(
+      `Unknown model "gpt_99"; available models: ${['llm_a', 'llm_b', 'llm_b_mini', 'llm_c', ...HOSTED_NAMES, 'mine'].join(', ')}`,
+    );
     expect(() => registry.resolveModel('__proto__')).toThrow(UnknownModelError);
     expect(() => registry.resolveModel('')).toThrow(UnknownModelError);
     expect(() => registry.limitsOf('gpt_99')).toThrow(UnknownModelError);
@@ -149,7 +151,11 @@ describe('createModelRegistry: the hosted service’s model names', () => {
     const both = createModelRegistry({ openai: { apiKey: 'sk-test' }, anthropicApiKey: 'sk-ant-test' });
     expect(served(both, 'gpt_3_5_turbo')).toBe('openai.chat gpt-3.5-turbo');
     expect(served(both, 'claude_3_opus')).toBe('anthropic.messages claude-opus-4-5');
-    expect(both.catalogue().find((model) => model.name === 'claude_3_opus')).toEqual({ name: 'claude_3_opus', provider: 'anthropic', modelId: 'claude-opus-4-5' });
+    expect(both.catalogue().find((model) => model.name === 'claude_3_opus')).toEqual({
+      name: 'claude_3_opus',
+      provider: 'anthropic',
+      modelId: 'claude-opus-4-5',
+    });
   });
 
   it('follow the operator: a hosted name in PARLEY_MODELS is served as configured, the others with their tier’s settings', () => {

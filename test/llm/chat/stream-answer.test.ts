@@ -96,8 +96,14 @@ describe('streamAnswer: provider failures become ModelErrors', () => {
       [{ kind: 'answer', deltas, cut: { error: { message: LEAK, type: 'server_error' } } }, { failure: 'unavailable' }],
       [{ kind: 'answer', deltas, cut: { error: { message: LEAK, type: 'rate_limit_exceeded' } } }, { failure: 'rate_limited' }],
       [{ kind: 'answer', deltas, cut: 'drop' }, { failure: 'unavailable' }],
-      [{ kind: 'answer', deltas, cut: 'hang' }, { failure: 'unavailable', message: 'The model provider did not answer in time' }],
-      [{ kind: 'answer', deltas, finishReason: 'content_filter' }, { failure: 'refused', retryable: false }],
+      [
+        { kind: 'answer', deltas, cut: 'hang' },
+        { failure: 'unavailable', message: 'The model provider did not answer in time' },
+      ],
+      [
+        { kind: 'answer', deltas, finishReason: 'content_filter' },
+        { failure: 'refused', retryable: false },
+      ],
     ];
     for (const [reply, expected] of cases) {
       const { outcome, deltas: received } = await answer(reply, { timeoutMs: 500 });

@@ -37,9 +37,7 @@ function lastUserText(messages: ModelMessage[]): string {
 
 describe('assemblePrompt: the user prompt template', () => {
   it('replaces every {query} and {context}', () => {
-    const prompt = assemblePrompt(
-      input({ userPromptTemplate: 'Q: {query}\n{context}\nOnce more: {query}\nAnd the context again:\n{context}' }),
-    );
+    const prompt = assemblePrompt(input({ userPromptTemplate: 'Q: {query}\n{context}\nOnce more: {query}\nAnd the context again:\n{context}' }));
     const user = lastUserText(prompt.messages);
     const block = formatContextBlock(PASSAGES);
 
@@ -110,10 +108,7 @@ describe('assemblePrompt: history', () => {
     const lastTwo = countTokens('Second question?') + countTokens('Second answer, somewhat longer than the first one.');
     const prompt = assemblePrompt(input({ history, budgets: { historyTokens: lastTwo + 1, contextTokens: 10_000 } }));
 
-    expect(prompt.messages.slice(0, -1).map((m) => m.content)).toEqual([
-      'Second question?',
-      'Second answer, somewhat longer than the first one.',
-    ]);
+    expect(prompt.messages.slice(0, -1).map((m) => m.content)).toEqual(['Second question?', 'Second answer, somewhat longer than the first one.']);
     expect(prompt.historyTokens).toBe(lastTwo);
     expect(prompt.historyTokens).toBeLessThanOrEqual(lastTwo + 1);
   });
@@ -184,10 +179,7 @@ describe('assemblePrompt: context', () => {
   });
 
   it('sends an explicit empty context when nothing was retrieved or nothing fits', () => {
-    for (const prompt of [
-      assemblePrompt(input({ passages: [] })),
-      assemblePrompt(input({ budgets: { historyTokens: 0, contextTokens: 10 } })),
-    ]) {
+    for (const prompt of [assemblePrompt(input({ passages: [] })), assemblePrompt(input({ budgets: { historyTokens: 0, contextTokens: 10 } }))]) {
       const user = lastUserText(prompt.messages);
       expect(user).toContain(`${CONTEXT_START}\n${NO_PASSAGES}\n${CONTEXT_END}`);
       expect(prompt.passagesUsed).toBe(0);
@@ -210,7 +202,10 @@ describe('assemblePrompt: context', () => {
   });
 
   it('is pure: the same input gives the same prompt', () => {
-    const history: HistoryMessage[] = [{ from: 'human', text: 'Hi' }, { from: 'agent', text: 'Hello!' }];
+    const history: HistoryMessage[] = [
+      { from: 'human', text: 'Hi' },
+      { from: 'agent', text: 'Hello!' },
+    ];
     expect(assemblePrompt(input({ history }))).toEqual(assemblePrompt(input({ history })));
   });
 });

@@ -4,13 +4,10 @@
  * Uploads (XHR, for their progress events), the streamed agent answer and the live event stream go
  * through here too.
  */
-import { AnswerStreamError, readAnswerStream } from '../../contract/answer-stream';
+import type { AnswerBody } from '../../../src/contract/answers';
+import { AnswerStreamError, readAnswerStream } from '../../../src/contract/answer-stream';
+import type { ErrorBody, FieldProblem } from '../../../src/contract/errors';
 import { readServerSentEvents } from './server-sent-events';
-
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
 
 export class ApiError extends Error {
   constructor(
@@ -34,8 +31,7 @@ export class ApiError extends Error {
 }
 
 /** The message of a form field's problem in a failed mutation, if any. */
-export const fieldError = (error: unknown, name: string): string | undefined =>
-  error instanceof ApiError ? error.fieldMessage(name) : undefined;
+export const fieldError = (error: unknown, name: string): string | undefined => (error instanceof ApiError ? error.fieldMessage(name) : undefined);
 
 /** Supplies the bearer credential of the current workspace (an access token minted from the session). */
 export interface CredentialSource {
@@ -72,14 +68,12 @@ async function withCredential(anonymous: boolean | undefined, send: (token: stri
 }
 
 function errorOf(status: number, statusText: string, json: unknown): ApiError {
-  const body = (typeof json === 'object' && json !== null ? json : {}) as Partial<Record<'error' | 'message' | 'requestId', string>> & {
-    details?: FieldProblem[];
-  };
+  // Whatever answered may not be Parley (a proxy's page): every field may be missing.
+  const body = (typeof json === 'object' && json !== null ? json : {}) as Partial<ErrorBody>;
   return new ApiError(status, body.error ?? 'ERROR', body.message ?? (statusText || `HTTP ${status}`), body.details, body.requestId);
 }
 
-const parseBody = (text: string, contentType: string | null): unknown =>
-  text !== '' && contentType?.includes('json') ? JSON.parse(text) : text;
+const parseBody = (text: string, contentType: string | null): unknown => (text !== '' && contentType?.includes('json') ? JSON.parse(text) : text);
 
 async function send(path: string, init: RequestInit): Promise<Response> {
   try {
@@ -124,7 +118,11 @@ const failureOf = async (response: Response): Promise<ApiError> =>
  * as for `api`: EventSource cannot send an Authorization header. A refusal is thrown as an ApiError; the
  * caller reads the body.
  */
-export async function openEventStream(path: string, headers: Record<string, string>, signal: AbortSignal): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
+export async function openEventStream(
+  path: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
   const response = await withCredential(false, (token) =>
     send(path, {
       headers: { ...headers, accept: 'text/event-stream', ...(token === null ? {} : { authorization: `Bearer ${token}` }) },
@@ -163,6 +161,22 @@ function postForm<T>(path: string, form: FormData, token: string | null, onProgr
   });
 }
 
+/**
+ * A file the API serves behind the credential (a message's attachment): fetched with it, then handed to the
+ * browser as a download under `name`. A link alone cannot carry the Authorization header.
+ */
+export async function download(path: string, name: string): Promise<void> {
+  const response = await withCredential(false, (token) => send(path, { headers: token === null ? {} : { authorization: `Bearer ${token}` } }));
+  if (!response.ok) throw await failureOf(response);
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: name, rel: 'noopener' });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click has started the download; the object URL is no longer needed once it has been read.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 /** A multipart upload with progress events (fetch has none for request bodies). */
 export async function upload<T>(path: string, form: FormData, onProgress: UploadProgress, signal?: AbortSignal): Promise<T> {
   let token = await credential.current();
@@ -177,9 +191,9 @@ export async function upload<T>(path: string, form: FormData, onProgress: Upload
 
 /**
  * A POST answered with server-sent events in the agent-answer framing (README; decoded by
- * web/contract/answer-stream.ts). Resolves to the final JSON.
+ * src/contract/answer-stream.ts). Resolves to the final JSON.
  */
-export async function streamAnswer<T>(path: string, body: unknown, onDelta: (text: string) => void, signal?: AbortSignal): Promise<T> {
+export async function streamAnswer(path: string, body: unknown, onDelta: (text: string) => void, signal?: AbortSignal): Promise<AnswerBody> {
   const response = await withCredential(false, (token) =>
     send(path, {
       method: 'POST',
@@ -194,7 +208,7 @@ export async function streamAnswer<T>(path: string, body: unknown, onDelta: (tex
   );
   if (!response.ok || response.body === null) throw await failureOf(response);
   try {
-    return await readAnswerStream<T>(readServerSentEvents(response.body), onDelta);
+    return await readAnswerStream(readServerSentEvents(response.body), onDelta);
   } catch (error) {
     if (error instanceof AnswerStreamError) throw new ApiError(0, 'STREAM_ERROR', error.message);
     throw error;

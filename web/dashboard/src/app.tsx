@@ -1,19 +1,27 @@
 import { lazy, Suspense } from 'react';
 import { Route, Router, Switch, useLocation } from 'wouter';
 import { ErrorBoundary } from './components/error-boundary';
+import { lazyPage } from './components/lazy-page';
 import { LoadingState } from './components/query-status';
 import type { AccessTokens } from './session/access-tokens';
 
 const signInPages = () => import('./pages/auth/auth-pages');
-const SignInPage = lazy(() => signInPages().then((module) => ({ default: module.SignInPage })));
-const SignUpPage = lazy(() => signInPages().then((module) => ({ default: module.SignUpPage })));
-const SetupPage = lazy(() => signInPages().then((module) => ({ default: module.SetupPage })));
-const InvitationPage = lazy(() => signInPages().then((module) => ({ default: module.InvitationPage })));
-const ForgotPasswordPage = lazy(() => signInPages().then((module) => ({ default: module.ForgotPasswordPage })));
-const ResetPasswordPage = lazy(() => signInPages().then((module) => ({ default: module.ResetPasswordPage })));
-const WorkspaceArea = lazy(() => import('./workspace-area').then((module) => ({ default: module.WorkspaceArea })));
+/** The pages used without a session, by path: loaded together, one small chunk for the first visit. */
+const SIGNED_OUT_PAGES = (
+  [
+    ['/sign-in', 'SignInPage'],
+    ['/sign-up', 'SignUpPage'],
+    ['/setup', 'SetupPage'],
+    ['/invitations', 'InvitationPage'],
+    ['/forgot-password', 'ForgotPasswordPage'],
+    ['/reset-password', 'ResetPasswordPage'],
+  ] as const
+).map(([path, name]) => ({ path, page: lazyPage(signInPages, name) }));
+/** The shell and the workspace's pages (started early by first-screen.ts when a visit starts there). */
+export const loadWorkspaceArea = () => import('./workspace-area');
+const WorkspaceArea = lazy(() => loadWorkspaceArea().then((module) => ({ default: module.WorkspaceArea })));
 
-/** Routes of the dashboard (DESIGN §7: these URLs are a contract; state lives in the query string). */
+/** Routes of the dashboard (docs/dashboard-api.md, "URLs": these URLs are a contract; state lives in the query string). */
 export function App({ tokens }: { tokens: AccessTokens }) {
   return (
     <Router base="/dashboard">
@@ -28,12 +36,9 @@ function Pages({ tokens }: { tokens: AccessTokens }) {
     <ErrorBoundary resetKey={location}>
       <Suspense fallback={<LoadingState fullPage />}>
         <Switch>
-          <Route path="/sign-in" component={SignInPage} />
-          <Route path="/sign-up" component={SignUpPage} />
-          <Route path="/setup" component={SetupPage} />
-          <Route path="/invitations" component={InvitationPage} />
-          <Route path="/forgot-password" component={ForgotPasswordPage} />
-          <Route path="/reset-password" component={ResetPasswordPage} />
+          {SIGNED_OUT_PAGES.map(({ path, page }) => (
+            <Route key={path} path={path} component={page} />
+          ))}
           <Route>
             <WorkspaceArea tokens={tokens} />
           </Route>

@@ -1,6 +1,4 @@
-import { EventSourceParserStream, type EventSourceMessage } from 'eventsource-parser/stream';
-
-export type { EventSourceMessage };
+import { sseParser, type SseFrame } from '../../../src/contract/server-sent-events';
 
 export interface ReadOptions {
   /**
@@ -18,23 +16,24 @@ export class StreamIdleError extends Error {
 }
 
 /**
- * The events of a `text/event-stream` body as they arrive, whatever way the bytes are cut
- * (eventsource-parser does the framing). An unnamed event has no `event`; comments are not events, but
- * they count as signs of life for `idleMs`.
+ * The events of a `text/event-stream` body as they arrive, whatever way the bytes are cut (the contract's
+ * parser does the framing). An unnamed event has no `event`; comments are not events, but they count as
+ * signs of life for `idleMs`.
  */
-export async function* readServerSentEvents(body: ReadableStream<Uint8Array<ArrayBuffer>>, { idleMs }: ReadOptions = {}): AsyncGenerator<EventSourceMessage> {
+export async function* readServerSentEvents(body: ReadableStream<Uint8Array<ArrayBuffer>>, { idleMs }: ReadOptions = {}): AsyncGenerator<SseFrame> {
   let alive: () => void = () => undefined;
-  const events = body
-    .pipeThrough(new TextDecoderStream())
-    .pipeThrough(
-      new TransformStream<string, string>({
-        transform(text, controller) {
-          alive();
-          controller.enqueue(text);
-        },
-      }),
-    )
-    .pipeThrough(new EventSourceParserStream());
+  let parser: ReturnType<typeof sseParser>;
+  const events = body.pipeThrough(new TextDecoderStream()).pipeThrough(
+    new TransformStream<string, SseFrame>({
+      start(controller) {
+        parser = sseParser((frame) => controller.enqueue(frame));
+      },
+      transform(text) {
+        alive();
+        parser.feed(text);
+      },
+    }),
+  );
   const reader = events.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const idle =

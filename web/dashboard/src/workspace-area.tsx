@@ -1,7 +1,9 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { ErrorBoundary } from './components/error-boundary';
+import { lazyPage } from './components/lazy-page';
 import { LoadingState } from './components/query-status';
+import { pageChunks } from './page-chunks';
 import { HumanRequestedAlerts } from './live/human-requested-alerts';
 import { LiveEventsProvider } from './live/live-events';
 import type { AccessTokens } from './session/access-tokens';
@@ -10,20 +12,15 @@ import { SessionGate } from './session/session';
 import { AppShell } from './shell/app-shell';
 import { UnreadTitle } from './shell/inbox-badge';
 
-/** A page loaded when first visited; `name` is its export. */
-export function lazyPage<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
-  return lazy(() => load().then((module) => ({ default: module[name] })));
-}
-
-const InboxPage = lazyPage(() => import('./pages/inbox/inbox-page'), 'InboxPage');
-const AgentsPage = lazyPage(() => import('./pages/agents/agents-page'), 'AgentsPage');
-const NewAgentPage = lazyPage(() => import('./pages/agents/new-agent-page'), 'NewAgentPage');
-const AgentPage = lazyPage(() => import('./pages/agents/agent-page'), 'AgentPage');
-const DatastoresPage = lazyPage(() => import('./pages/datastores/datastores-page'), 'DatastoresPage');
-const DatastorePage = lazyPage(() => import('./pages/datastores/datastore-page'), 'DatastorePage');
-const AnalyticsPage = lazyPage(() => import('./pages/analytics/analytics-page'), 'AnalyticsPage');
-const SettingsPage = lazyPage(() => import('./pages/settings/settings-page'), 'SettingsPage');
-const NotFoundPage = lazyPage(() => import('./pages/not-found-page'), 'NotFoundPage');
+const InboxPage = lazyPage(pageChunks.inbox, 'InboxPage');
+const AgentsPage = lazyPage(pageChunks.agents, 'AgentsPage');
+const NewAgentPage = lazyPage(pageChunks.newAgent, 'NewAgentPage');
+const AgentPage = lazyPage(pageChunks.agent, 'AgentPage');
+const DatastoresPage = lazyPage(pageChunks.datastores, 'DatastoresPage');
+const DatastorePage = lazyPage(pageChunks.datastore, 'DatastorePage');
+const AnalyticsPage = lazyPage(pageChunks.analytics, 'AnalyticsPage');
+const SettingsPage = lazyPage(pageChunks.settings, 'SettingsPage');
+const NotFoundPage = lazyPage(pageChunks.notFound, 'NotFoundPage');
 
 /** The shell, with the workspace's events followed live for every page in it. */
 function LiveShell({ children }: { children: ReactNode }) {

@@ -1,4 +1,6 @@
-import { ChatWidget, type Contact, type WidgetEventName, type WidgetOptions } from './chat-widget.js';
+import type { VisitorContextInput } from '../../../src/contract/answers.js';
+import type { Contact } from './chat-session.js';
+import { ChatWidget, type WidgetEventName, type WidgetOptions } from './chat-widget.js';
 import { ParleyClient, type WidgetConfig } from './parley-client.js';
 import { VisitorStore } from './visitor-store.js';
 
@@ -77,6 +79,16 @@ function overridden(config: WidgetConfig, data: DOMStringMap): WidgetConfig {
   };
 }
 
+/** The page's URL, where the visitor came from, their language and browser, cut to what the server keeps. */
+function pageContext(): VisitorContextInput {
+  return {
+    pageUrl: location.href.slice(0, 2_000),
+    ...(document.referrer === '' ? {} : { referrer: document.referrer.slice(0, 2_000) }),
+    ...(navigator.language ? { language: navigator.language.slice(0, 35) } : {}),
+    userAgent: navigator.userAgent.slice(0, 512),
+  };
+}
+
 async function mount(script: HTMLScriptElement, agentId: string): Promise<ChatWidget | null> {
   const data = script.dataset;
   const mode: WidgetOptions['mode'] = data.mode === 'inline' ? 'inline' : 'floating';
@@ -86,22 +98,29 @@ async function mount(script: HTMLScriptElement, agentId: string): Promise<ChatWi
     return null;
   }
   // The API lives where the script came from, whatever page includes it.
-  const client = new ParleyClient(new URL('.', script.src), agentId);
+  const client = new ParleyClient(new URL('.', script.src), agentId, pageContext);
   const config = overridden(await client.config(), data);
   if (!customElements.get(TAG)) customElements.define(TAG, class extends HTMLElement {});
   const host = document.createElement(TAG);
   host.dataset.agentId = agentId;
   target.append(host);
   const shadow = host.attachShadow({ mode: 'open' });
-  return new ChatWidget(shadow, client, new VisitorStore(agentId), config, {
-    mode,
-    lang: data.lang,
-    color: data.color,
-    position: data.position,
-    theme: data.theme,
-    title: data.title,
-    greeting: data.greeting,
-  }, emitFor(agentId));
+  return new ChatWidget(
+    shadow,
+    client,
+    new VisitorStore(agentId),
+    config,
+    {
+      mode,
+      lang: data.lang,
+      color: data.color,
+      position: data.position,
+      theme: data.theme,
+      title: data.title,
+      greeting: data.greeting,
+    },
+    emitFor(agentId),
+  );
 }
 
 function boot(script: HTMLScriptElement | null): void {
@@ -117,10 +136,12 @@ function boot(script: HTMLScriptElement | null): void {
   });
   widgets.set(
     agentId,
-    ready.then(() => mount(script, agentId)).catch((error: unknown) => {
-      console.warn('Parley widget: could not start', error);
-      return null;
-    }),
+    ready
+      .then(() => mount(script, agentId))
+      .catch((error: unknown) => {
+        console.warn('Parley widget: could not start', error);
+        return null;
+      }),
   );
   window.Parley ??= {
     ...handle(() => [...widgets.values()]),

@@ -20,7 +20,8 @@ export function link(href: string, text: string): HTMLAnchorElement {
 }
 
 // `code`, **bold**, *italic* or _italic_, [text](url), bare http(s) URLs.
-const INLINE = /`([^`\n]+)`|\*\*([^*\n]+)\*\*|__([^_\n]+)__|\*([^*\n]+)\*|\b_([^_\n]+)_\b|\[([^\]\n]*)\]\(([^)\s]*)\)|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])/g;
+const INLINE =
+  /`([^`\n]+)`|\*\*([^*\n]+)\*\*|__([^_\n]+)__|\*([^*\n]+)\*|\b_([^_\n]+)_\b|\[([^\]\n]*)\]\(([^)\s]*)\)|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])/g;
 
 function inline(text: string, into: Node): void {
   let last = 0;

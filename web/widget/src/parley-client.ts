@@ -1,81 +1,39 @@
-import { AnswerStreamError, readAnswerStream } from '../../contract/answer-stream.js';
+import type { AnswerBody, VisitorContextInput } from '../../../src/contract/answers.js';
+import type { ErrorBody } from '../../../src/contract/errors.js';
+import { AnswerStreamError, readAnswerStream } from '../../../src/contract/answer-stream.js';
+import type { ConversationStatus, MessageEval } from '../../../src/contract/conversations.js';
+import type {
+  VisitorContactBody,
+  VisitorMessageBody,
+  VisitorStatusBody,
+  VisitorStreamPayloads,
+  VisitorTranscriptBody,
+} from '../../../src/contract/visitor-conversation.js';
+import type { WidgetConfigBody } from '../../../src/contract/widget-settings.js';
 import { readSse } from './read-sse.js';
 
-export type LeadRule = 'off' | 'optional' | 'required';
+export type { ConversationStatus };
 
 /** `GET /agents/{id}/widget`: what the widget shows. */
-export interface WidgetConfig {
-  agentId: string;
-  name: string;
-  iconUrl: string | null;
-  widget: {
-    color: string;
-    position: 'left' | 'right';
-    theme: 'light' | 'dark' | 'auto';
-    title: string | null;
-    avatarUrl: string | null;
-    greeting: string;
-    initialMessages: string[];
-    suggestedQuestions: string[];
-    language: string;
-    humanHandoff: boolean;
-    ratings: boolean;
-    leadForm: { mode: 'off' | 'before-first-question' | 'after-first-answer'; name: LeadRule; email: LeadRule; phone: LeadRule };
-    hideBranding: boolean;
-  };
-}
+export type WidgetConfig = WidgetConfigBody;
 
-export interface Source {
-  name: string;
-  url: string | null;
-}
+/** A source as the widget lists it under an answer. */
+export type Source = Pick<VisitorMessageBody['sources'][number], 'name' | 'url'>;
 
-export type Rating = 'GOOD' | 'BAD' | null;
+export type Rating = MessageEval;
 
-export interface Sender {
-  type: 'user' | 'visitor' | 'agent';
-  name: string | null;
-  mine?: boolean;
-}
+/** Who wrote a message; `mine` (live messages only) marks the visitor's own, written in another tab. */
+export type Sender = NonNullable<VisitorMessageBody['sender']> & { mine?: boolean };
 
-/** What a notice the server wrote tells, by kind (the API's `notice`); a newer server may send other kinds. */
-export type Notice =
-  | { kind: 'humanRequested'; email?: string }
-  | { kind: 'personJoined'; name: string }
-  | { kind: 'aiSwitchedOff' }
-  | { kind: 'reopened' };
+export type Transcript = VisitorTranscriptBody;
 
-export interface TranscriptMessage {
-  id: string;
-  from: 'human' | 'agent' | 'system';
-  /** A notice's English wording, shown for a kind this widget does not know. */
-  text: string;
-  sender: Sender | null;
-  eval: Rating;
-  sources: { name: string; url: string | null }[];
-  notice?: Notice;
-}
+/** What an answer's stream ends with: the answer and the ids that continue its conversation. */
+export type AnswerEnd = AnswerBody;
 
-export type ConversationStatus = 'UNRESOLVED' | 'RESOLVED' | 'HUMAN_REQUESTED';
-
-export interface Transcript {
-  conversationId: string;
-  status: ConversationStatus;
-  isAiEnabled: boolean;
-  messages: TranscriptMessage[];
-}
-
-/** The last frame of an answer: the ids, and the token that continues the conversation. */
-export interface AnswerEnd {
-  answer?: string;
-  conversationId: string;
-  visitorId: string;
-  messageId: string;
-  visitorToken: string;
-  sources?: { datasource_name: string; source_url: string | null }[];
-}
-
-export type LiveMessage = Pick<TranscriptMessage, 'id' | 'from' | 'text' | 'sender' | 'notice'> & Partial<Pick<TranscriptMessage, 'eval' | 'sources'>>;
+/** A message as the widget shows it, live or read back: the transcript's rating and sources may be missing. */
+export type LiveMessage = Pick<VisitorMessageBody, 'id' | 'from' | 'text' | 'notice'> & { sender: Sender | null } & Partial<
+    Pick<VisitorMessageBody, 'eval' | 'sources'>
+  >;
 
 export type LiveEvent =
   | { kind: 'message'; id: string | undefined; message: LiveMessage }
@@ -98,6 +56,8 @@ export class ParleyClient {
   constructor(
     readonly base: URL,
     readonly agentId: string,
+    /** What the page tells the members of where a conversation starts (sent with its first question). */
+    readonly pageContext: () => VisitorContextInput | undefined = () => undefined,
   ) {}
 
   #url(path: string): string {
@@ -110,7 +70,7 @@ export class ParleyClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(this.#url(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
     if (!response.ok) {
-      const error = (await response.json().catch(() => ({}))) as { error?: string };
+      const error = (await response.json().catch(() => ({}))) as Partial<ErrorBody>;
       throw new CallFailed(response.status, error.error ?? 'UNKNOWN');
     }
     return response;
@@ -126,26 +86,28 @@ export class ParleyClient {
 
   /** Asks, calling `onDelta` with each piece of the answer as it streams; resolves with the last frame. */
   async ask(query: string, token: string | null, conversationId: string | null, onDelta: (text: string) => void): Promise<AnswerEnd> {
-    const body = { query, streaming: true, ...(conversationId ? { conversationId } : {}) };
+    // A first question starts the conversation: the page's context goes with it, for the members.
+    const context = conversationId ? undefined : this.pageContext();
+    const body = { query, streaming: true, ...(conversationId ? { conversationId } : {}), ...(context === undefined ? {} : { context }) };
     const response = await this.#call('POST', '/query', token, body);
     if (response.body === null) throw new CallFailed(0, 'NO_BODY');
     try {
-      return await readAnswerStream<AnswerEnd>(readSse(response.body), onDelta);
+      return await readAnswerStream(readSse(response.body), onDelta);
     } catch (error) {
       if (error instanceof AnswerStreamError) throw error.reason === 'error' ? new CallFailed(502, 'STREAM_ERROR') : new CallFailed(0, 'CUT_SHORT');
       throw error;
     }
   }
 
-  async setStatus(token: string, status: 'HUMAN_REQUESTED' | 'RESOLVED'): Promise<Transcript> {
-    return (await (await this.#call('POST', '/conversation/status', token, { status })).json()) as Transcript;
+  async setStatus(token: string, status: VisitorStatusBody['status']): Promise<Transcript> {
+    return (await (await this.#call('POST', '/conversation/status', token, { status } satisfies VisitorStatusBody)).json()) as Transcript;
   }
 
   async rate(token: string, messageId: string, rating: Rating): Promise<void> {
     await this.#call('POST', '/conversation/ratings', token, { messageId, eval: rating });
   }
 
-  async identify(token: string, contact: { firstName?: string; email?: string; phoneNumber?: string }): Promise<void> {
+  async identify(token: string, contact: VisitorContactBody): Promise<void> {
     await this.#call('PUT', '/conversation/contact', token, contact);
   }
 
@@ -169,9 +131,16 @@ export class ParleyClient {
           for await (const frame of readSse(response.body)) {
             pause = 1_000;
             if (frame.id) after = frame.id;
-            if (frame.event === 'message') onEvent({ kind: 'message', id: frame.id, message: JSON.parse(frame.data) as LiveMessage });
-            else if (frame.event === 'ready') onEvent({ kind: 'ready', id: undefined, resumed: from !== undefined && (JSON.parse(frame.data) as { resumed: boolean }).resumed });
-            else if (frame.event === 'status') onEvent({ kind: 'status', id: frame.id, ...(JSON.parse(frame.data) as { status: ConversationStatus; isAiEnabled?: boolean }) });
+            if (frame.event === 'message')
+              onEvent({ kind: 'message', id: frame.id, message: JSON.parse(frame.data) as VisitorStreamPayloads['message'] });
+            else if (frame.event === 'ready')
+              onEvent({
+                kind: 'ready',
+                id: undefined,
+                resumed: from !== undefined && (JSON.parse(frame.data) as VisitorStreamPayloads['ready']).resumed,
+              });
+            else if (frame.event === 'status')
+              onEvent({ kind: 'status', id: frame.id, ...(JSON.parse(frame.data) as VisitorStreamPayloads['status']) });
           }
         }
       } catch {

@@ -1,20 +1,11 @@
-/** What the widget remembers about the visitor of one agent, across reloads and pages. */
-export interface VisitorState {
-  visitorToken?: string;
-  conversationId?: string;
-  visitorId?: string;
-  /** The last event of the conversation's live stream seen: a reload resumes after it. */
-  lastEventId?: string;
-  /** The lead form was sent or put aside: it is not asked again. */
-  leadDone?: boolean;
-}
+import type { SessionStore, VisitorState } from './chat-session.js';
 
 /**
  * localStorage under a key per agent (`parley:<agentId>`), so two agents' widgets on one site never
  * read each other's visitor. Storage may be off (private modes, sandboxed frames): then the state lives
  * as long as the page.
  */
-export class VisitorStore {
+export class VisitorStore implements SessionStore {
   readonly #key: string;
   #memory: VisitorState = {};
 

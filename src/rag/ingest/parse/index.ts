@@ -34,11 +34,7 @@ const PARSERS: Readonly<Record<DocumentKind, DocumentParser>> = {
  * @throws UnreadableDocumentError, with a message fit to show the uploader, for encrypted, damaged or empty
  * documents and for documents over `limits`.
  */
-export async function parseDocument(
-  filePath: string,
-  kind: DocumentKind,
-  limits: ParseLimits = PARSE_LIMITS,
-): Promise<ParsedDocument> {
+export async function parseDocument(filePath: string, kind: DocumentKind, limits: ParseLimits = PARSE_LIMITS): Promise<ParsedDocument> {
   const { sections, title, totalPages } = await PARSERS[kind](filePath, limits);
   const withText = sections.filter((section) => section.text.trim() !== '');
   if (withText.length === 0) throw noText(kind === 'pdf' ? ' (is it a scanned image?)' : '');

@@ -120,6 +120,9 @@ function frontMatter(lines: readonly string[]): { title?: string; bodyStart: num
   const end = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(line));
   if (end < 0) return { bodyStart: 0 };
   const titleLine = lines.slice(1, end).find((line) => /^title\s*:/i.test(line));
-  const title = titleLine?.replace(/^title\s*:\s*/i, '').replace(/^(["'])(.*)\1$/, '$2').trim();
+  const title = titleLine
+    ?.replace(/^title\s*:\s*/i, '')
+    .replace(/^(["'])(.*)\1$/, '$2')
+    .trim();
   return { title: title || undefined, bodyStart: end + 1 };
 }

@@ -5,11 +5,7 @@ const HORIZONTAL_SPACE = /[ \t\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]+/g;
 
 /** Unix line ends, no control characters, NFC; keeps spacing exactly (for code and other verbatim text). */
 export function cleanCharacters(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/\f/g, '\n\n')
-    .replace(CONTROL_CHARACTERS, '')
-    .normalize('NFC');
+  return text.replace(/\r\n?/g, '\n').replace(/\f/g, '\n\n').replace(CONTROL_CHARACTERS, '').normalize('NFC');
 }
 
 /**

@@ -43,7 +43,5 @@ function csvProblem(error: unknown): string {
   const lineNumber = error instanceof Error && 'lines' in error ? error.lines : undefined;
   const line = typeof lineNumber === 'number' ? ` near line ${lineNumber}` : '';
   const unclosed = error instanceof Error && 'code' in error && error.code === 'CSV_QUOTE_NOT_CLOSED';
-  return unclosed
-    ? `The CSV file has a quoted field that is never closed${line}`
-    : `The file is damaged or not a valid CSV file (problem${line})`;
+  return unclosed ? `The CSV file has a quoted field that is never closed${line}` : `The file is damaged or not a valid CSV file (problem${line})`;
 }

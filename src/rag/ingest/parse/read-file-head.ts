@@ -1,11 +1,7 @@
 import { open } from 'node:fs/promises';
 
 /** Up to `length` bytes from the start of a file (or from its end), without reading the rest. */
-export async function readFileSlice(
-  filePath: string,
-  length: number,
-  from: 'start' | 'end' = 'start',
-): Promise<Uint8Array> {
+export async function readFileSlice(filePath: string, length: number, from: 'start' | 'end' = 'start'): Promise<Uint8Array> {
   const file = await open(filePath, 'r');
   try {
     const { size } = await file.stat();

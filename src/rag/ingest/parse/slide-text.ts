@@ -43,7 +43,9 @@ function addBlock(text: string, result: SlideText): void {
 }
 
 function paragraphs(body: XmlElement): string[] {
-  return findAll(body, 'a:p').map(paragraphText).filter((line) => line.trim() !== '');
+  return findAll(body, 'a:p')
+    .map(paragraphText)
+    .filter((line) => line.trim() !== '');
 }
 
 // Runs and fields carry text in <a:t>; a soft line break is <a:br/>.

@@ -9,12 +9,27 @@ const HEAD_BYTES = 64 * 1024;
 
 const KIND_BY_FILE_TYPE: Readonly<Record<string, DocumentKind>> = {
   pdf: 'pdf',
-  docx: 'docx', docm: 'docx', dotx: 'docx', dotm: 'docx',
-  pptx: 'pptx', pptm: 'pptx', ppsx: 'pptx', ppsm: 'pptx', potx: 'pptx', potm: 'pptx',
-  xlsx: 'xlsx', xlsm: 'xlsx', xltx: 'xlsx', xltm: 'xlsx',
+  docx: 'docx',
+  docm: 'docx',
+  dotx: 'docx',
+  dotm: 'docx',
+  pptx: 'pptx',
+  pptm: 'pptx',
+  ppsx: 'pptx',
+  ppsm: 'pptx',
+  potx: 'pptx',
+  potm: 'pptx',
+  xlsx: 'xlsx',
+  xlsm: 'xlsx',
+  xltx: 'xlsx',
+  xltm: 'xlsx',
 };
 
-const TEXT_BOMS = [[0xef, 0xbb, 0xbf], [0xff, 0xfe], [0xfe, 0xff]];
+const TEXT_BOMS = [
+  [0xef, 0xbb, 0xbf],
+  [0xff, 0xfe],
+  [0xfe, 0xff],
+];
 
 /**
  * What kind of document a file is, from its content: magic bytes for binary formats (file-type looks inside
@@ -60,11 +75,7 @@ function sniffText(head: Uint8Array, extension: string | undefined, complete: bo
  * which; the parser then explains that the file needs its password removed. Legacy .doc/.xls/.ppt files
  * share the container but are not encrypted packages, and are not supported.
  */
-async function sniffEncryptedOffice(
-  filePath: string,
-  head: Uint8Array,
-  extension: string | undefined,
-): Promise<DocumentKind | undefined> {
+async function sniffEncryptedOffice(filePath: string, head: Uint8Array, extension: string | undefined): Promise<DocumentKind | undefined> {
   const kind = extension ? KIND_BY_FILE_TYPE[extension] : undefined;
   if (!kind || kind === 'pdf') return undefined;
   // The directory naming the streams is usually near the start, but writers may put it at the end.

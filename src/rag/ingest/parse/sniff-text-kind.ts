@@ -4,8 +4,7 @@ import { detectDelimiter } from './detect-delimiter.js';
 export type TextKind = Extract<DocumentKind, 'html' | 'json' | 'csv' | 'markdown' | 'txt'>;
 
 const HTML_ROOT = /^(?:<!doctype\s+html|<(?:html|head|body)\b)/i;
-const HTML_FRAGMENT =
-  /^<(?:div|p|h[1-6]|table|ul|ol|section|article|main|span|a|meta|link|title|style|script|header|nav|form|img|br)[\s>/]/i;
+const HTML_FRAGMENT = /^<(?:div|p|h[1-6]|table|ul|ol|section|article|main|span|a|meta|link|title|style|script|header|nav|form|img|br)[\s>/]/i;
 const XML_DOCUMENT = /^(?:<\?xml|<!doctype|<svg\b|<rss\b|<feed\b)/i;
 const JSON_START = /^(?:\{\s*(?:"|\}$)|\[\s*(?:\{\s*"|\[|\]$))/;
 
@@ -25,10 +24,19 @@ const WEAK_MARKDOWN = [
 
 // Only where the content alone cannot decide (plain text that could be read as something richer) does the name.
 const NAMED_TEXT_KINDS: Readonly<Record<string, TextKind>> = {
-  md: 'markdown', markdown: 'markdown', mdown: 'markdown', mkd: 'markdown', mdx: 'markdown',
-  csv: 'csv', tsv: 'csv', tab: 'csv',
-  html: 'html', htm: 'html', xhtml: 'html',
-  txt: 'txt', text: 'txt',
+  md: 'markdown',
+  markdown: 'markdown',
+  mdown: 'markdown',
+  mkd: 'markdown',
+  mdx: 'markdown',
+  csv: 'csv',
+  tsv: 'csv',
+  tab: 'csv',
+  html: 'html',
+  htm: 'html',
+  xhtml: 'html',
+  txt: 'txt',
+  text: 'txt',
 };
 
 /**

@@ -9,8 +9,7 @@ export const passwordProtected = (label: string): UnreadableDocumentError =>
 export const damaged = (label: string, cause?: unknown): UnreadableDocumentError =>
   new UnreadableDocumentError(`The file is damaged or not a valid ${label} file`, { cause });
 
-export const noText = (hint = ''): UnreadableDocumentError =>
-  new UnreadableDocumentError(`The document contains no text${hint}`);
+export const noText = (hint = ''): UnreadableDocumentError => new UnreadableDocumentError(`The document contains no text${hint}`);
 
 /** A document over one of the parse limits; `what` says how big it is, `limit` what Parley reads at most. */
 export const overLimit = (what: string, limit: string): UnreadableDocumentError =>

@@ -48,9 +48,7 @@ export function findFirst(element: XmlElement, name: string): XmlElement | undef
 }
 
 export function childElements(element: XmlElement, name?: string): XmlElement[] {
-  return element.children.filter(
-    (child): child is XmlElement => typeof child !== 'string' && (name === undefined || child.name === name),
-  );
+  return element.children.filter((child): child is XmlElement => typeof child !== 'string' && (name === undefined || child.name === name));
 }
 
 export function textContent(element: XmlElement): string {

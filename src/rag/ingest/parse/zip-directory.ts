@@ -32,7 +32,7 @@ const U32_MAX = 0xffffffff;
 export function* readZipDirectory(bytes: Uint8Array): Generator<ZipEntry> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const { directoryOffset, shift } = locateDirectory(view);
-  for (let at = directoryOffset + shift; isSignature(view, at, DIRECTORY_ENTRY); ) {
+  for (let at = directoryOffset + shift; isSignature(view, at, DIRECTORY_ENTRY);) {
     const { entry, next } = readDirectoryEntry(view, bytes, at, shift);
     yield entry;
     at = next;
@@ -102,7 +102,7 @@ function readZip64Sizes(
   length: number,
   sizes: { declaredSize: number; compressedSize: number; localOffset: number },
 ): void {
-  for (let at = start; at + 4 <= start + length; ) {
+  for (let at = start; at + 4 <= start + length;) {
     const id = view.getUint16(at, true);
     const size = view.getUint16(at + 2, true);
     if (id === ZIP64_EXTRA) {

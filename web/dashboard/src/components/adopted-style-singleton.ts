@@ -28,6 +28,7 @@ export function styleSingleton() {
       add(styles);
       return remove;
       // As the package: added once per mount, again on a change only when dynamic.
+      // eslint-disable-next-line react-hooks/exhaustive-deps -- the styles of a static sheet are read once, on purpose
     }, [dynamic && styles]);
     return null;
   };

@@ -2,7 +2,11 @@ import type { AnswerSource } from '../queries/agents';
 import { counted } from './counted';
 
 const pageOf = (source: AnswerSource) =>
-  source.page_number === undefined ? null : source.total_pages === undefined ? `page ${source.page_number}` : `page ${source.page_number} of ${source.total_pages}`;
+  source.page_number === undefined
+    ? null
+    : source.total_pages === undefined
+      ? `page ${source.page_number}`
+      : `page ${source.page_number} of ${source.total_pages}`;
 
 /**
  * Where an answer comes from: the passages it cites, numbered as its text cites them ([1] is the first), with
@@ -12,16 +16,12 @@ export function AnswerSources({ sources, defaultOpen = true }: { sources: readon
   if (sources.length === 0) return <p className="muted small">No sources: the answer cites no passage.</p>;
   return (
     <details className="sources" open={defaultOpen}>
-      <summary>
-        {counted(sources.length, 'source')}
-      </summary>
+      <summary>{counted(sources.length, 'source')}</summary>
       <ol className="source-list">
         {sources.map((source, index) => (
           <li key={source.chunk_id} className="source">
             <div className="source-head">
-              <span className="source-number">
-                [{index + 1}]
-              </span>
+              <span className="source-number">[{index + 1}]</span>
               <span className="source-name">{source.datasource_name}</span>
               {pageOf(source) !== null && <span className="muted">{pageOf(source)}</span>}
               <span className="score" title="Relevance score">

@@ -7,7 +7,7 @@ Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, To
 export interface BarSeries {
   label: string;
   values: readonly number[];
-  /** A colour custom property of styles.css (`--chart-1`, `--success`…): its light or dark value is drawn. */
+  /** A colour custom property of the stylesheets (styles/base.css) (`--chart-1`, `--success`…): its light or dark value is drawn. */
   color: string;
 }
 

@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import { describedBy, FieldError, FieldHint } from './field';
 
 interface ChoiceFieldProps<T extends string> {
   legend: ReactNode;
@@ -16,9 +17,8 @@ interface ChoiceFieldProps<T extends string> {
 /** One of a few choices, as radio buttons drawn side by side (a segmented control). */
 export function ChoiceField<T extends string>({ legend, name, value, options, onChange, hint, error, disabled = false }: ChoiceFieldProps<T>) {
   const id = useId();
-  const describedBy = [hint !== undefined ? `${id}-hint` : '', error !== undefined ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    <fieldset className="fieldset" aria-describedby={describedBy === '' ? undefined : describedBy} disabled={disabled}>
+    <fieldset className="fieldset" aria-describedby={describedBy(id, hint, error)} disabled={disabled}>
       <legend>{legend}</legend>
       <div className="segmented">
         {options.map((option) => (
@@ -28,16 +28,8 @@ export function ChoiceField<T extends string>({ legend, name, value, options, on
           </label>
         ))}
       </div>
-      {hint !== undefined && (
-        <div className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </div>
-      )}
-      {error !== undefined && (
-        <div className="field-error" id={`${id}-error`}>
-          {error}
-        </div>
-      )}
+      <FieldHint id={id} hint={hint} />
+      <FieldError id={id} error={error} />
     </fieldset>
   );
 }

@@ -29,7 +29,12 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
       <button
         type="button"
         className="button button-small"
-        onClick={() => copyText(text).then(() => setState('copied'), () => setState('failed'))}
+        onClick={() =>
+          void copyText(text).then(
+            () => setState('copied'),
+            () => setState('failed'),
+          )
+        }
       >
         {state === 'copied' ? 'Copied' : label}
       </button>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { describedBy, FieldError, FieldHint } from './field';
 
 interface ListEditorProps {
   legend: string;
@@ -23,7 +24,21 @@ interface ListEditorProps {
 }
 
 /** An ordered list of short texts: edit each in place, add one at the end, remove any. */
-export function ListEditor({ legend, itemLabel, items, onChange, max, maxLength, placeholder, hint, error, itemError, multiline = false, emptyText, inputMode }: ListEditorProps) {
+export function ListEditor({
+  legend,
+  itemLabel,
+  items,
+  onChange,
+  max,
+  maxLength,
+  placeholder,
+  hint,
+  error,
+  itemError,
+  multiline = false,
+  emptyText,
+  inputMode,
+}: ListEditorProps) {
   const id = useId();
   const list = useRef<HTMLOListElement>(null);
   const addButton = useRef<HTMLButtonElement>(null);
@@ -36,16 +51,11 @@ export function ListEditor({ legend, itemLabel, items, onChange, max, maxLength,
     setFocusIndex(null);
   }, [focusIndex]);
 
-  const describedBy = [hint !== undefined ? `${id}-hint` : '', error !== undefined ? `${id}-error` : ''].filter(Boolean).join(' ');
   const full = items.length >= max;
   return (
-    <fieldset className="fieldset list-editor" aria-describedby={describedBy === '' ? undefined : describedBy}>
+    <fieldset className="fieldset list-editor" aria-describedby={describedBy(id, hint, error)}>
       <legend>{legend}</legend>
-      {hint !== undefined && (
-        <div className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </div>
-      )}
+      <FieldHint id={id} hint={hint} />
       {items.length === 0 && emptyText !== undefined && <p className="muted small">{emptyText}</p>}
       <ol className="list-editor-items" ref={list}>
         {items.map((item, index) => {
@@ -64,7 +74,11 @@ export function ListEditor({ legend, itemLabel, items, onChange, max, maxLength,
             // Index keys: the entries are plain texts and every input is controlled, so a removal re-renders the rest.
             <li key={index} className="list-editor-item">
               <div className="list-editor-row">
-                {multiline ? <textarea {...control} rows={2} /> : <input {...control} type={inputMode === 'url' ? 'url' : 'text'} spellCheck={inputMode !== 'url'} />}
+                {multiline ? (
+                  <textarea {...control} rows={2} />
+                ) : (
+                  <input {...control} type={inputMode === 'url' ? 'url' : 'text'} spellCheck={inputMode !== 'url'} />
+                )}
                 <button
                   type="button"
                   className="button button-small button-quiet"
@@ -101,11 +115,7 @@ export function ListEditor({ legend, itemLabel, items, onChange, max, maxLength,
         </button>
         <span className="muted small">{full ? `The most there can be is ${max}.` : `Up to ${max}.`}</span>
       </div>
-      {error !== undefined && (
-        <div className="field-error" id={`${id}-error`}>
-          {error}
-        </div>
-      )}
+      <FieldError id={id} error={error} />
     </fieldset>
   );
 }

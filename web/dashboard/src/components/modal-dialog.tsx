@@ -27,18 +27,25 @@ export function ModalDialog({ trigger, title, description, children, wide = fals
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className={wide ? 'dialog dialog-wide' : 'dialog'} {...(description === undefined ? { 'aria-describedby': undefined } : {})}>
-          <div className="dialog-head">
-            <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close">
-                <span aria-hidden="true">×</span>
-              </button>
-            </Dialog.Close>
-          </div>
+          <DialogHead title={title} />
           {description !== undefined && <Dialog.Description className="dialog-description">{description}</Dialog.Description>}
           {open && children(() => setOpen(false))}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** A dialog's title and the button that closes it (inside a Radix `Dialog.Content`). */
+export function DialogHead({ title }: { title: string }) {
+  return (
+    <div className="dialog-head">
+      <Dialog.Title className="dialog-title">{title}</Dialog.Title>
+      <Dialog.Close asChild>
+        <button type="button" className="icon-button" aria-label="Close">
+          <span aria-hidden="true">×</span>
+        </button>
+      </Dialog.Close>
+    </div>
   );
 }

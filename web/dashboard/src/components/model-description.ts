@@ -25,7 +25,9 @@ export const roleOf = (name: string): string => TIERS[name] ?? 'a name clients o
 /** Who serves a name, in a few words: `fake-chat on Our vLLM`, `gpt-4o (OpenAI, server default)`. */
 export function servedBy(model: Pick<Model, 'provider' | 'model' | 'providerName'>): string {
   if (model.provider === 'local') return 'the built-in offline model';
-  return model.providerName === null ? `${model.model} (${PROVIDER_LABELS[model.provider]}, server default)` : `${model.model} on ${model.providerName}`;
+  return model.providerName === null
+    ? `${model.model} (${PROVIDER_LABELS[model.provider]}, server default)`
+    : `${model.model} on ${model.providerName}`;
 }
 
 /** What the model does with an agent's settings: the offline one ignores them, a real one follows them. */

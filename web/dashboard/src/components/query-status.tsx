@@ -1,3 +1,5 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { ApiError } from '../api';
 
 /** A loading line that screen readers announce; `fullPage` centres it in the window. */
@@ -29,4 +31,22 @@ export function ErrorState({ error, retry, fullPage = false }: { error: unknown;
       )}
     </div>
   );
+}
+
+interface QueryViewProps<T> {
+  query: UseQueryResult<T>;
+  /** The loading line, e.g. "Loading keys…". */
+  loading: string;
+  /** Shown instead of `children` when the data is an empty list: what that means and the next step. */
+  empty?: ReactNode;
+  /** What the data looks like once it is there. */
+  children: (data: T) => ReactNode;
+}
+
+/** A query's data once it has arrived; until then its loading line, and if it failed, why, with a way to try again. */
+export function QueryView<T>({ query, loading, empty, children }: QueryViewProps<T>) {
+  if (query.isPending) return <LoadingState label={loading} />;
+  if (query.isError) return <ErrorState error={query.error} retry={() => void query.refetch()} />;
+  if (empty !== undefined && Array.isArray(query.data) && query.data.length === 0) return empty;
+  return children(query.data);
 }

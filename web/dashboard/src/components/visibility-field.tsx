@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { describedBy, FieldError } from './field';
 
 interface VisibilityFieldProps {
   value: 'public' | 'private';
@@ -11,9 +12,9 @@ interface VisibilityFieldProps {
 
 /** The public/private choice of an agent or a datastore, as radio buttons named `visibility`. */
 export function VisibilityField({ value, error, privateNote, publicNote }: VisibilityFieldProps) {
-  const errorId = `${useId()}-visibility-error`;
+  const id = `${useId()}-visibility`;
   return (
-    <fieldset className="fieldset" aria-describedby={error === undefined ? undefined : errorId}>
+    <fieldset className="fieldset" aria-describedby={describedBy(id, undefined, error)}>
       <legend>Visibility</legend>
       <label className="check">
         <input type="radio" name="visibility" value="private" defaultChecked={value === 'private'} />
@@ -27,11 +28,7 @@ export function VisibilityField({ value, error, privateNote, publicNote }: Visib
           <strong>Public</strong> <span className="muted">— {publicNote}</span>
         </span>
       </label>
-      {error !== undefined && (
-        <div className="field-error" id={errorId}>
-          {error}
-        </div>
-      )}
+      <FieldError id={id} error={error} />
     </fieldset>
   );
 }

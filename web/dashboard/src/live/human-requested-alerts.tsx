@@ -1,10 +1,10 @@
 import { useLocation } from 'wouter';
 import { getAlertSettings } from './alert-settings';
 import { playChime } from './chime';
-import type { NotifyingPayload } from './live-event';
+import type { ConversationEventPayload } from '../../../../src/contract/events';
 import { useLiveEvent } from './live-events';
 
-const whoOf = ({ contact }: NotifyingPayload): string =>
+const whoOf = ({ contact }: ConversationEventPayload): string =>
   [contact?.firstName, contact?.lastName].filter(Boolean).join(' ') || contact?.email || 'A visitor';
 
 /**

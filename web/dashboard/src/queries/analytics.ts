@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { AnalyticsBody } from '../../../../src/contract/analytics';
 import { api } from '../api';
 import { useWorkspaceId } from '../session/session';
 
@@ -12,42 +13,10 @@ export interface AnalyticsFilter {
   includePlayground?: 'true';
 }
 
-export interface KnowledgeGap {
-  question: string;
-  count: number;
-  firstAskedAt: string;
-  lastAskedAt: string;
-  conversationId: string;
-  agent: { id: string; name: string; datastoreIds: string[] } | null;
-}
-
 /** GET /analytics (README, "Analytics"). */
-export interface AnalyticsReport {
-  from: string;
-  to: string;
-  agentId: string | null;
-  channel: string | null;
-  includePlayground: boolean;
-  conversations: {
-    total: number;
-    resolved: number;
-    /** Those that asked for a person at any time, whatever they are now. */
-    humanRequested: number;
-    resolutionRate: number | null;
-    humanRequestedRate: number | null;
-    messages: number;
-    messagesPerConversation: number | null;
-    humanReplied: number;
-    medianSecondsToFirstHumanReply: number | null;
-  };
-  perDay: { date: string; total: number; byChannel: Record<string, number> }[];
-  channels: string[];
-  /** The channels of the range's conversations whatever the channel filter: what it can pick. */
-  availableChannels: string[];
-  ratings: { good: number; bad: number };
-  topDatasources: { datasourceId: string; name: string; datastoreId: string | null; citations: number }[];
-  knowledgeGaps: { total: number; items: KnowledgeGap[] };
-}
+export type AnalyticsReport = AnalyticsBody;
+
+export type KnowledgeGap = AnalyticsReport['knowledgeGaps']['items'][number];
 
 export const analyticsKeys = {
   all: (workspaceId: string) => ['workspaces', workspaceId, 'analytics'] as const,

@@ -1,115 +1,69 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
+import type {
+  ConversationBody,
+  ConversationPatchBody,
+  ConversationStatus,
+  ListedConversationBody,
+  MessageBody,
+  MessageEval,
+  PatchedConversationBody,
+  ReadResultBody,
+  UpdateStatusResultBody,
+} from '../../../../src/contract/conversations';
+import type { Channel } from '../../../../src/contract/channels';
+import type { ConversationFilterQuery, ConversationSelectionQuery } from '../../../../src/contract/conversation-selection';
+import type { ConversationUpdatedPayload } from '../../../../src/contract/events';
+import type { InboxCounts } from '../../../../src/contract/inbox-tabs';
 import { api, apiWithHeaders } from '../api';
-import type { LiveCache, LiveEvent } from '../live/live-event';
+import type { LiveCache } from '../live/live-event';
 import { InvalidationBatch } from '../live/invalidation-batch';
 import { useWorkspaceId } from '../session/session';
-import type { AnswerSource } from './agents';
 
-export const CONVERSATION_STATUSES = ['UNRESOLVED', 'HUMAN_REQUESTED', 'RESOLVED'] as const;
-export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+export type { ConversationStatus, MessageEval };
+export type { InboxCounts, InboxTab, TabCount } from '../../../../src/contract/inbox-tabs';
 
-/** The channels `GET /user-conversations` filters by. */
-export const CHANNELS = ['website', 'api', 'dashboard', 'mail', 'messenger_a', 'messenger_b', 'team_chat', 'helpdesk', 'automation'] as const;
+/** The statuses in the order the inbox offers them. */
+export const CONVERSATION_STATUSES = ['UNRESOLVED', 'HUMAN_REQUESTED', 'RESOLVED'] as const satisfies readonly ConversationStatus[];
 
-/** Who wrote a message: a member (user), the visitor or the agent; null for system notices. */
-export interface Sender {
-  type: 'user' | 'visitor' | 'agent';
-  id: string | null;
-  name?: string | null;
-}
-
-export interface ListedMessage {
-  id: string;
-  text: string;
-  /** human: the visitor or a member (the sender tells which); agent: the AI; system: notices. */
-  from: 'human' | 'agent' | 'system';
-  sender: Sender | null;
-  createdAt: string;
-  read: boolean;
-  attachments: Record<string, unknown>[];
-}
-
-export interface Assignee {
-  id: string;
-  /** Null once the member left. */
-  name: string | null;
-}
+/** The channels the inbox's filter offers, in its order. */
+export const CHANNELS = [
+  'website',
+  'api',
+  'dashboard',
+  'mail',
+  'messenger_a',
+  'messenger_b',
+  'team_chat',
+  'helpdesk',
+  'automation',
+] as const satisfies readonly Channel[];
 
 /** A record of `GET /user-conversations` (with its latest message). */
-export interface ListedConversation {
-  id: string;
-  title: string;
-  status: ConversationStatus;
-  channel: string;
-  channelExternalId: string | null;
-  agent: { id: string; name: string; iconUrl: string | null; handle: string | null } | null;
-  contactInfo: { name: string | null; email: string | null; phoneNumber: string | null } | null;
-  isAiEnabled: boolean;
-  /** A member's test in an agent's playground (listed only when the inbox includes them). */
-  playground: boolean;
-  assignee: Assignee | null;
-  unreadCount: number;
-  messages: ListedMessage[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type ListedConversation = ListedConversationBody;
 
-export type MessageEval = 'GOOD' | 'BAD' | null;
-
-export interface ThreadMessage extends ListedMessage {
-  eval: MessageEval;
-  sources: AnswerSource[];
-}
+/** A message of a conversation's thread, with its rating and sources. */
+export type ThreadMessage = MessageBody;
 
 /** `GET /conversations/{id}`: the conversation with all its messages (oldest first once {@link useConversation} has them). */
-export interface ConversationDetail {
-  id: string;
-  title: string;
-  status: ConversationStatus;
-  channel: string;
-  /** The channel's own id (a thread, a chat), when it has one. */
-  channelExternalId: string | null;
-  isAiEnabled: boolean;
-  metadata: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  agent: { id: string; name: string; iconUrl: string | null } | null;
-  assignee: Assignee | null;
-  unreadCount: number;
-  messages: ThreadMessage[];
-  participantsVisitors: { id: string; contact: { id: string; firstName: string | null; lastName: string | null } | null }[];
-  participantsContacts: { id: string; firstName: string | null; lastName: string | null; email: string | null; phoneNumber: string | null }[];
-}
+export type ConversationDetail = ConversationBody;
 
-export interface TabCount {
-  total: number;
-  unread: number;
-}
-
-export type InboxTab = 'humanRequested' | 'unresolved' | 'mine' | 'unassigned' | 'all';
-
-export type InboxCounts = Record<InboxTab, TabCount>;
+/** A change to a conversation (`PATCH /conversations/{id}`). */
+export type ConversationPatch = ConversationPatchBody;
 
 /** What narrows conversations beside the tabs (the counts take these). */
-export interface ConversationFilter {
-  agentId?: string;
-  channel?: string;
-  search?: string;
-  /** ISO 8601 dates: created from the start of `startDate` to the end of `endDate` (UTC). */
-  startDate?: string;
-  endDate?: string;
-  /** The playground's conversations (the team trying its agents) too; left out otherwise. */
-  includePlayground?: boolean;
-}
+export type ConversationFilter = ConversationFilterQuery;
 
 /** A list's parameters: the filter plus what a tab selects. Bulk status changes take the same. */
-export interface ConversationSelection extends ConversationFilter {
-  status?: ConversationStatus;
-  /** true: not resolved (unresolved or asking for a person). */
-  open?: boolean;
-  assigneeId?: string;
-  unassigned?: boolean;
-}
+export type ConversationSelection = ConversationSelectionQuery;
 
 export interface ConversationPage {
   items: ListedConversation[];
@@ -140,11 +94,10 @@ const PAGE_SIZE = 30;
 
 /**
  * The conversations of a selection, most recently active first, a page at a time (the next page's cursor
- * comes in X-Next-Cursor).
+ * comes in X-Next-Cursor). Also fetched before the inbox mounts (first-screen.ts).
  */
-export function useConversationList(selection: ConversationSelection) {
-  const workspaceId = useWorkspaceId();
-  return useInfiniteQuery({
+export const conversationListQuery = (workspaceId: string, selection: ConversationSelection) =>
+  infiniteQueryOptions({
     queryKey: conversationKeys.list(workspaceId, selection),
     queryFn: async ({ pageParam, signal }): Promise<ConversationPage> => {
       const query = selectionQuery(selection);
@@ -157,19 +110,42 @@ export function useConversationList(selection: ConversationSelection) {
     },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
+  });
+
+export const useConversationList = (selection: ConversationSelection) =>
+  useInfiniteQuery({
+    ...conversationListQuery(useWorkspaceId(), selection),
     select: (data) => data.pages.flatMap((page) => page.items),
   });
-}
 
-export function useInboxCounts(filter: ConversationFilter) {
-  const workspaceId = useWorkspaceId();
-  return useQuery({
+/** How many conversations each inbox tab holds under the filters (also fetched before the inbox mounts). */
+export const inboxCountsQuery = (workspaceId: string, filter: ConversationFilter) =>
+  queryOptions({
     queryKey: conversationKeys.counts(workspaceId, filter),
     queryFn: ({ signal }) => {
       const query = selectionQuery(filter);
       return api<InboxCounts>(`/user-conversations/counts${query === '' ? '' : `?${query}`}`, { signal });
     },
   });
+
+export const useInboxCounts = (filter: ConversationFilter) => useQuery(inboxCountsQuery(useWorkspaceId(), filter));
+
+/** How long a message just written through a channel may go without a delivery state before it is not waited for. */
+const PLANNING_MS = 30_000;
+
+/**
+ * Whether a message of a channel conversation is still on its way out: pending, or written moments ago and not
+ * yet planned (the server marks it pending once its event is handled, which no live event announces).
+ */
+function awaitsDelivery(conversation: ConversationDetail, now: number): boolean {
+  if (conversation.channelExternalId === null) return false;
+  return conversation.messages.some(
+    (message) =>
+      message.delivery?.state === 'pending' ||
+      (message.delivery?.state === undefined &&
+        (message.from !== 'human' || message.sender?.type === 'user') &&
+        now - Date.parse(message.createdAt) < PLANNING_MS),
+  );
 }
 
 export function useConversation(id: string) {
@@ -181,6 +157,8 @@ export function useConversation(id: string) {
       const detail = await api<ConversationDetail>(conversationPath(id), { signal });
       return { ...detail, messages: detail.messages.reverse() };
     },
+    // No event tells when a message sent through a channel went out: while one is on its way, look again.
+    refetchInterval: (query) => (query.state.data !== undefined && awaitsDelivery(query.state.data, Date.now()) ? 3000 : false),
   });
 }
 
@@ -191,16 +169,8 @@ function useConversationMutation<Input, Output>(send: (input: Input) => Promise<
   return useMutation({ mutationFn: send, onSuccess: () => queryClient.invalidateQueries({ queryKey: conversationKeys.all(workspaceId) }) });
 }
 
-export interface ConversationPatch {
-  /** false: a person takes over (the agent stops answering); true: handed back to the agent. */
-  isAiEnabled?: boolean;
-  status?: ConversationStatus;
-  /** A member id; null unassigns. */
-  assigneeId?: string | null;
-}
-
 export const useUpdateConversation = (id: string) =>
-  useConversationMutation((patch: ConversationPatch) => api<{ id: string }>(conversationPath(id), { method: 'PATCH', body: patch }));
+  useConversationMutation((patch: ConversationPatch) => api<PatchedConversationBody>(conversationPath(id), { method: 'PATCH', body: patch }));
 
 export type ConversationUpdate = ReturnType<typeof useUpdateConversation>;
 
@@ -208,12 +178,16 @@ export type ConversationUpdate = ReturnType<typeof useUpdateConversation>;
 export const useReply = (id: string) =>
   useConversationMutation((text: string) => api<ThreadMessage>(`${conversationPath(id)}/messages`, { method: 'POST', body: { text } }));
 
+/** A member's private note: only the team sees it; it changes nothing of the conversation. */
+export const useNote = (id: string) =>
+  useConversationMutation((text: string) => api<ThreadMessage>(`${conversationPath(id)}/notes`, { method: 'POST', body: { text } }));
+
 /** Marks the visitor's messages read: at once in the thread, then in the lists and counts. */
 export function useMarkRead(id: string) {
   const workspaceId = useWorkspaceId();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<{ marked: number; unreadCount: number }>(`${conversationPath(id)}/read`, { method: 'POST' }),
+    mutationFn: () => api<ReadResultBody>(`${conversationPath(id)}/read`, { method: 'POST' }),
     onSuccess: () => {
       queryClient.setQueryData<ConversationDetail>(conversationKeys.detail(workspaceId, id), (detail) => detail && { ...detail, unreadCount: 0 });
       return queryClient.invalidateQueries({ queryKey: conversationKeys.all(workspaceId) });
@@ -225,7 +199,8 @@ export function useMarkRead(id: string) {
 export const useBulkStatus = () =>
   useConversationMutation(async ({ selection, status }: { selection: ConversationSelection; status: ConversationStatus }) => {
     const query = selectionQuery(selection);
-    return (await api<{ count: number }>(`/conversations/update-status${query === '' ? '' : `?${query}`}`, { method: 'POST', body: { status } })).count;
+    return (await api<UpdateStatusResultBody>(`/conversations/update-status${query === '' ? '' : `?${query}`}`, { method: 'POST', body: { status } }))
+      .count;
   });
 
 export function useRateMessage(conversationId: string) {
@@ -235,8 +210,10 @@ export function useRateMessage(conversationId: string) {
     mutationFn: ({ messageId, rating }: { messageId: string; rating: MessageEval }) =>
       api<ThreadMessage>(`/messages/${encodeURIComponent(messageId)}/eval`, { method: 'POST', body: { eval: rating } }),
     onSuccess: (rated) =>
-      queryClient.setQueryData<ConversationDetail>(conversationKeys.detail(workspaceId, conversationId), (detail) =>
-        detail && { ...detail, messages: detail.messages.map((message) => (message.id === rated.id ? { ...message, eval: rated.eval } : message)) },
+      queryClient.setQueryData<ConversationDetail>(
+        conversationKeys.detail(workspaceId, conversationId),
+        (detail) =>
+          detail && { ...detail, messages: detail.messages.map((message) => (message.id === rated.id ? { ...message, eval: rated.eval } : message)) },
       ),
   });
 }
@@ -249,12 +226,14 @@ export async function exportConversation(id: string, format: 'json' | 'html'): P
     : new Blob([typeof body === 'string' ? body : ''], { type: 'text/html' });
 }
 
-type ConversationChange = Extract<LiveEvent, { type: 'conversation.updated' }>['data'];
-
 /** A list record or the detail with an update's fields; the assignee's name waits for the refetch. */
-function withChange<T extends ListedConversation | ConversationDetail>(record: T, { changed, conversation }: ConversationChange): T {
+function withChange<T extends ListedConversation | ConversationDetail>(record: T, { changed, conversation }: ConversationUpdatedPayload): T {
   const assignee =
-    conversation.assigneeId === null ? null : record.assignee?.id === conversation.assigneeId ? record.assignee : { id: conversation.assigneeId, name: null };
+    conversation.assigneeId === null
+      ? null
+      : record.assignee?.id === conversation.assigneeId
+        ? record.assignee
+        : { id: conversation.assigneeId, name: null };
   return {
     ...record,
     status: conversation.status,
@@ -289,7 +268,21 @@ export function conversationLiveCache(queryClient: QueryClient, workspaceId: str
           updateDetail(conversationId, (detail) =>
             detail.messages.some((known) => known.id === message.id)
               ? detail
-              : { ...detail, messages: [...detail.messages, { ...message, read: false, eval: null, attachments: [], sources: [] }] },
+              : {
+                  ...detail,
+                  // The sender's name and the rest come with the refetch below.
+                  messages: [
+                    ...detail.messages,
+                    {
+                      ...message,
+                      sender: message.sender && { ...message.sender, name: null },
+                      read: false,
+                      eval: null,
+                      attachments: [],
+                      sources: [],
+                    },
+                  ],
+                },
           );
           batch.add(conversationKeys.detail(workspaceId, conversationId));
           refreshLists();
@@ -298,14 +291,16 @@ export function conversationLiveCache(queryClient: QueryClient, workspaceId: str
         case 'conversation.updated': {
           const change = event.data;
           updateDetail(change.conversationId, (detail) => withChange(detail, change));
-          queryClient.setQueriesData<InfiniteData<ConversationPage>>({ queryKey: conversationKeys.lists(workspaceId) }, (data) =>
-            data && {
-              ...data,
-              pages: data.pages.map((page) => ({
-                ...page,
-                items: page.items.map((item) => (item.id === change.conversationId ? withChange(item, change) : item)),
-              })),
-            },
+          queryClient.setQueriesData<InfiniteData<ConversationPage>>(
+            { queryKey: conversationKeys.lists(workspaceId) },
+            (data) =>
+              data && {
+                ...data,
+                pages: data.pages.map((page) => ({
+                  ...page,
+                  items: page.items.map((item) => (item.id === change.conversationId ? withChange(item, change) : item)),
+                })),
+              },
           );
           if (change.changed.includes('assigneeId')) batch.add(conversationKeys.detail(workspaceId, change.conversationId));
           refreshLists();

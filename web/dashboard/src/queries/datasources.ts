@@ -1,39 +1,15 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { ChunkBody, DatasourceBody, DatasourceStatus, NewDatasourceBody } from '../../../../src/contract/datasources';
 import { api, upload, type UploadProgress } from '../api';
 import type { LiveCache, LiveEvent } from '../live/live-event';
 import { useWorkspaceId } from '../session/session';
 
-export type DatasourceStatus = 'unsynched' | 'pending' | 'running' | 'synched' | 'error' | 'usage_limit_reached';
+export type { DatasourceStatus };
 
-export interface Datasource {
-  id: string;
-  type: 'file' | 'text' | 'web_page';
-  name: string;
-  status: DatasourceStatus;
-  datastoreId: string;
-  custom_id: string | null;
-  config: { source_url?: string; file_name?: string; kind?: string };
-  error: string | null;
-  progress: number;
-  nbChunks: number;
-  textSize: number;
-  totalPages: number | null;
-  mimeType: string | null;
-  size: number | null;
-  createdAt: string;
-  updatedAt: string;
-  lastSynch?: string;
-}
+export type Datasource = DatasourceBody;
 
-export interface Chunk {
-  id: string;
-  ordinal: number;
-  text: string;
-  source: string;
-  page_number: number | null;
-  tokens: number;
-  custom_id: string | null;
-}
+/** A chunk of an indexed datasource, as its chunk list pages them. */
+export type Chunk = ChunkBody;
 
 export const datasourceKeys = {
   all: (workspaceId: string) => ['workspaces', workspaceId, 'datasources'] as const,
@@ -88,9 +64,7 @@ export function datasourceLiveCache(queryClient: QueryClient, workspaceId: strin
   };
 }
 
-export type NewDatasource =
-  | { type: 'text'; name?: string; text: string; custom_id?: string }
-  | { type: 'web_page'; name?: string; config: { source_url: string }; custom_id?: string };
+export type NewDatasource = NewDatasourceBody;
 
 export function useAddDatasource(datastoreId: string) {
   const workspaceId = useWorkspaceId();

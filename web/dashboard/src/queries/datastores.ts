@@ -1,36 +1,16 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DatastoreBody, DatastoreInputBody, SearchHitBody, SearchMode, SearchQueryBody } from '../../../../src/contract/datastores';
 import { api } from '../api';
 import { useWorkspaceId } from '../session/session';
-import type { Visibility } from './agents';
 import { datasourceKeys, fetchDatasources, type Datasource } from './datasources';
 
-export interface Datastore {
-  id: string;
-  name: string;
-  description: string;
-  type: 'vector_a';
-  visibility: Visibility;
-  vectorWeight: number;
-  keywordWeight: number;
-  vectorWindows: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { SearchMode };
 
-export type DatastoreInput = Partial<Pick<Datastore, 'name' | 'description' | 'visibility' | 'vectorWeight' | 'keywordWeight' | 'vectorWindows'>>;
+export type Datastore = DatastoreBody;
 
-export type SearchMode = 'hybrid' | 'vector' | 'keyword';
+export type DatastoreInput = DatastoreInputBody;
 
-export interface SearchHit {
-  text: string;
-  score: number;
-  source: string;
-  datasource_id: string;
-  datasource_name: string;
-  custom_id: string | null;
-  chunk_id: string;
-  page_number: number | null;
-}
+export type SearchHit = SearchHitBody;
 
 export const datastoreKeys = {
   all: (workspaceId: string) => ['workspaces', workspaceId, 'datastores'] as const,
@@ -103,7 +83,10 @@ export function useDatastoreSearch(id: string, mode: SearchMode, query: string, 
   const workspaceId = useWorkspaceId();
   return useQuery({
     queryKey: datastoreKeys.search(workspaceId, id, mode, query, topK),
-    queryFn: ({ signal }) => api<SearchHit[]>(`${datastorePath(id)}/query`, { method: 'POST', body: { query, mode, topK }, signal }),
+    queryFn: ({ signal }) => {
+      const body: SearchQueryBody = { query, mode, topK };
+      return api<SearchHit[]>(`${datastorePath(id)}/query`, { method: 'POST', body, signal });
+    },
     enabled: query.trim() !== '',
     staleTime: 30_000,
     retry: false,

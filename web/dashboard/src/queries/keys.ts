@@ -1,19 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiKeyBody, IssuedKeyBody, NewKeyBody } from '../../../../src/contract/keys';
 import { api } from '../api';
 import { useWorkspaceId } from '../session/session';
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+export type ApiKey = ApiKeyBody;
 
-export interface IssuedKey extends ApiKey {
-  /** The whole key: in this answer only. */
-  key: string;
-}
+/** A new key: the whole key is in this answer only. */
+export type IssuedKey = IssuedKeyBody;
 
 export const keyKeys = {
   all: (workspaceId: string) => ['workspaces', workspaceId, 'keys'] as const,
@@ -28,7 +21,7 @@ export function useCreateKey() {
   const workspaceId = useWorkspaceId();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { name?: string }) => api<IssuedKey>('/keys', { method: 'POST', body }),
+    mutationFn: (body: NewKeyBody) => api<IssuedKey>('/keys', { method: 'POST', body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keyKeys.all(workspaceId) }),
   });
 }

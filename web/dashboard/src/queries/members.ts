@@ -1,30 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api';
-import type { Role } from '../session/access-tokens';
+import type { InvitedBody, MemberBody, NewMemberBody, PasswordResetBody, RoleChangeBody } from '../../../../src/contract/members';
 import { useWorkspaceId } from '../session/session';
 
-export interface Member {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  status: 'active' | 'invited';
-  createdAt: string;
-}
+export type Member = MemberBody;
 
-export interface InvitedMember extends Member {
-  /** The single-use link, shown only in this answer. */
-  invitationUrl: string;
-  invitationExpiresAt: string;
-  /** The link went out by e-mail too. */
-  emailed: boolean;
-}
+/** An invited member: the single-use link is in this answer only. */
+export type InvitedMember = InvitedBody;
 
-export interface MemberPasswordReset extends Member {
-  /** The single-use link that sets a new password, shown only in this answer. */
-  passwordResetUrl: string;
-  passwordResetExpiresAt: string;
-}
+/** A member with a new password-reset link, in this answer only. */
+export type MemberPasswordReset = PasswordResetBody;
 
 export const memberKeys = {
   all: (workspaceId: string) => ['workspaces', workspaceId, 'members'] as const,
@@ -43,16 +28,14 @@ function useMemberMutation<Input, Output>(send: (input: Input) => Promise<Output
   return useMutation({ mutationFn: send, onSuccess: () => queryClient.invalidateQueries({ queryKey: memberKeys.all(workspaceId) }) });
 }
 
-export const useInviteMember = () =>
-  useMemberMutation((body: { email: string; role: Role; name?: string }) => api<InvitedMember>('/members', { method: 'POST', body }));
+export const useInviteMember = () => useMemberMutation((body: NewMemberBody) => api<InvitedMember>('/members', { method: 'POST', body }));
 
 export const useChangeRole = () =>
-  useMemberMutation(({ id, role }: { id: string; role: Role }) => api<Member>(memberPath(id), { method: 'PATCH', body: { role } }));
+  useMemberMutation(({ id, role }: { id: string } & RoleChangeBody) => api<Member>(memberPath(id), { method: 'PATCH', body: { role } }));
 
 export const useRemoveMember = () => useMemberMutation((id: string) => api<Member>(memberPath(id), { method: 'DELETE' }));
 
-export const useReinviteMember = () =>
-  useMemberMutation((id: string) => api<InvitedMember>(`${memberPath(id)}/invitation`, { method: 'POST' }));
+export const useReinviteMember = () => useMemberMutation((id: string) => api<InvitedMember>(`${memberPath(id)}/invitation`, { method: 'POST' }));
 
 export const useMemberPasswordReset = () =>
   useMemberMutation((id: string) => api<MemberPasswordReset>(`${memberPath(id)}/password-reset`, { method: 'POST' }));

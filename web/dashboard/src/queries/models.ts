@@ -1,48 +1,24 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ModelBody, ModelProviderBody, ModelRouteBody, NewProviderBody, ProviderTestBody } from '../../../../src/contract/models';
 import { api } from '../api';
 import { useWorkspaceId } from '../session/session';
 
-export type ServingKind = 'openai' | 'openai-compatible' | 'anthropic' | 'local';
-export type ProviderKind = Exclude<ServingKind, 'local'>;
-
 /** A model name and what serves it in this workspace (GET /models). */
-export interface Model {
-  name: string;
-  provider: ServingKind;
-  /** The provider's model id; `local-extractive` for the built-in model. */
-  model: string;
-  providerId: string | null;
-  providerName: string | null;
-  /** What serves the name when the workspace chooses nothing: the server's configuration. */
-  operatorDefault: { provider: ServingKind; model: string };
-}
+export type Model = ModelBody;
 
-export interface ModelProvider {
-  id: string;
-  name: string;
-  kind: ProviderKind;
-  baseUrl: string | null;
-  apiKeyHint: string | null;
-  keyReadable: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export type ServingKind = Model['provider'];
 
-export interface ProviderInput {
-  name?: string;
-  kind?: ProviderKind;
-  baseUrl?: string | null;
-  apiKey?: string | null;
-}
+export type ModelProvider = ModelProviderBody;
 
-export interface ProviderTest {
-  ok: boolean;
-  code: string;
-  message: string;
-  status: number | null;
-  models: string[];
-  durationMs: number;
-}
+export type ProviderKind = ModelProvider['kind'];
+
+/**
+ * What the provider form sends, to create (name and kind needed) or to change (ProviderChangesBody: the kind
+ * stays): one type, as the form serves both.
+ */
+export type ProviderInput = Partial<NewProviderBody>;
+
+export type ProviderTest = ProviderTestBody;
 
 export const modelKeys = {
   all: (workspaceId: string) => ['workspaces', workspaceId, 'models'] as const,
@@ -89,7 +65,7 @@ export const useDeleteProvider = () => useModelsMutation((id: string) => api<Mod
 export const useTestProvider = (id: string) => useMutation({ mutationFn: () => api<ProviderTest>(`${providerPath(id)}/test`, { method: 'POST' }) });
 
 export const useSetRoute = () =>
-  useModelsMutation(({ name, providerId, model }: { name: string; providerId: string; model: string }) =>
+  useModelsMutation(({ name, providerId, model }: ModelRouteBody & { name: string }) =>
     api<Model>(`/model-routes/${encodeURIComponent(name)}`, { method: 'PUT', body: { providerId, model } }),
   );
 

@@ -1,46 +1,33 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api';
-import type { Role } from '../session/access-tokens';
+import type {
+  AccountChangesBody,
+  InvitationAcceptanceBody,
+  InvitationBody,
+  MeAnswerBody,
+  NewPasswordBody,
+  ResetRequestedBody,
+  SessionBody,
+  SetupBody,
+  SetupStatusBody,
+  SignInBody,
+  SignUpBody,
+  UserAnswerBody,
+} from '../../../../src/contract/auth';
 
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-}
+export type User = MeAnswerBody['user'];
 
-export interface Membership {
-  workspaceId: string;
-  workspaceName: string;
-  role: Role;
-  /** The person as a member of that workspace: assignee and sender ids name members. */
-  memberId: string;
-}
+/** The person as a member of a workspace: `memberId` is what assignee and sender ids name. */
+export type Membership = MeAnswerBody['memberships'][number];
 
-export interface Me {
-  user: User;
-  memberships: Membership[];
-}
+export type Me = MeAnswerBody;
 
-export interface SetupStatus {
-  setupRequired: boolean;
-  signUpOpen: boolean;
-}
+export type SetupStatus = SetupStatusBody;
 
-export interface BrowserSession {
-  id: string;
-  createdAt: string;
-  lastSeenAt: string;
-  userAgent: string | null;
-  current: boolean;
-}
+export type BrowserSession = SessionBody;
 
-export interface Invitation {
-  email: string;
-  workspaceName: string;
-  role: Role;
-  /** The signed-in person is the one invited: accepting needs no password. */
-  signedIn: boolean;
-}
+/** An invitation read by its link: `signedIn` when the invited person is the one signed in (no password needed). */
+export type Invitation = InvitationBody;
 
 /** The signed-in person and their sessions: not tied to a workspace, so keyed apart from workspace data. */
 export const sessionKeys = {
@@ -52,8 +39,9 @@ export const sessionKeys = {
 };
 
 /** The cookie's user, or a 401 ApiError when nobody is signed in. */
-export const useMe = () =>
-  useQuery({ queryKey: sessionKeys.me, queryFn: () => api<Me>('/me', { anonymous: true }), staleTime: 60_000 });
+export const meQuery = queryOptions({ queryKey: sessionKeys.me, queryFn: () => api<Me>('/me', { anonymous: true }), staleTime: 60_000 });
+
+export const useMe = () => useQuery(meQuery);
 
 export const useSetupStatus = () =>
   useQuery({
@@ -75,21 +63,19 @@ export const useBrowserSessions = () =>
 function useSessionStart<Body>(path: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: Body) => api<{ user: User }>(path, { method: 'POST', body, anonymous: true }),
+    mutationFn: (body: Body) => api<UserAnswerBody>(path, { method: 'POST', body, anonymous: true }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
   });
 }
 
-export const useSignIn = () => useSessionStart<{ email: string; password: string }>('/auth/sign-in');
-export const useSetup = () => useSessionStart<{ token: string; email: string; name: string; password: string }>('/auth/setup');
-export const useSignUp = () => useSessionStart<{ email: string; name: string; password: string; workspaceName: string }>('/auth/sign-up');
-export const useAcceptInvitation = () => useSessionStart<{ token: string; name?: string; password?: string }>('/auth/invitations/accept');
-export const useResetPassword = () => useSessionStart<{ token: string; password: string }>('/auth/password-reset');
+export const useSignIn = () => useSessionStart<SignInBody>('/auth/sign-in');
+export const useSetup = () => useSessionStart<SetupBody>('/auth/setup');
+export const useSignUp = () => useSessionStart<SignUpBody>('/auth/sign-up');
+export const useAcceptInvitation = () => useSessionStart<InvitationAcceptanceBody>('/auth/invitations/accept');
+export const useResetPassword = () => useSessionStart<NewPasswordBody>('/auth/password-reset');
 
 /** How "Forgot password?" goes on: by e-mail, or (a server without e-mail) through an owner. The same for every address. */
-export interface ResetRequested {
-  delivery: 'email' | 'ask-an-owner';
-}
+export type ResetRequested = ResetRequestedBody;
 
 export const useRequestPasswordReset = () =>
   useMutation({
@@ -99,8 +85,7 @@ export const useRequestPasswordReset = () =>
 export function useUpdateMe() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { name?: string; password?: string; currentPassword?: string }) =>
-      api<{ user: User }>('/me', { method: 'PATCH', body, anonymous: true }),
+    mutationFn: (body: AccountChangesBody) => api<UserAnswerBody>('/me', { method: 'PATCH', body, anonymous: true }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionKeys.me }),
   });
 }

@@ -1,62 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreatedWebhookBody, DeliveryBody, ListedWebhookBody, WebhookBody, WebhookChangesBody } from '../../../../src/contract/webhooks';
 import { api } from '../api';
 import { useWorkspaceId } from '../session/session';
 
-export const EVENT_TYPES = [
-  'conversation-resolved',
-  'human-requested',
-  'conversation.created',
-  'message.created',
-  'datasource.synched',
-  'datasource.error',
-] as const;
+export type Webhook = WebhookBody;
 
-export interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  description: string;
-  enabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+/** An endpoint as the list gives it: `consecutiveFailures` above 0 says it is failing. */
+export type ListedWebhook = ListedWebhookBody;
 
-/** An endpoint as the list gives it. */
-export interface ListedWebhook extends Webhook {
-  /** Tried deliveries since its newest success; more than 0: it is failing. */
-  consecutiveFailures: number;
-}
+/** A new endpoint, with its signing secret (in this answer only). */
+export type CreatedWebhook = CreatedWebhookBody;
 
-export interface CreatedWebhook extends Webhook {
-  secret: string;
-}
+/** What the endpoint form sends, to create (url and events needed) or to change (any of them). */
+export type WebhookInput = WebhookChangesBody;
 
-export type WebhookInput = Partial<Pick<Webhook, 'url' | 'events' | 'description' | 'enabled'>>;
-
-export interface DeliveryAttempt {
-  attempt: number;
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  responseExcerpt: string | null;
-}
-
-export interface Delivery {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  attemptCount: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  nextAttemptAt: string | null;
-  replayOf: string | null;
-  createdAt: string;
-  completedAt: string | null;
-  attempts: DeliveryAttempt[];
-  body: string;
-}
+/** A delivery (a webhook call or a notification e-mail) with its attempts. */
+export type Delivery = DeliveryBody;
 
 export const webhookKeys = {
   all: (workspaceId: string) => ['workspaces', workspaceId, 'webhooks'] as const,
@@ -93,11 +52,9 @@ function useWebhookMutation<Input, Output>(send: (input: Input) => Promise<Outpu
   return useMutation({ mutationFn: send, onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.all(workspaceId) }) });
 }
 
-export const useCreateWebhook = () =>
-  useWebhookMutation((body: WebhookInput) => api<CreatedWebhook>('/webhooks', { method: 'POST', body }));
+export const useCreateWebhook = () => useWebhookMutation((body: WebhookInput) => api<CreatedWebhook>('/webhooks', { method: 'POST', body }));
 
-export const useUpdateWebhook = (id: string) =>
-  useWebhookMutation((body: WebhookInput) => api<Webhook>(webhookPath(id), { method: 'PATCH', body }));
+export const useUpdateWebhook = (id: string) => useWebhookMutation((body: WebhookInput) => api<Webhook>(webhookPath(id), { method: 'PATCH', body }));
 
 export const useDeleteWebhook = () => useWebhookMutation((id: string) => api<Webhook>(webhookPath(id), { method: 'DELETE' }));
 

@@ -1,34 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { NOTIFYING_EVENTS, type NotifyingEvent } from '../../../../src/contract/events';
+import type { AudienceBody, RateLimitsBody, WorkspaceChangesBody, WorkspaceSettingsBody } from '../../../../src/contract/workspace';
 import { api } from '../api';
 import { useWorkspaceId } from '../session/session';
 import { sessionKeys } from './session';
 
-export const NOTIFYING_EVENTS = ['conversation-resolved', 'human-requested'] as const;
-export type NotifyingEvent = (typeof NOTIFYING_EVENTS)[number];
+export { NOTIFYING_EVENTS, type NotifyingEvent };
 
-export interface Audience {
-  admins: boolean;
-  customer: boolean;
-}
+/** Who is e-mailed of a conversation event. */
+export type Audience = AudienceBody;
 
-export interface RateLimits {
-  keyPerMinute: number;
-  ipPerMinute: number;
-  visitorPerMinute: number;
-}
+export type RateLimits = RateLimitsBody;
 
-export interface WorkspaceSettings {
-  name: string;
-  notifications: Record<NotifyingEvent, Audience>;
-  emailEnabled: boolean;
-  rateLimits: RateLimits;
-}
+export type WorkspaceSettings = WorkspaceSettingsBody;
 
-export interface WorkspaceChanges {
-  name?: string;
-  notifications?: Partial<Record<NotifyingEvent, Partial<Audience>>>;
-  rateLimits?: Partial<Record<keyof RateLimits, number | null>>;
-}
+/** A change: what is left out keeps its value; a rate limit set to null returns to the server default. */
+export type WorkspaceChanges = WorkspaceChangesBody;
 
 export const workspaceKeys = {
   settings: (workspaceId: string) => ['workspaces', workspaceId, 'settings'] as const,

@@ -1,14 +1,10 @@
+import type { AccessTokenBody } from '../../../../src/contract/auth';
 import { api, ApiError, type CredentialSource } from '../api';
 
-export type Role = 'owner' | 'admin' | 'member';
-
 /** What `POST /auth/token` answers: a short-lived bearer token for one workspace. */
-export interface AccessGrant {
-  accessToken: string;
-  expiresAt: string;
-  workspaceId: string;
-  role: Role;
-}
+export type AccessGrant = AccessTokenBody;
+
+export type Role = AccessGrant['role'];
 
 /** Renew this long before the token expires, so no request goes out with a token about to lapse. */
 const RENEW_BEFORE_MS = 60_000;

@@ -6,6 +6,7 @@ import { LoadingState, ErrorState } from '../components/query-status';
 import { sessionKeys, useMe, type Me, type Membership } from '../queries/session';
 import type { AccessTokens, Role } from './access-tokens';
 import { signInPath } from './next-path';
+import { initialWorkspace, rememberWorkspace } from './workspace-choice';
 
 export interface Session {
   me: Me;
@@ -31,30 +32,6 @@ export const useMyMemberId = (): string => useSession().workspace.memberId;
 
 /** Owners and admins manage members, webhooks and workspace settings. */
 export const useCanAdminister = (): boolean => useSession().workspace.role !== 'member';
-
-const LAST_WORKSPACE = 'parley.workspace';
-
-function rememberedWorkspace(): string | null {
-  try {
-    return localStorage.getItem(LAST_WORKSPACE);
-  } catch {
-    return null;
-  }
-}
-
-function remember(workspaceId: string): void {
-  try {
-    localStorage.setItem(LAST_WORKSPACE, workspaceId);
-  } catch {
-    // Private windows may refuse storage: the first workspace is then the default.
-  }
-}
-
-/** The workspace named in the URL (`?workspace=`), else the one used last, else the first. */
-function initialWorkspace(memberships: readonly Membership[], search: string): string | undefined {
-  const member = (id: string | null) => (id !== null && memberships.some((m) => m.workspaceId === id) ? id : undefined);
-  return member(new URLSearchParams(search).get('workspace')) ?? member(rememberedWorkspace()) ?? memberships[0]?.workspaceId;
-}
 
 /**
  * Lets its children render only for a signed-in member, with an access token for a workspace: without
@@ -109,7 +86,7 @@ function WorkspaceSession({ me, tokens, children }: { me: Me; tokens: AccessToke
   }, [navigate, queryClient, tokens]);
 
   useEffect(() => {
-    if (workspaceId !== undefined) remember(workspaceId);
+    if (workspaceId !== undefined) rememberWorkspace(workspaceId);
   }, [workspaceId]);
 
   const membership = me.memberships.find((m) => m.workspaceId === workspaceId);
@@ -137,8 +114,8 @@ function NoWorkspace({ email, signOut }: { email: string; signOut: () => Promise
       <div className="auth-card">
         <h1>No workspace yet</h1>
         <p>
-          You are signed in as <strong>{email}</strong>, but you are not a member of any workspace. Ask a workspace owner to
-          invite you, then open the link in the e-mail.
+          You are signed in as <strong>{email}</strong>, but you are not a member of any workspace. Ask a workspace owner to invite you, then open the
+          link in the e-mail.
         </p>
         <button type="button" className="button" onClick={() => void signOut()}>
           Sign out

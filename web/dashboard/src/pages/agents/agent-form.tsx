@@ -2,19 +2,43 @@ import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { fieldError } from '../../api';
 import { Field } from '../../components/field';
+import { NumberField } from '../../components/number-field';
 import { VisibilityField } from '../../components/visibility-field';
-import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
 import type { Agent, AgentInput, Visibility } from '../../queries/agents';
 import { useDatastores } from '../../queries/datastores';
 import { useModels } from '../../queries/models';
 import { roleOf, servedBy, whatItDoes } from '../../components/model-description';
+import { ApiForm } from '../../components/api-form';
+import { SubmitActions } from '../../components/form-actions';
 import { useCanAdminister } from '../../session/session';
 
 /** A new agent's values: the API's defaults. */
-const DEFAULTS = { name: '', description: '', modelName: 'llm_b_mini', temperature: 0, visibility: 'private', systemPrompt: '', userPrompt: '{query}', allowedOrigins: [], keepAnsweringUntilTakenOver: false, tools: [] } as const;
+const DEFAULTS = {
+  name: '',
+  description: '',
+  modelName: 'llm_b_mini',
+  temperature: 0,
+  visibility: 'private',
+  systemPrompt: '',
+  userPrompt: '{query}',
+  allowedOrigins: [],
+  keepAnsweringUntilTakenOver: false,
+  tools: [],
+} as const;
 
-const FIELDS = ['name', 'description', 'modelName', 'temperature', 'visibility', 'systemPrompt', 'userPrompt', 'tools', 'allowedOrigins', 'keepAnsweringUntilTakenOver'];
+const FIELDS = [
+  'name',
+  'description',
+  'modelName',
+  'temperature',
+  'visibility',
+  'systemPrompt',
+  'userPrompt',
+  'tools',
+  'allowedOrigins',
+  'keepAnsweringUntilTakenOver',
+];
 
 interface AgentFormProps {
   agent?: Agent;
@@ -42,11 +66,9 @@ export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: Agen
   const visibilityError = fieldError(error, 'visibility');
 
   return (
-    <form
+    <ApiForm
       className="form form-wide"
-      noValidate
-      onSubmit={(event) => {
-        const form = readForm(event);
+      onSubmit={(form) => {
         const temperature = form.text('temperature').trim();
         onSubmit({
           name: form.text('name').trim(),
@@ -88,8 +110,8 @@ export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: Agen
                 'The list of models could not be loaded.'
               ) : chosenModel === undefined ? undefined : (
                 <span className="model-about">
-                  <strong>{chosenModel.name}</strong>, {roleOf(chosenModel.name)}, is answered by {servedBy(chosenModel)}. {whatItDoes(chosenModel.provider)}{' '}
-                  {canAdminister && <Link href="/settings/models">Choose models in Settings → Models.</Link>}
+                  <strong>{chosenModel.name}</strong>, {roleOf(chosenModel.name)}, is answered by {servedBy(chosenModel)}.{' '}
+                  {whatItDoes(chosenModel.provider)} {canAdminister && <Link href="/settings/models">Choose models in Settings → Models.</Link>}
                 </span>
               )
             }
@@ -104,11 +126,17 @@ export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: Agen
               </select>
             )}
           </Field>
-          <Field label="Temperature" error={fieldError(error, 'temperature')} hint="0 to 1: low is focused and repeatable, high is varied.">
-            {(control) => (
-              <input {...control} className="input" type="number" name="temperature" min={0} max={1} step={0.1} defaultValue={values.temperature} inputMode="decimal" />
-            )}
-          </Field>
+          <NumberField
+            label="Temperature"
+            name="temperature"
+            error={fieldError(error, 'temperature')}
+            hint="0 to 1: low is focused and repeatable, high is varied."
+            min={0}
+            max={1}
+            step={0.1}
+            defaultValue={values.temperature}
+            inputMode="decimal"
+          />
         </div>
       </div>
 
@@ -122,8 +150,8 @@ export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: Agen
           error={fieldError(error, 'userPrompt')}
           hint={
             <>
-              The message sent for each question. <code>{'{query}'}</code> is replaced by the question and <code>{'{context}'}</code> by the
-              passages found in the datastores, e.g. <code>{'Answer from these notes: {context} Question: {query}'}</code>.
+              The message sent for each question. <code>{'{query}'}</code> is replaced by the question and <code>{'{context}'}</code> by the passages
+              found in the datastores, e.g. <code>{'Answer from these notes: {context} Question: {query}'}</code>.
             </>
           }
         >
@@ -178,7 +206,14 @@ export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: Agen
           hint="For a public agent: the websites whose pages may call it, one per line (https://www.example.com). Empty allows any."
         >
           {(control) => (
-            <textarea {...control} className="input mono" name="allowedOrigins" rows={3} defaultValue={values.allowedOrigins.join('\n')} spellCheck={false} />
+            <textarea
+              {...control}
+              className="input mono"
+              name="allowedOrigins"
+              rows={3}
+              defaultValue={values.allowedOrigins.join('\n')}
+              spellCheck={false}
+            />
           )}
         </Field>
       </div>
@@ -195,16 +230,12 @@ export function AgentForm({ agent, submitLabel, pending, error, onSubmit }: Agen
           Keep answering until someone takes over
         </label>
         <p className="field-hint" id={`${id}-keep-answering-hint`}>
-          Off: once a person is asked for (by the visitor or your team), the agent stops answering in that conversation and the
-          visitor’s messages wait for your team. On: the agent answers them until a member replies or switches it off.
+          Off: once a person is asked for (by the visitor or your team), the agent stops answering in that conversation and the visitor’s messages
+          wait for your team. On: the agent answers them until a member replies or switches it off.
         </p>
       </div>
 
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={pending}>
-          {pending ? 'Saving…' : submitLabel}
-        </button>
-      </div>
-    </form>
+      <SubmitActions pending={pending} label={submitLabel} />
+    </ApiForm>
   );
 }

@@ -2,18 +2,21 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useLocation, useParams, useSearchParams } from 'wouter';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { PageHeader } from '../../components/page-header';
+import { SuccessNotice } from '../../components/success-notice';
+import { submitsTo } from '../../components/submits-to';
 import { ErrorState, LoadingState } from '../../components/query-status';
 import { useAgent, useDeleteAgent, useUpdateAgent, type Agent } from '../../queries/agents';
 import { AgentForm } from './agent-form';
+import { ChannelsTab } from './channels-tab';
 import { Playground } from './playground';
 import { WidgetTab } from './widget-tab';
 
-const TABS = ['settings', 'playground', 'widget'] as const;
+const TABS = ['settings', 'playground', 'widget', 'channels'] as const;
 type Tab = (typeof TABS)[number];
 
-const TAB_TITLES: Record<Tab, string> = { settings: 'Agent settings', playground: 'Playground', widget: 'Chat widget' };
+const TAB_TITLES: Record<Tab, string> = { settings: 'Agent settings', playground: 'Playground', widget: 'Chat widget', channels: 'Channels' };
 
-/** One agent: its settings, its playground (`?tab=playground`) and its chat widget (`?tab=widget`). */
+/** One agent: its settings, its playground (`?tab=playground`), its chat widget (`?tab=widget`) and its channel connections (`?tab=channels`). */
 export function AgentPage() {
   const { id } = useParams<{ id: string }>();
   const agent = useAgent(id);
@@ -51,7 +54,9 @@ function AgentView({ agent }: { agent: Agent }) {
       />
       <Tabs.Root
         value={tab}
-        onValueChange={(next) => setParams((current) => (next === 'settings' ? {} : { ...Object.fromEntries(current), tab: next }), { replace: true })}
+        onValueChange={(next) =>
+          setParams((current) => (next === 'settings' ? {} : { ...Object.fromEntries(current), tab: next }), { replace: true })
+        }
         activationMode="manual"
       >
         <Tabs.List className="tabs" aria-label="Agent">
@@ -64,6 +69,9 @@ function AgentView({ agent }: { agent: Agent }) {
           <Tabs.Trigger value="widget" className="tab">
             Widget
           </Tabs.Trigger>
+          <Tabs.Trigger value="channels" className="tab">
+            Channels
+          </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="settings" className="tab-panel">
           <AgentSettings agent={agent} />
@@ -74,6 +82,9 @@ function AgentView({ agent }: { agent: Agent }) {
         <Tabs.Content value="widget" className="tab-panel">
           <WidgetTab agent={agent} />
         </Tabs.Content>
+        <Tabs.Content value="channels" className="tab-panel">
+          <ChannelsTab agent={agent} />
+        </Tabs.Content>
       </Tabs.Root>
     </>
   );
@@ -83,12 +94,8 @@ function AgentSettings({ agent }: { agent: Agent }) {
   const update = useUpdateAgent(agent.id);
   return (
     <>
-      {update.isSuccess && (
-        <div className="alert alert-success" role="status">
-          Saved.
-        </div>
-      )}
-      <AgentForm agent={agent} submitLabel="Save changes" pending={update.isPending} error={update.error} onSubmit={(input) => update.mutate(input)} />
+      <SuccessNotice shown={update.isSuccess} />
+      <AgentForm agent={agent} submitLabel="Save changes" {...submitsTo(update)} />
     </>
   );
 }

@@ -70,7 +70,7 @@ export function Playground({ agent }: { agent: Agent }) {
       ...(temperatureOverride === '' || Number.isNaN(temperature) ? {} : { temperature }),
     };
     try {
-      const result = await streamAnswer<AgentAnswer>(
+      const result = await streamAnswer(
         `/agents/${encodeURIComponent(agent.id)}/query`,
         body,
         (delta) => update(turnId, (turn) => ({ answer: turn.answer + delta })),
@@ -138,7 +138,11 @@ export function Playground({ agent }: { agent: Agent }) {
               </div>
               <div className="bubble bubble-agent" aria-busy={turn.state === 'streaming'}>
                 <span className="visually-hidden">{agent.name}: </span>
-                {turn.answer === '' && turn.state === 'streaming' ? <span className="typing">Thinking…</span> : <span className="answer-text">{turn.answer}</span>}
+                {turn.answer === '' && turn.state === 'streaming' ? (
+                  <span className="typing">Thinking…</span>
+                ) : (
+                  <span className="answer-text">{turn.answer}</span>
+                )}
                 {turn.state === 'failed' && (
                   <p className="field-error" role="alert">
                     {turn.error}

@@ -1,40 +1,8 @@
 import type { CSSProperties } from 'react';
+// The widget's own words and colour rule, from its DOM-free modules: the picture cannot drift from the widget.
+import { accentOf, onAccent } from '../../../../widget/src/accent';
+import { widgetLanguage } from '../../../../widget/src/strings/index';
 import type { WidgetSettings } from '../../queries/agents';
-
-/** The widget's own words for what the preview shows, in the languages it ships. */
-const STRINGS = {
-  en: { placeholder: 'Write a message…', person: 'Talk to a person', branding: 'Powered by Parley', lead: 'Before we start', name: 'Name', email: 'E-mail', phone: 'Phone', start: 'Start' },
-  fr: { placeholder: 'Écrivez un message…', person: 'Parler à une personne', branding: 'Propulsé par Parley', lead: 'Avant de commencer', name: 'Nom', email: 'E-mail', phone: 'Téléphone', start: 'Commencer' },
-  ar: { placeholder: 'اكتب رسالة…', person: 'التحدث إلى شخص', branding: 'بدعم من Parley', lead: 'قبل أن نبدأ', name: 'الاسم', email: 'البريد الإلكتروني', phone: 'الهاتف', start: 'ابدأ' },
-} as const;
-
-type Language = keyof typeof STRINGS;
-
-const isLanguage = (value: string): value is Language => value in STRINGS;
-
-/** `auto` previews the dashboard's own browser language, as the widget would for this visitor. */
-function languageOf(setting: WidgetSettings['language']): Language {
-  if (setting !== 'auto') return setting;
-  const browser = navigator.language.slice(0, 2).toLowerCase();
-  return isLanguage(browser) ? browser : 'en';
-}
-
-/** Relative luminance of `#rrggbb` (WCAG). */
-function luminance(hex: string): number {
-  const channel = (at: number) => {
-    const value = Number.parseInt(hex.slice(at, at + 2), 16) / 255;
-    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-}
-
-/** White or near-black, whichever reads better on the accent colour. */
-export function textOn(hex: string): string {
-  const accent = luminance(hex);
-  const onWhite = 1.05 / (accent + 0.05);
-  const onDark = (accent + 0.05) / (luminance('#111827') + 0.05);
-  return onWhite >= onDark ? '#ffffff' : '#111827';
-}
 
 /**
  * Only an image of the dashboard's own origin can be drawn here: the dashboard loads nothing from
@@ -62,13 +30,15 @@ interface WidgetPreviewProps {
  * on a sketched page, with the look the settings give it. Every text from the settings is rendered as text.
  */
 export function WidgetPreview({ settings, agentName, agentIconUrl, scheme }: WidgetPreviewProps) {
-  const language = languageOf(settings.language);
-  const strings = STRINGS[language];
+  // `auto` previews the dashboard's own browser language, as the widget would for this visitor.
+  const language = widgetLanguage(settings.language);
+  const t = language.strings;
   const title = settings.title === null || settings.title.trim() === '' ? agentName : settings.title;
   const avatarUrl = settings.avatarUrl ?? agentIconUrl;
   const image = sameOriginImage(avatarUrl);
   const initial = Array.from(title.trim())[0]?.toUpperCase() ?? '?';
-  const accent = { '--widget-accent': settings.color, '--widget-on-accent': textOn(settings.color) } as CSSProperties;
+  const color = accentOf(settings.color);
+  const accent = { '--widget-accent': color, '--widget-on-accent': onAccent(color) } as CSSProperties;
   const messages = [settings.greeting, ...settings.initialMessages].filter((message) => message.trim() !== '');
   const questions = settings.suggestedQuestions.filter((question) => question.trim() !== '');
   const lead = settings.leadForm;
@@ -81,7 +51,7 @@ export function WidgetPreview({ settings, agentName, agentIconUrl, scheme }: Wid
         <span />
         <span />
       </div>
-      <div className="widget-preview-panel" dir={language === 'ar' ? 'rtl' : 'ltr'} lang={language}>
+      <div className="widget-preview-panel" dir={language.dir} lang={language.lang}>
         <div className="widget-preview-header">
           {image === null ? (
             <span className="widget-preview-avatar" aria-hidden="true">
@@ -103,14 +73,14 @@ export function WidgetPreview({ settings, agentName, agentIconUrl, scheme }: Wid
           ))}
           {lead.mode === 'before-first-question' && leadFields.length > 0 && (
             <div className="widget-preview-lead">
-              <span className="widget-preview-lead-title">{strings.lead}</span>
+              <span className="widget-preview-lead-title">{t.leadTitle}</span>
               {leadFields.map((field) => (
                 <span key={field} className="widget-preview-input">
-                  {strings[field]}
+                  {t[field]}
                   {lead[field] === 'required' ? ' *' : ''}
                 </span>
               ))}
-              <span className="widget-preview-button">{strings.start}</span>
+              <span className="widget-preview-button">{t.submit}</span>
             </div>
           )}
           {questions.length > 0 && (
@@ -122,9 +92,9 @@ export function WidgetPreview({ settings, agentName, agentIconUrl, scheme }: Wid
           )}
         </div>
         <div className="widget-preview-footer">
-          {settings.humanHandoff && <span className="widget-preview-person">{strings.person}</span>}
-          <span className="widget-preview-input widget-preview-composer">{strings.placeholder}</span>
-          {!settings.hideBranding && <span className="widget-preview-branding">{strings.branding}</span>}
+          {settings.humanHandoff && <span className="widget-preview-person">{t.talkToPerson}</span>}
+          <span className="widget-preview-input widget-preview-composer">{t.placeholder}</span>
+          {!settings.hideBranding && <span className="widget-preview-branding">{t.poweredBy}</span>}
         </div>
       </div>
       <span className="widget-preview-bubble" aria-hidden="true">

@@ -47,8 +47,8 @@ export function WidgetSnippet({ agentId }: { agentId: string }) {
         Add it to your website
       </h2>
       <p className="muted small">
-        Paste this before <code>{'</body>'}</code> on every page that should show the chat bubble. The settings below apply as soon as they are
-        saved; the snippet stays the same.
+        Paste this before <code>{'</body>'}</code> on every page that should show the chat bubble. The settings below apply as soon as they are saved;
+        the snippet stays the same.
       </p>
       <div className="snippet">
         <div className="snippet-head">

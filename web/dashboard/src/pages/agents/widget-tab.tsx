@@ -4,6 +4,7 @@ import { ChoiceField } from '../../components/choice-field';
 import { Field } from '../../components/field';
 import { FormAlert } from '../../components/form-alert';
 import { ListEditor } from '../../components/list-editor';
+import { SuccessNotice } from '../../components/success-notice';
 import { useUpdateAgent, type Agent, type LeadFieldRule, type WidgetSettings } from '../../queries/agents';
 import { WidgetPreview } from './widget-preview';
 import { WidgetSnippet } from './widget-snippet';
@@ -48,8 +49,20 @@ const HEX = /^#[0-9a-f]{6}$/i;
 
 /** Every field the form shows an API message beside. */
 const FIELDS = [
-  'widget.color', 'widget.position', 'widget.theme', 'widget.title', 'widget.avatarUrl', 'widget.greeting', 'widget.initialMessages',
-  'widget.suggestedQuestions', 'widget.language', 'widget.humanHandoff', 'widget.ratings', 'widget.leadForm', 'widget.hideBranding', 'allowedOrigins',
+  'widget.color',
+  'widget.position',
+  'widget.theme',
+  'widget.title',
+  'widget.avatarUrl',
+  'widget.greeting',
+  'widget.initialMessages',
+  'widget.suggestedQuestions',
+  'widget.language',
+  'widget.humanHandoff',
+  'widget.ratings',
+  'widget.leadForm',
+  'widget.hideBranding',
+  'allowedOrigins',
 ];
 
 const RULES: readonly { value: LeadFieldRule; label: string }[] = [
@@ -98,11 +111,16 @@ export function WidgetTab({ agent }: { agent: Agent }) {
       {agent.visibility === 'private' ? (
         <div className="alert alert-warning widget-notice">
           <p>
-            <strong>This agent is private, so the widget cannot answer.</strong> The widget talks to public agents only: a public agent answers
-            anyone who has its id, from the pages of the allowed origins below.
+            <strong>This agent is private, so the widget cannot answer.</strong> The widget talks to public agents only: a public agent answers anyone
+            who has its id, from the pages of the allowed origins below.
           </p>
           <div className="widget-notice-actions">
-            <button type="button" className="button button-primary button-small" disabled={publish.isPending} onClick={() => publish.mutate({ visibility: 'public' })}>
+            <button
+              type="button"
+              className="button button-primary button-small"
+              disabled={publish.isPending}
+              onClick={() => publish.mutate({ visibility: 'public' })}
+            >
               {publish.isPending ? 'Making it public…' : 'Make the agent public'}
             </button>
           </div>
@@ -113,11 +131,7 @@ export function WidgetTab({ agent }: { agent: Agent }) {
           )}
         </div>
       ) : (
-        publish.isSuccess && (
-          <div className="alert alert-success" role="status">
-            The agent is public: the widget can answer on your website.
-          </div>
-        )
+        <SuccessNotice shown={publish.isSuccess}>The agent is public: the widget can answer on your website.</SuccessNotice>
       )}
 
       <WidgetSnippet agentId={agent.id} />
@@ -125,11 +139,7 @@ export function WidgetTab({ agent }: { agent: Agent }) {
       <div className="widget-layout">
         <form className="form" noValidate onSubmit={submit} aria-label="Widget settings">
           <FormAlert error={error} fields={FIELDS} />
-          {saved && (
-            <div className="alert alert-success" role="status">
-              Saved. Pages with the snippet show the new settings from their next load.
-            </div>
-          )}
+          <SuccessNotice shown={saved}>Saved. Pages with the snippet show the new settings from their next load.</SuccessNotice>
 
           <div className="form-section">
             <h2 className="form-section-title">Look</h2>
@@ -183,7 +193,14 @@ export function WidgetTab({ agent }: { agent: Agent }) {
             </div>
             <Field label="Title" error={widgetError('title')} hint={`Empty: the agent’s name (${agent.name}).`}>
               {(control) => (
-                <input {...control} className="input" value={widget.title} maxLength={80} placeholder={agent.name} onChange={(event) => change({ title: event.target.value })} />
+                <input
+                  {...control}
+                  className="input"
+                  value={widget.title}
+                  maxLength={80}
+                  placeholder={agent.name}
+                  onChange={(event) => change({ title: event.target.value })}
+                />
               )}
             </Field>
             <Field label="Avatar image URL" error={widgetError('avatarUrl')} hint="An http or https address. Empty: the agent’s icon.">
@@ -206,7 +223,14 @@ export function WidgetTab({ agent }: { agent: Agent }) {
             <h2 className="form-section-title">First messages</h2>
             <Field label="Greeting" error={widgetError('greeting')} hint="The first line the visitor reads.">
               {(control) => (
-                <textarea {...control} className="input" rows={2} value={widget.greeting} maxLength={500} onChange={(event) => change({ greeting: event.target.value })} />
+                <textarea
+                  {...control}
+                  className="input"
+                  rows={2}
+                  value={widget.greeting}
+                  maxLength={500}
+                  onChange={(event) => change({ greeting: event.target.value })}
+                />
               )}
             </Field>
             <ListEditor
@@ -237,9 +261,18 @@ export function WidgetTab({ agent }: { agent: Agent }) {
 
           <div className="form-section">
             <h2 className="form-section-title">Behaviour</h2>
-            <Field label="Language" error={widgetError('language')} hint="Of the widget’s own words (buttons, placeholders); the agent answers in the visitor’s.">
+            <Field
+              label="Language"
+              error={widgetError('language')}
+              hint="Of the widget’s own words (buttons, placeholders); the agent answers in the visitor’s."
+            >
               {(control) => (
-                <select {...control} className="input" value={widget.language} onChange={(event) => change({ language: event.target.value as WidgetSettings['language'] })}>
+                <select
+                  {...control}
+                  className="input"
+                  value={widget.language}
+                  onChange={(event) => change({ language: event.target.value as WidgetSettings['language'] })}
+                >
                   <option value="auto">The visitor’s browser language</option>
                   <option value="en">English</option>
                   <option value="fr">French (Français)</option>
@@ -351,14 +384,25 @@ export function WidgetTab({ agent }: { agent: Agent }) {
               <div className="segmented segmented-small" role="radiogroup" aria-label="Preview in">
                 {(['light', 'dark'] as const).map((value) => (
                   <label key={value} className="segment">
-                    <input type="radio" name="previewScheme" value={value} checked={previewScheme === value} onChange={() => setPreviewScheme(value)} />
+                    <input
+                      type="radio"
+                      name="previewScheme"
+                      value={value}
+                      checked={previewScheme === value}
+                      onChange={() => setPreviewScheme(value)}
+                    />
                     <span>{value === 'light' ? 'Light' : 'Dark'}</span>
                   </label>
                 ))}
               </div>
             )}
           </div>
-          <WidgetPreview settings={settingsOf({ ...draft, widget: { ...widget, color: shownColor } })} agentName={agent.name} agentIconUrl={agent.iconUrl} scheme={scheme} />
+          <WidgetPreview
+            settings={settingsOf({ ...draft, widget: { ...widget, color: shownColor } })}
+            agentName={agent.name}
+            agentIconUrl={agent.iconUrl}
+            scheme={scheme}
+          />
           <p className="muted small">A sketch drawn here from the settings above; visitors see the widget itself.</p>
         </aside>
       </div>

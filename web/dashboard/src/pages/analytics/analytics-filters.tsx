@@ -2,8 +2,10 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'wouter';
 import type { Agent } from '../../queries/agents';
 import type { AnalyticsFilter } from '../../queries/analytics';
+import { FilterSelect } from '../../components/filter-select';
 import { PlaygroundToggle } from '../../components/playground-toggle';
-import { addDays, channelLabel, todayUtc } from './analytics-format';
+import { channelLabel } from '../../components/channel-label';
+import { addDays, todayUtc } from './analytics-format';
 
 /** The channels the range's conversations took place in, and the one chosen even when it has none. */
 const channelChoices = (available: readonly string[], chosen: string | undefined): string[] =>
@@ -15,8 +17,8 @@ const FIELDS = ['from', 'to', 'agentId', 'channel', 'includePlayground'] as cons
 const PRESETS = [7, 30, 90] as const;
 
 /**
- * The report's filter lives in the URL (`/analytics?from=…&to=…&agentId=…&channel=…&includePlayground=true`,
- * DESIGN §7); other parameters (the workspace) stay as they are.
+ * The report's filter lives in the URL (`/analytics?from=…&to=…&agentId=…&channel=…&includePlayground=true`:
+ * a link to it shows the same report); other parameters (the workspace) stay as they are.
  */
 export function useAnalyticsFilter(): [AnalyticsFilter, (next: AnalyticsFilter) => void] {
   const [params, setParams] = useSearchParams();
@@ -104,38 +106,22 @@ export function AnalyticsFilters({ filter, shown, agents, onChange }: AnalyticsF
             onChange={(event) => setDraft({ ...draft, to: event.target.value })}
           />
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-agent`}>Agent</label>
-          <select
-            id={`${id}-agent`}
-            className="input"
-            value={draft.agentId ?? ''}
-            onChange={(event) => setDraft({ ...draft, agentId: event.target.value || undefined })}
-          >
-            <option value="">All agents</option>
-            {agents.map((agent) => (
-              <option key={agent.id} value={agent.id}>
-                {agent.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-channel`}>Channel</label>
-          <select
-            id={`${id}-channel`}
-            className="input"
-            value={draft.channel ?? ''}
-            onChange={(event) => setDraft({ ...draft, channel: event.target.value || undefined })}
-          >
-            <option value="">All channels</option>
-            {channelChoices(shown?.availableChannels ?? [], draft.channel).map((channel) => (
-              <option key={channel} value={channel}>
-                {channelLabel(channel)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id={`${id}-agent`}
+          label="Agent"
+          value={draft.agentId}
+          anyLabel="All agents"
+          options={agents.map((agent) => ({ value: agent.id, label: agent.name }))}
+          onChange={(agentId) => setDraft({ ...draft, agentId })}
+        />
+        <FilterSelect
+          id={`${id}-channel`}
+          label="Channel"
+          value={draft.channel}
+          anyLabel="All channels"
+          options={channelChoices(shown?.availableChannels ?? [], draft.channel).map((channel) => ({ value: channel, label: channelLabel(channel) }))}
+          onChange={(channel) => setDraft({ ...draft, channel })}
+        />
         <button type="submit" className="button button-primary">
           Show
         </button>

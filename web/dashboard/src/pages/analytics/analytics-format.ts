@@ -1,20 +1,6 @@
-/** The channels a conversation takes place in (the API's `channel`), as people read them. */
-export const CHANNEL_LABELS: Readonly<Record<string, string>> = {
-  website: 'Website',
-  api: 'API',
-  dashboard: 'Dashboard',
-  mail: 'E-mail',
-  form: 'Form',
-  messenger_a: 'Messenger A',
-  messenger_b: 'Messenger B',
-  team_chat: 'Team chat',
-  helpdesk: 'Helpdesk',
-  automation: 'Automation',
-};
+import { CHANNEL_LABELS } from '../../components/channel-label';
 
-export const channelLabel = (channel: string): string => CHANNEL_LABELS[channel] ?? channel;
-
-/** The chart colours of styles.css, light and dark. */
+/** The chart colours of the stylesheets (styles/base.css), light and dark. */
 const CHART_COLORS = 8;
 const CHANNEL_ORDER = Object.keys(CHANNEL_LABELS);
 

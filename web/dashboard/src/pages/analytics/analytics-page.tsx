@@ -9,15 +9,8 @@ import { useAgents, type Agent } from '../../queries/agents';
 import { useAnalytics, type AnalyticsReport } from '../../queries/analytics';
 import { useDatastores, type Datastore } from '../../queries/datastores';
 import { AnalyticsFilters, useAnalyticsFilter } from './analytics-filters';
-import {
-  channelColor,
-  channelLabel,
-  formatDay,
-  formatDecimal,
-  formatDuration,
-  formatPercent,
-  formatShortDay,
-} from './analytics-format';
+import { channelLabel } from '../../components/channel-label';
+import { channelColor, formatDay, formatDecimal, formatDuration, formatPercent, formatShortDay } from './analytics-format';
 import { KnowledgeGaps } from './knowledge-gaps';
 
 /** `/analytics?from=…&to=…&agentId=…&channel=…`: how conversations went, and what the agents could not answer. */

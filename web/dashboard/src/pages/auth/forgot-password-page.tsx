@@ -12,8 +12,8 @@ function NextStep({ email, delivery }: { email: string; delivery: ResetRequested
     return (
       <div className="alert alert-success" role="status">
         <p>
-          If <strong>{email}</strong> has a Parley account, a link to choose a new password is on its way to it. The link works once, for
-          24 hours, and signs you out everywhere else.
+          If <strong>{email}</strong> has a Parley account, a link to choose a new password is on its way to it. The link works once, for 24 hours,
+          and signs you out everywhere else.
         </p>
         <p>Nothing after a few minutes? Look in the spam folder, or ask an owner of your workspace for a reset link.</p>
       </div>
@@ -23,8 +23,8 @@ function NextStep({ email, delivery }: { email: string; delivery: ResetRequested
     <div className="alert alert-info" role="status">
       <p>This Parley does not send e-mail, so the link cannot come to you directly.</p>
       <p>
-        Ask an owner of your workspace: they make a reset link for you under Settings → Members. If you belong to several
-        workspaces, ask whoever runs this Parley (<code>npx parley users reset-password</code>).
+        Ask an owner of your workspace: they make a reset link for you under Settings → Members. If you belong to several workspaces, ask whoever runs
+        this Parley (<code>npx parley users reset-password</code>).
       </p>
     </div>
   );

@@ -1,9 +1,9 @@
 import { Link, useLocation } from 'wouter';
 import { api, ApiError, fieldError } from '../../api';
 import { Field } from '../../components/field';
-import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
 import { ErrorState, LoadingState } from '../../components/query-status';
+import { ApiForm } from '../../components/api-form';
 import { useAcceptInvitation, useInvitation, type Me } from '../../queries/session';
 import { HOME } from '../../session/next-path';
 import { AuthLayout } from './auth-layout';
@@ -52,11 +52,8 @@ export function InvitationPage() {
       }
       footer={signInLink}
     >
-      <form
-        className="form"
-        noValidate
-        onSubmit={(event) => {
-          const form = readForm(event);
+      <ApiForm
+        onSubmit={(form) => {
           const name = form.text('name').trim();
           const account = signedIn ? {} : { ...(name === '' ? {} : { name }), password: form.text('password') };
           accept.mutate({ token, ...account }, { onSuccess: () => void openWorkspace() });
@@ -67,9 +64,7 @@ export function InvitationPage() {
           <p>You are signed in with this address: accept to add this workspace to your account.</p>
         ) : (
           <>
-            <p>
-              Already have a Parley account with this address? Enter its password. Otherwise choose one to create your account.
-            </p>
+            <p>Already have a Parley account with this address? Enter its password. Otherwise choose one to create your account.</p>
             <Field label="Your name (for a new account)" error={fieldError(accept.error, 'name')}>
               {(control) => <input {...control} className="input" name="name" autoComplete="name" />}
             </Field>
@@ -79,7 +74,7 @@ export function InvitationPage() {
         <button type="submit" className="button button-primary button-block" disabled={accept.isPending}>
           {accept.isPending ? 'Joining…' : 'Accept the invitation'}
         </button>
-      </form>
+      </ApiForm>
     </AuthLayout>
   );
 }

@@ -1,7 +1,7 @@
 import { Link, useLocation } from 'wouter';
 import { ApiError, fieldError } from '../../api';
-import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
+import { ApiForm } from '../../components/api-form';
 import { useResetPassword } from '../../queries/session';
 import { HOME } from '../../session/next-path';
 import { AuthLayout } from './auth-layout';
@@ -23,11 +23,8 @@ export function ResetPasswordPage() {
         </p>
       }
     >
-      <form
-        className="form"
-        noValidate
-        onSubmit={(event) => {
-          const form = readForm(event);
+      <ApiForm
+        onSubmit={(form) => {
           reset.mutate({ token, password: form.text('password') }, { onSuccess: () => navigate(HOME, { replace: true }) });
         }}
       >
@@ -42,7 +39,7 @@ export function ResetPasswordPage() {
         <button type="submit" className="button button-primary button-block" disabled={reset.isPending || token === ''}>
           {reset.isPending ? 'Saving…' : 'Save the password and sign in'}
         </button>
-      </form>
+      </ApiForm>
     </AuthLayout>
   );
 }

@@ -1,8 +1,8 @@
 import { useLocation } from 'wouter';
 import { ApiError, fieldError } from '../../api';
 import { Field } from '../../components/field';
-import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
+import { ApiForm } from '../../components/api-form';
 import { useSetup } from '../../queries/session';
 import { HOME } from '../../session/next-path';
 import { AuthLayout } from './auth-layout';
@@ -27,11 +27,8 @@ export function SetupPage() {
   }
   return (
     <AuthLayout title="Set up Parley" intro="Create the owner’s account. You can invite your team afterwards.">
-      <form
-        className="form"
-        noValidate
-        onSubmit={(event) => {
-          const form = readForm(event);
+      <ApiForm
+        onSubmit={(form) => {
           setup.mutate(
             { token, name: form.text('name').trim(), email: form.text('email').trim(), password: form.text('password') },
             { onSuccess: () => navigate(HOME, { replace: true }) },
@@ -55,7 +52,7 @@ export function SetupPage() {
         <button type="submit" className="button button-primary button-block" disabled={setup.isPending}>
           {setup.isPending ? 'Creating the account…' : 'Create the owner account'}
         </button>
-      </form>
+      </ApiForm>
     </AuthLayout>
   );
 }

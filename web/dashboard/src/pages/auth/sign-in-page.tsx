@@ -1,8 +1,8 @@
 import { Link, Redirect, useLocation, useSearchParams } from 'wouter';
 import { fieldError } from '../../api';
 import { Field } from '../../components/field';
-import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
+import { ApiForm } from '../../components/api-form';
 import { useMe, useSetupStatus, useSignIn } from '../../queries/session';
 import { safeNext } from '../../session/next-path';
 import { AuthLayout } from './auth-layout';
@@ -32,16 +32,15 @@ export function SignInPage() {
     >
       {status.data?.setupRequired === true && (
         <div className="alert alert-info" role="status">
-          This Parley has no account yet. Open the setup link printed in the server log when it started to create the owner’s
-          account.
+          This Parley has no account yet. Open the setup link printed in the server log when it started to create the owner’s account.
         </div>
       )}
-      <form
-        className="form"
-        noValidate
-        onSubmit={(event) => {
-          const form = readForm(event);
-          signIn.mutate({ email: form.text('email').trim(), password: form.text('password') }, { onSuccess: () => navigate(next, { replace: true }) });
+      <ApiForm
+        onSubmit={(form) => {
+          signIn.mutate(
+            { email: form.text('email').trim(), password: form.text('password') },
+            { onSuccess: () => navigate(next, { replace: true }) },
+          );
         }}
       >
         <FormAlert error={signIn.error} fields={['email', 'password']} />
@@ -55,7 +54,7 @@ export function SignInPage() {
         <button type="submit" className="button button-primary button-block" disabled={signIn.isPending}>
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>
-      </form>
+      </ApiForm>
     </AuthLayout>
   );
 }

@@ -1,9 +1,9 @@
 import { Link, useLocation } from 'wouter';
 import { fieldError } from '../../api';
 import { Field } from '../../components/field';
-import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
 import { LoadingState } from '../../components/query-status';
+import { ApiForm } from '../../components/api-form';
 import { useSetupStatus, useSignUp } from '../../queries/session';
 import { HOME } from '../../session/next-path';
 import { AuthLayout } from './auth-layout';
@@ -29,11 +29,8 @@ export function SignUpPage() {
   }
   return (
     <AuthLayout title="Create an account" intro="Your account and a workspace for your team." footer={footer}>
-      <form
-        className="form"
-        noValidate
-        onSubmit={(event) => {
-          const form = readForm(event);
+      <ApiForm
+        onSubmit={(form) => {
           signUp.mutate(
             {
               name: form.text('name').trim(),
@@ -59,7 +56,7 @@ export function SignUpPage() {
         <button type="submit" className="button button-primary button-block" disabled={signUp.isPending}>
           {signUp.isPending ? 'Creating…' : 'Create the account'}
         </button>
-      </form>
+      </ApiForm>
     </AuthLayout>
   );
 }

@@ -1,8 +1,9 @@
 import { fieldError } from '../../api';
 import { Field } from '../../components/field';
-import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
 import { ModalDialog } from '../../components/modal-dialog';
+import { ApiForm } from '../../components/api-form';
+import { SubmitActions } from '../../components/form-actions';
 import { useAddDatasource } from '../../queries/datasources';
 
 interface FormProps {
@@ -16,7 +17,15 @@ export interface TextDraft {
 }
 
 /** Pasted text as a datasource; with a draft, open at once on the question's answer. */
-export function AddTextDialog({ datastoreId, draft, onOpenChange }: { datastoreId: string; draft?: TextDraft; onOpenChange?: (open: boolean) => void }) {
+export function AddTextDialog({
+  datastoreId,
+  draft,
+  onOpenChange,
+}: {
+  datastoreId: string;
+  draft?: TextDraft;
+  onOpenChange?: (open: boolean) => void;
+}) {
   return (
     <ModalDialog
       title={draft === undefined ? 'Add text' : 'Answer a question'}
@@ -44,11 +53,8 @@ function TextForm({ datastoreId, close, draft }: FormProps & { draft?: TextDraft
   // The question heads the text (it helps retrieval find it); the cursor waits below it for the answer.
   const drafted = draft === undefined ? '' : `${draft.question}\n\n`;
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={(event) => {
-        const form = readForm(event);
+    <ApiForm
+      onSubmit={(form) => {
         const name = form.text('name').trim();
         add.mutate({ type: 'text', text: form.text('text'), ...(name === '' ? {} : { name }) }, { onSuccess: close });
       }}
@@ -71,12 +77,8 @@ function TextForm({ datastoreId, close, draft }: FormProps & { draft?: TextDraft
           />
         )}
       </Field>
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={add.isPending}>
-          {add.isPending ? 'Adding…' : 'Add text'}
-        </button>
-      </div>
-    </form>
+      <SubmitActions pending={add.isPending} label="Add text" pendingLabel="Adding…" />
+    </ApiForm>
   );
 }
 
@@ -100,11 +102,8 @@ export function AddWebPageDialog({ datastoreId }: { datastoreId: string }) {
 function WebPageForm({ datastoreId, close }: FormProps) {
   const add = useAddDatasource(datastoreId);
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={(event) => {
-        const form = readForm(event);
+    <ApiForm
+      onSubmit={(form) => {
         const name = form.text('name').trim();
         add.mutate({ type: 'web_page', config: { source_url: form.text('url').trim() }, ...(name === '' ? {} : { name }) }, { onSuccess: close });
       }}
@@ -116,11 +115,7 @@ function WebPageForm({ datastoreId, close }: FormProps) {
       <Field label="Name" error={fieldError(add.error, 'name')} hint="Optional; the page’s address otherwise.">
         {(control) => <input {...control} className="input" name="name" maxLength={500} />}
       </Field>
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={add.isPending}>
-          {add.isPending ? 'Adding…' : 'Add web page'}
-        </button>
-      </div>
-    </form>
+      <SubmitActions pending={add.isPending} label="Add web page" pendingLabel="Adding…" />
+    </ApiForm>
   );
 }

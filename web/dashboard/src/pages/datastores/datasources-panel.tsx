@@ -1,6 +1,6 @@
 import { useSearchParams } from 'wouter';
 import { EmptyState } from '../../components/empty-state';
-import { ErrorState, LoadingState } from '../../components/query-status';
+import { QueryView } from '../../components/query-status';
 import { isUnsettled, useDatasources } from '../../queries/datasources';
 import { AddTextDialog, AddWebPageDialog } from './add-content-dialogs';
 import { DatasourcesTable } from './datasources-table';
@@ -32,21 +32,24 @@ export function DatasourcesPanel({ datastoreId }: { datastoreId: string }) {
     <div className="stack">
       <UploadZone datastoreId={datastoreId} />
       <div className="toolbar">
-        <AddTextDialog key={question ?? ''} datastoreId={datastoreId} draft={question === undefined ? undefined : { question }} onOpenChange={forget} />
+        <AddTextDialog
+          key={question ?? ''}
+          datastoreId={datastoreId}
+          draft={question === undefined ? undefined : { question }}
+          onOpenChange={forget}
+        />
         <AddWebPageDialog datastoreId={datastoreId} />
         <span className="toolbar-status muted small" role="status">
           {working > 0 ? `Processing ${counted(working, 'document')}…` : ''}
         </span>
       </div>
-      {datasources.isPending ? (
-        <LoadingState label="Loading datasources…" />
-      ) : datasources.isError ? (
-        <ErrorState error={datasources.error} retry={() => void datasources.refetch()} />
-      ) : datasources.data.length === 0 ? (
-        <EmptyState title="No documents yet">Upload a file above, or add text or a web page. They are indexed in the background.</EmptyState>
-      ) : (
-        <DatasourcesTable datastoreId={datastoreId} datasources={datasources.data} />
-      )}
+      <QueryView
+        query={datasources}
+        loading="Loading datasources…"
+        empty={<EmptyState title="No documents yet">Upload a file above, or add text or a web page. They are indexed in the background.</EmptyState>}
+      >
+        {(data) => <DatasourcesTable datastoreId={datastoreId} datasources={data} />}
+      </QueryView>
     </div>
   );
 }

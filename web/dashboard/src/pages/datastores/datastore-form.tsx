@@ -1,10 +1,15 @@
 import { fieldError } from '../../api';
 import { Field } from '../../components/field';
+import { NumberField } from '../../components/number-field';
 import { VisibilityField } from '../../components/visibility-field';
-import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
+import { ApiForm } from '../../components/api-form';
+import { SubmitActions } from '../../components/form-actions';
 import type { Visibility } from '../../queries/agents';
 import type { Datastore, DatastoreInput } from '../../queries/datastores';
+
+/** The API's bounds for both search weights. */
+const WEIGHT_BOUNDS = { min: 0, max: 10, step: 0.1 };
 
 const FIELDS = ['name', 'description', 'visibility', 'vectorWeight', 'keywordWeight', 'vectorWindows'];
 
@@ -20,11 +25,8 @@ interface DatastoreFormProps {
 export function DatastoreForm({ datastore, submitLabel, pending, error, onSubmit }: DatastoreFormProps) {
   const visibilityError = fieldError(error, 'visibility');
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={(event) => {
-        const form = readForm(event);
+    <ApiForm
+      onSubmit={(form) => {
         const number = (name: string) => (form.text(name).trim() === '' ? undefined : Number(form.text(name)));
         onSubmit({
           name: form.text('name').trim(),
@@ -56,31 +58,36 @@ export function DatastoreForm({ datastore, submitLabel, pending, error, onSubmit
             publicNote="anyone may search it, without a key."
           />
           <div className="form-row">
-            <Field label="Vector weight" error={fieldError(error, 'vectorWeight')} hint="Weight of meaning-based search in hybrid mode (0–10).">
-              {(control) => (
-                <input {...control} className="input" type="number" name="vectorWeight" min={0} max={10} step={0.1} defaultValue={datastore.vectorWeight} />
-              )}
-            </Field>
-            <Field label="Keyword weight" error={fieldError(error, 'keywordWeight')} hint="Weight of keyword search in hybrid mode (0–10).">
-              {(control) => (
-                <input {...control} className="input" type="number" name="keywordWeight" min={0} max={10} step={0.1} defaultValue={datastore.keywordWeight} />
-              )}
-            </Field>
+            <NumberField
+              label="Vector weight"
+              name="vectorWeight"
+              error={fieldError(error, 'vectorWeight')}
+              hint="Weight of meaning-based search in hybrid mode (0–10)."
+              {...WEIGHT_BOUNDS}
+              defaultValue={datastore.vectorWeight}
+            />
+            <NumberField
+              label="Keyword weight"
+              name="keywordWeight"
+              error={fieldError(error, 'keywordWeight')}
+              hint="Weight of keyword search in hybrid mode (0–10)."
+              {...WEIGHT_BOUNDS}
+              defaultValue={datastore.keywordWeight}
+            />
           </div>
           <label className="check">
             <input type="checkbox" name="vectorWindows" value="on" defaultChecked={datastore.vectorWindows} />
             <span>
-              Read long passages whole <span className="muted">— each passage is embedded in overlapping windows the model reads in full;
-              slower to index (about 3.5× with the built-in model). Changing it re-indexes this datastore in the background.</span>
+              Read long passages whole{' '}
+              <span className="muted">
+                — each passage is embedded in overlapping windows the model reads in full; slower to index (about 3.5× with the built-in model).
+                Changing it re-indexes this datastore in the background.
+              </span>
             </span>
           </label>
         </>
       )}
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={pending}>
-          {pending ? 'Saving…' : submitLabel}
-        </button>
-      </div>
-    </form>
+      <SubmitActions pending={pending} label={submitLabel} />
+    </ApiForm>
   );
 }

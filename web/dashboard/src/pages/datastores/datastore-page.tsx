@@ -2,6 +2,8 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useLocation, useParams, useSearchParams } from 'wouter';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { PageHeader } from '../../components/page-header';
+import { SuccessNotice } from '../../components/success-notice';
+import { submitsTo } from '../../components/submits-to';
 import { ErrorState, LoadingState } from '../../components/query-status';
 import { useDeleteDatastore, useDatastore, useUpdateDatastore, type Datastore } from '../../queries/datastores';
 import { DatasourcesPanel } from './datasources-panel';
@@ -85,12 +87,8 @@ function DatastoreSettings({ datastore }: { datastore: Datastore }) {
   const update = useUpdateDatastore(datastore.id);
   return (
     <>
-      {update.isSuccess && (
-        <div className="alert alert-success" role="status">
-          Saved.
-        </div>
-      )}
-      <DatastoreForm datastore={datastore} submitLabel="Save changes" pending={update.isPending} error={update.error} onSubmit={(input) => update.mutate(input)} />
+      <SuccessNotice shown={update.isSuccess} />
+      <DatastoreForm datastore={datastore} submitLabel="Save changes" {...submitsTo(update)} />
     </>
   );
 }

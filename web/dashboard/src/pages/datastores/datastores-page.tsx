@@ -1,9 +1,9 @@
-import { Link, useLocation } from 'wouter';
-import { DateTime } from '../../components/date-time';
+import { useLocation } from 'wouter';
 import { EmptyState } from '../../components/empty-state';
 import { ModalDialog } from '../../components/modal-dialog';
 import { PageHeader } from '../../components/page-header';
-import { ErrorState, LoadingState } from '../../components/query-status';
+import { QueryView } from '../../components/query-status';
+import { ResourceCard } from '../../components/resource-card';
 import { useCreateDatastore, useDatasourcesOf, useDatastores } from '../../queries/datastores';
 import { DatastoreForm } from './datastore-form';
 
@@ -42,49 +42,40 @@ export function DatastoresPage() {
         description="Collections of documents, searched by your agents."
         actions={datastores.data?.length ? <NewDatastoreButton /> : undefined}
       />
-      {datastores.isPending ? (
-        <LoadingState label="Loading datastores…" />
-      ) : datastores.isError ? (
-        <ErrorState error={datastores.error} retry={() => void datastores.refetch()} />
-      ) : datastores.data.length === 0 ? (
-        <EmptyState title="No datastores yet" action={<NewDatastoreButton />}>
-          Create one and upload a file: PDF, Word, PowerPoint, Excel, CSV, text, Markdown, HTML or JSON.
-        </EmptyState>
-      ) : (
-        <ul className="card-list">
-          {datastores.data.map((datastore) => {
-            const sources = datasources.get(datastore.id);
-            return (
-              <li key={datastore.id} className="card">
-                <h2 className="card-title">
-                  <Link href={`/datastores/${encodeURIComponent(datastore.id)}`}>{datastore.name}</Link>
-                </h2>
-                {datastore.description !== '' && <p className="card-text">{datastore.description}</p>}
-                <dl className="card-facts">
-                  <div>
-                    <dt>Documents</dt>
-                    <dd>{sources === undefined ? '…' : sources.length.toLocaleString()}</dd>
-                  </div>
-                  <div>
-                    <dt>Chunks</dt>
-                    <dd>{sources === undefined ? '…' : sources.reduce((sum, source) => sum + source.nbChunks, 0).toLocaleString()}</dd>
-                  </div>
-                  <div>
-                    <dt>Visibility</dt>
-                    <dd>{datastore.visibility === 'public' ? 'Public' : 'Private'}</dd>
-                  </div>
-                  <div>
-                    <dt>Changed</dt>
-                    <dd>
-                      <DateTime iso={datastore.updatedAt} relative />
-                    </dd>
-                  </div>
-                </dl>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <QueryView
+        query={datastores}
+        loading="Loading datastores…"
+        empty={
+          <EmptyState title="No datastores yet" action={<NewDatastoreButton />}>
+            Create one and upload a file: PDF, Word, PowerPoint, Excel, CSV, text, Markdown, HTML or JSON.
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <ul className="card-list">
+            {data.map((datastore) => {
+              const sources = datasources.get(datastore.id);
+              return (
+                <ResourceCard
+                  key={datastore.id}
+                  href={`/datastores/${encodeURIComponent(datastore.id)}`}
+                  name={datastore.name}
+                  description={datastore.description}
+                  visibility={datastore.visibility}
+                  facts={[
+                    { term: 'Documents', value: sources === undefined ? '…' : sources.length.toLocaleString() },
+                    {
+                      term: 'Chunks',
+                      value: sources === undefined ? '…' : sources.reduce((sum, source) => sum + source.nbChunks, 0).toLocaleString(),
+                    },
+                  ]}
+                  updatedAt={datastore.updatedAt}
+                />
+              );
+            })}
+          </ul>
+        )}
+      </QueryView>
     </>
   );
 }

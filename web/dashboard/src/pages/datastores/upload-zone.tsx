@@ -22,11 +22,15 @@ export function UploadZone({ datastoreId }: { datastoreId: string }) {
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [dragging, setDragging] = useState(false);
 
-  const change = (key: string, patch: Partial<Upload>) => setUploads((all) => all.map((upload) => (upload.key === key ? { ...upload, ...patch } : upload)));
+  const change = (key: string, patch: Partial<Upload>) =>
+    setUploads((all) => all.map((upload) => (upload.key === key ? { ...upload, ...patch } : upload)));
 
   const start = (files: FileList | null) => {
     if (files === null || files.length === 0) return;
-    const added = Array.from(files, (file, index) => ({ file, upload: { key: `${Date.now()}-${index}-${file.name}`, name: file.name, sent: 0, total: file.size, state: 'uploading' as const } }));
+    const added = Array.from(files, (file, index) => ({
+      file,
+      upload: { key: `${Date.now()}-${index}-${file.name}`, name: file.name, sent: 0, total: file.size, state: 'uploading' as const },
+    }));
     setUploads((all) => [...all, ...added.map(({ upload }) => upload)]);
     for (const { file, upload } of added) {
       uploadFile.mutateAsync({ file, onProgress: (sent, total) => change(upload.key, { sent, total }) }).then(

@@ -42,8 +42,8 @@ export function BulkStatusDialog({ tabLabel, selection, count, recount, current,
       title={`Change the status of ${plural(known)}?`}
       description={
         <>
-          All {plural(known)} in “{tabLabel}”{filtered ? ' matching the filters' : ''} get the new status, not only those loaded in the
-          list. <strong>This is irreversible:</strong> their current statuses are not kept, and there is no undo.
+          All {plural(known)} in “{tabLabel}”{filtered ? ' matching the filters' : ''} get the new status, not only those loaded in the list.{' '}
+          <strong>This is irreversible:</strong> their current statuses are not kept, and there is no undo.
         </>
       }
       confirmLabel={`Set ${known} to ${STATUS_LABELS[target]}`}

@@ -1,10 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'wouter';
+import { channelLabel } from '../../components/channel-label';
 import { DateTime } from '../../components/date-time';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState, LoadingState } from '../../components/query-status';
 import type { ListedConversation } from '../../queries/conversations';
 import { ConversationStatusBadge } from './conversation-status-badge';
+import { LabelChips } from './label-chips';
 import { conversationHref, type InboxSearch } from './inbox-search';
 
 interface ConversationListProps {
@@ -28,8 +30,13 @@ export const personOf = (conversation: Pick<ListedConversation, 'contactInfo'>):
 function latestLine(conversation: ListedConversation): string {
   const latest = conversation.messages.at(-1);
   if (latest === undefined) return conversation.title || 'No messages yet';
-  const by =
-    latest.sender?.type === 'agent' ? `${conversation.agent?.name ?? 'Agent'}: ` : latest.sender?.type === 'user' ? `${latest.sender.name ?? 'Member'}: ` : '';
+  const by = latest.private
+    ? `Private note, ${latest.sender?.name ?? 'a member'}: `
+    : latest.sender?.type === 'agent'
+      ? `${conversation.agent?.name ?? 'Agent'}: `
+      : latest.sender?.type === 'user'
+        ? `${latest.sender.name ?? 'Member'}: `
+        : '';
   return `${by}${latest.text}`;
 }
 
@@ -37,7 +44,17 @@ function latestLine(conversation: ListedConversation): string {
  * The conversations of the tab, most recently active first; more load as the end scrolls into view
  * (or with the button at the end, for the keyboard).
  */
-export function ConversationList({ conversations, error, retry, selectedId, search, hasMore, loadingMore, loadMore, filtered }: ConversationListProps) {
+export function ConversationList({
+  conversations,
+  error,
+  retry,
+  selectedId,
+  search,
+  hasMore,
+  loadingMore,
+  loadMore,
+  filtered,
+}: ConversationListProps) {
   const end = useRef<HTMLDivElement>(null);
   const more = useRef(loadMore);
   useEffect(() => {
@@ -73,18 +90,23 @@ export function ConversationList({ conversations, error, retry, selectedId, sear
               aria-current={conversation.id === selectedId ? 'page' : undefined}
             >
               <span className="conversation-row">
-                <span className="conversation-person">{personOf(conversation)}</span>
+                <span className="conversation-person">{conversation.title || personOf(conversation)}</span>
                 <span className="conversation-time muted small">
                   <DateTime iso={conversation.updatedAt} relative />
                 </span>
               </span>
-              <span className="conversation-excerpt">{latestLine(conversation)}</span>
+              <span className="conversation-excerpt">
+                {conversation.title && <span className="conversation-who">{personOf(conversation)} · </span>}
+                {latestLine(conversation)}
+              </span>
+              <LabelChips labels={conversation.labels} />
               <span className="conversation-meta">
                 <ConversationStatusBadge status={conversation.status} />
+                <span className="channel-tag">{channelLabel(conversation.channel)}</span>
                 {!conversation.isAiEnabled && <span className="badge badge-neutral">Agent off</span>}
                 {conversation.playground && <span className="badge badge-neutral">Playground</span>}
                 <span className="muted small">
-                  {[conversation.agent?.name, conversation.channel, conversation.assignee && `→ ${conversation.assignee.name ?? 'a former member'}`]
+                  {[conversation.agent?.name, conversation.assignee && `→ ${conversation.assignee.name ?? 'a former member'}`]
                     .filter(Boolean)
                     .join(' · ')}
                 </span>

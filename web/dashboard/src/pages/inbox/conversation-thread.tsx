@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'wouter';
 import { ApiError } from '../../api';
+import { channelLabel } from '../../components/channel-label';
 import { ErrorState, LoadingState } from '../../components/query-status';
 import { usePageTitle } from '../../components/page-title';
 import { useConversation, useMarkRead, useUpdateConversation, type ConversationDetail } from '../../queries/conversations';
@@ -11,6 +12,7 @@ import { useKeybinds } from './inbox-keybinds';
 import { inboxHref, type InboxSearch } from './inbox-search';
 import { ReplyForm } from './reply-form';
 import { ThreadActions } from './thread-actions';
+import { ThreadLabels } from './label-chips';
 import { ThreadMessages } from './thread-messages';
 import { VisitorPanel } from './visitor-panel';
 
@@ -99,9 +101,12 @@ function ThreadView({ conversation, search }: { conversation: ConversationDetail
           <ConversationStatusBadge status={conversation.status} />
         </div>
         <p className="muted small">
-          {[person, conversation.agent?.name, conversation.channel, conversation.isAiEnabled ? 'agent answering' : 'agent off'].filter(Boolean).join(' · ')}
+          {[person, conversation.agent?.name, channelLabel(conversation.channel), conversation.isAiEnabled ? 'agent answering' : 'agent off']
+            .filter(Boolean)
+            .join(' · ')}
         </p>
         <ThreadActions conversation={conversation} myId={myId} members={members} update={update} />
+        <ThreadLabels conversationId={conversation.id} labels={conversation.labels} />
       </header>
       <div className="thread-body">
         <div className="thread-main">

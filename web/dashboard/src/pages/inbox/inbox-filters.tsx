@@ -1,6 +1,9 @@
 import { useEffect, useId, useState } from 'react';
+import { channelLabel } from '../../components/channel-label';
+import { FilterSelect } from '../../components/filter-select';
 import { PlaygroundToggle } from '../../components/playground-toggle';
 import { useAgents } from '../../queries/agents';
+import { useLabels } from '../../queries/labels';
 import { CHANNELS, CONVERSATION_STATUSES, type ConversationStatus } from '../../queries/conversations';
 import { activeFilterCount, STATUS_LABELS, type InboxSearch } from './inbox-search';
 
@@ -16,6 +19,7 @@ const TYPING_MS = 350;
 export function InboxFilters({ search, change }: InboxFiltersProps) {
   const id = useId();
   const agents = useAgents();
+  const labels = useLabels();
   const [typed, setTyped] = useState(search.q ?? '');
   const active = activeFilterCount(search);
 
@@ -28,7 +32,7 @@ export function InboxFilters({ search, change }: InboxFiltersProps) {
     return () => clearTimeout(timer);
   }, [typed, search.q, change]);
 
-  const pick = (name: 'agentId' | 'channel' | 'from' | 'to') => (value: string) => change({ [name]: value === '' ? undefined : value });
+  const pick = (name: 'from' | 'to') => (value: string) => change({ [name]: value === '' ? undefined : value });
 
   return (
     <div className="inbox-filters">
@@ -56,53 +60,65 @@ export function InboxFilters({ search, change }: InboxFiltersProps) {
       <details className="inbox-filter-panel" open={active > 0 ? true : undefined}>
         <summary>Filters{active > 0 && ` (${active})`}</summary>
         <div className="inbox-filter-grid">
-          <div className="field">
-            <label htmlFor={`${id}-agent`}>Agent</label>
-            <select id={`${id}-agent`} className="input input-small" value={search.agentId ?? ''} onChange={(event) => pick('agentId')(event.target.value)}>
-              <option value="">Any agent</option>
-              {agents.data?.map((agent) => (
-                <option key={agent.id} value={agent.id}>
-                  {agent.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-channel`}>Channel</label>
-            <select id={`${id}-channel`} className="input input-small" value={search.channel ?? ''} onChange={(event) => pick('channel')(event.target.value)}>
-              <option value="">Any channel</option>
-              {CHANNELS.map((channel) => (
-                <option key={channel} value={channel}>
-                  {channel}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect
+            id={`${id}-agent`}
+            label="Agent"
+            value={search.agentId}
+            anyLabel="Any agent"
+            options={(agents.data ?? []).map((agent) => ({ value: agent.id, label: agent.name }))}
+            onChange={(agentId) => change({ agentId })}
+            small
+          />
+          <FilterSelect
+            id={`${id}-label`}
+            label="Label"
+            value={search.label}
+            anyLabel="Any label"
+            options={(labels.data ?? []).map((label) => ({ value: label.id, label: label.name }))}
+            onChange={(label) => change({ label })}
+            small
+          />
+          <FilterSelect
+            id={`${id}-channel`}
+            label="Channel"
+            value={search.channel}
+            anyLabel="Any channel"
+            options={CHANNELS.map((channel) => ({ value: channel, label: channelLabel(channel) }))}
+            onChange={(value) => change({ channel: CHANNELS.find((channel) => channel === value) })}
+            small
+          />
           {search.tab === 'all' && (
-            <div className="field">
-              <label htmlFor={`${id}-status`}>Status</label>
-              <select
-                id={`${id}-status`}
-                className="input input-small"
-                value={search.status ?? ''}
-                onChange={(event) => change({ status: CONVERSATION_STATUSES.find((status): status is ConversationStatus => status === event.target.value) })}
-              >
-                <option value="">Any status</option>
-                {CONVERSATION_STATUSES.map((status) => (
-                  <option key={status} value={status}>
-                    {STATUS_LABELS[status]}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FilterSelect
+              id={`${id}-status`}
+              label="Status"
+              value={search.status}
+              anyLabel="Any status"
+              options={CONVERSATION_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] }))}
+              onChange={(value) => change({ status: CONVERSATION_STATUSES.find((status): status is ConversationStatus => status === value) })}
+              small
+            />
           )}
           <div className="field">
             <label htmlFor={`${id}-from`}>From</label>
-            <input id={`${id}-from`} className="input input-small" type="date" value={search.from ?? ''} max={search.to} onChange={(event) => pick('from')(event.target.value)} />
+            <input
+              id={`${id}-from`}
+              className="input input-small"
+              type="date"
+              value={search.from ?? ''}
+              max={search.to}
+              onChange={(event) => pick('from')(event.target.value)}
+            />
           </div>
           <div className="field">
             <label htmlFor={`${id}-to`}>To</label>
-            <input id={`${id}-to`} className="input input-small" type="date" value={search.to ?? ''} min={search.from} onChange={(event) => pick('to')(event.target.value)} />
+            <input
+              id={`${id}-to`}
+              className="input input-small"
+              type="date"
+              value={search.to ?? ''}
+              min={search.from}
+              onChange={(event) => pick('to')(event.target.value)}
+            />
           </div>
           <PlaygroundToggle checked={search.playground === true} onChange={(checked) => change({ playground: checked ? true : undefined })} />
         </div>
@@ -110,7 +126,17 @@ export function InboxFilters({ search, change }: InboxFiltersProps) {
           <button
             type="button"
             className="button button-small button-quiet"
-            onClick={() => change({ status: undefined, agentId: undefined, channel: undefined, from: undefined, to: undefined, playground: undefined })}
+            onClick={() =>
+              change({
+                status: undefined,
+                agentId: undefined,
+                label: undefined,
+                channel: undefined,
+                from: undefined,
+                to: undefined,
+                playground: undefined,
+              })
+            }
           >
             Clear filters
           </button>

@@ -1,5 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef } from 'react';
+import { DialogHead } from '../../components/modal-dialog';
 
 /** The inbox's keyboard shortcuts, all in this file: the list's, the thread's and the help for both. */
 export const SHORTCUTS = [
@@ -47,14 +48,7 @@ export function ShortcutsDialog({ open, onOpenChange }: { open: boolean; onOpenC
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog dialog-small" aria-describedby={undefined}>
-          <div className="dialog-head">
-            <Dialog.Title className="dialog-title">Keyboard shortcuts</Dialog.Title>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close">
-                <span aria-hidden="true">×</span>
-              </button>
-            </Dialog.Close>
-          </div>
+          <DialogHead title="Keyboard shortcuts" />
           <table className="table table-compact shortcuts">
             <caption className="visually-hidden">Keyboard shortcuts of the inbox</caption>
             <thead>

@@ -5,8 +5,10 @@ import { EmptyState } from '../../components/empty-state';
 import { usePageTitle } from '../../components/page-title';
 import { useLiveState } from '../../live/live-events';
 import { useMyMemberId } from '../../session/session';
-import { useConversationList, useInboxCounts, type ConversationStatus, type InboxTab, type TabCount } from '../../queries/conversations';
+import { INBOX_TAB_SELECTIONS } from '../../../../../src/contract/inbox-tabs';
+import { useConversationList, useInboxCounts, type TabCount } from '../../queries/conversations';
 import { AlertMenu } from './alert-menu';
+import { BulkLabelDialog } from './bulk-label-dialog';
 import { BulkStatusDialog } from './bulk-status-dialog';
 import { ConversationList } from './conversation-list';
 import { ConversationThread } from './conversation-thread';
@@ -15,9 +17,6 @@ import { ShortcutsDialog, useKeybinds } from './inbox-keybinds';
 import { activeFilterCount, conversationHref, filterOf, STATUS_LABELS, TABS, tabSelection, useInboxSearch } from './inbox-search';
 
 const LIVE_LABELS = { live: 'Live', connecting: 'Connecting…', reconnecting: 'Reconnecting…' } as const;
-
-/** The status every conversation of a tab has, when the tab is defined by one. */
-const TAB_STATUS: Partial<Record<InboxTab, ConversationStatus>> = { humanRequested: 'HUMAN_REQUESTED', unresolved: 'UNRESOLVED' };
 
 function TabLabel({ label, count }: { label: string; count: TabCount | undefined }) {
   return (
@@ -84,7 +83,13 @@ export function InboxPage() {
             <span className={`live-state live-${live}`} role="status">
               {LIVE_LABELS[live]}
             </span>
-            <button type="button" className="icon-button inbox-help" onClick={() => setHelpOpen(true)} aria-label="Keyboard shortcuts" aria-keyshortcuts="?">
+            <button
+              type="button"
+              className="icon-button inbox-help"
+              onClick={() => setHelpOpen(true)}
+              aria-label="Keyboard shortcuts"
+              aria-keyshortcuts="?"
+            >
               <span aria-hidden="true">?</span>
             </button>
           </div>
@@ -95,10 +100,12 @@ export function InboxPage() {
               selection={selection}
               count={counts.data === undefined ? undefined : selection.total(counts.data)}
               recount={() => void counts.refetch()}
-              current={TAB_STATUS[search.tab] ?? search.status}
+              // The status every conversation of the tab has, when the tab is defined by one.
+              current={INBOX_TAB_SELECTIONS[search.tab].status ?? search.status}
               filtered={filtered}
               onDone={(count, status) => setBulkDone(`${count} conversation${count === 1 ? '' : 's'} set to ${STATUS_LABELS[status].toLowerCase()}.`)}
             />
+            <BulkLabelDialog conversationIds={(conversations ?? []).map((conversation) => conversation.id)} onDone={setBulkDone} />
             <AlertMenu />
           </div>
           <p className={bulkDone === '' ? 'visually-hidden' : 'inbox-notice'} role="status">

@@ -1,17 +1,17 @@
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import type { Channel } from '../../../../../src/contract/channels';
+import { INBOX_TAB_SELECTIONS, INBOX_TABS, type InboxCounts, type InboxTab } from '../../../../../src/contract/inbox-tabs';
 import {
   CHANNELS,
   CONVERSATION_STATUSES,
   type ConversationFilter,
   type ConversationSelection,
   type ConversationStatus,
-  type InboxCounts,
-  type InboxTab,
 } from '../../queries/conversations';
 
 /**
- * The inbox's state, kept in the URL (DESIGN §7): `/dashboard/inbox?tab=…&agentId=…&channel=…&q=…&from=…&to=…`,
+ * The inbox's state, kept in the URL (docs/dashboard-api.md, "URLs"): `/dashboard/inbox?tab=…&agentId=…&channel=…&q=…&from=…&to=…`,
  * `status=…` (the All tab's status filter; older links carry it alone and land on its tab) and `playground=1`
  * (the playground's conversations shown too).
  */
@@ -20,7 +20,9 @@ export interface InboxSearch {
   /** Only in the All tab: the other tabs say which conversations they hold. */
   status?: ConversationStatus;
   agentId?: string;
-  channel?: string;
+  /** A label id: only conversations carrying it. */
+  label?: string;
+  channel?: Channel;
   q?: string;
   /** YYYY-MM-DD, created from the start of that day (UTC). */
   from?: string;
@@ -30,13 +32,16 @@ export interface InboxSearch {
   playground?: true;
 }
 
-export const TABS: ReadonlyArray<{ id: InboxTab; label: string }> = [
-  { id: 'humanRequested', label: 'Human requested' },
-  { id: 'unresolved', label: 'Unresolved' },
-  { id: 'mine', label: 'Mine' },
-  { id: 'unassigned', label: 'Unassigned' },
-  { id: 'all', label: 'All' },
-];
+const TAB_LABELS: Record<InboxTab, string> = {
+  humanRequested: 'Human requested',
+  unresolved: 'Unresolved',
+  mine: 'Mine',
+  unassigned: 'Unassigned',
+  all: 'All',
+};
+
+/** The tabs in their order (src/contract/inbox-tabs.ts), with their labels. */
+export const TABS: ReadonlyArray<{ id: InboxTab; label: string }> = INBOX_TABS.map((id) => ({ id, label: TAB_LABELS[id] }));
 
 export const STATUS_LABELS: Record<ConversationStatus, string> = {
   UNRESOLVED: 'Unresolved',
@@ -47,8 +52,7 @@ export const STATUS_LABELS: Record<ConversationStatus, string> = {
 const DEFAULT_TAB: InboxTab = 'unresolved';
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-const oneOf = <T extends string>(values: readonly T[], value: string | null): T | undefined =>
-  values.find((known) => known === value);
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | undefined => values.find((known) => known === value);
 
 const text = (value: string | null, max: number): string | undefined => {
   const trimmed = value?.trim();
@@ -62,10 +66,7 @@ const TAB_OF_STATUS: Record<ConversationStatus, InboxTab> = { HUMAN_REQUESTED: '
 export function readInboxSearch(search: string): InboxSearch {
   const params = new URLSearchParams(search);
   const status = oneOf(CONVERSATION_STATUSES, params.get('status'));
-  const tab = oneOf(
-    TABS.map(({ id }) => id),
-    params.get('tab'),
-  ) ?? (status === undefined ? DEFAULT_TAB : TAB_OF_STATUS[status]);
+  const tab = oneOf(INBOX_TABS, params.get('tab')) ?? (status === undefined ? DEFAULT_TAB : TAB_OF_STATUS[status]);
   const date = (name: string) => {
     const value = params.get(name);
     return value !== null && DATE.test(value) ? value : undefined;
@@ -74,6 +75,7 @@ export function readInboxSearch(search: string): InboxSearch {
     tab,
     status: tab === 'all' ? status : undefined,
     agentId: text(params.get('agentId'), 200),
+    label: text(params.get('label'), 200),
     channel: oneOf(CHANNELS, params.get('channel')),
     q: text(params.get('q'), 500),
     from: date('from'),
@@ -87,7 +89,7 @@ export function inboxSearchString(state: InboxSearch): string {
   const params = new URLSearchParams();
   if (state.tab !== DEFAULT_TAB) params.set('tab', state.tab);
   if (state.tab === 'all' && state.status !== undefined) params.set('status', state.status);
-  for (const name of ['agentId', 'channel', 'q', 'from', 'to'] as const) {
+  for (const name of ['agentId', 'label', 'channel', 'q', 'from', 'to'] as const) {
     const value = state[name];
     if (value !== undefined) params.set(name, value);
   }
@@ -116,6 +118,7 @@ export const inboxHref = (state: InboxSearch): string => `/inbox${inboxSearchStr
 /** The filters beside the tab: what the counts are taken under. */
 export const filterOf = (state: InboxSearch): ConversationFilter => ({
   ...(state.agentId === undefined ? {} : { agentId: state.agentId }),
+  ...(state.label === undefined ? {} : { label: state.label }),
   ...(state.channel === undefined ? {} : { channel: state.channel }),
   ...(state.q === undefined ? {} : { search: state.q }),
   ...(state.from === undefined ? {} : { startDate: state.from }),
@@ -124,7 +127,7 @@ export const filterOf = (state: InboxSearch): ConversationFilter => ({
 });
 
 export const activeFilterCount = (state: InboxSearch): number =>
-  (['status', 'agentId', 'channel', 'from', 'to', 'playground'] as const).filter((name) => state[name] !== undefined).length;
+  (['status', 'agentId', 'label', 'channel', 'from', 'to', 'playground'] as const).filter((name) => state[name] !== undefined).length;
 
 /** What a tab shows and how many there are: a bulk status change takes the same selection and changes exactly those. */
 export interface TabSelection {
@@ -134,30 +137,28 @@ export interface TabSelection {
   total(counts: InboxCounts): number;
 }
 
+/** The list parameters of a tab's selection (src/contract/inbox-tabs.ts); `memberId` is the viewer's (for Mine). */
+function tabList(tab: InboxTab, memberId: string): Omit<ConversationSelection, keyof ConversationFilter> {
+  const { status, open, assignedToViewer, unassigned } = INBOX_TAB_SELECTIONS[tab];
+  return {
+    ...(status === undefined ? {} : { status }),
+    ...(assignedToViewer === undefined ? {} : { assigneeId: memberId }),
+    ...(unassigned === undefined ? {} : { unassigned }),
+    ...(open === undefined ? {} : { open }),
+  };
+}
+
 /** The selection of a tab under the filters; `memberId` is the signed-in member's (for Mine). */
 export function tabSelection(state: InboxSearch, memberId: string): TabSelection {
   const filter = filterOf(state);
-  const byStatus = (status: ConversationStatus) => ({ ...filter, status });
-  switch (state.tab) {
-    case 'humanRequested':
-      return { list: byStatus('HUMAN_REQUESTED'), total: (counts) => counts.humanRequested.total };
-    case 'unresolved':
-      return { list: byStatus('UNRESOLVED'), total: (counts) => counts.unresolved.total };
-    case 'mine':
-      return { list: { ...filter, assigneeId: memberId, open: true }, total: (counts) => counts.mine.total };
-    case 'unassigned':
-      return { list: { ...filter, unassigned: true, open: true }, total: (counts) => counts.unassigned.total };
-    case 'all': {
-      const { status } = state;
-      const total = (counts: InboxCounts) =>
-        status === undefined
-          ? counts.all.total
-          : status === 'HUMAN_REQUESTED'
-            ? counts.humanRequested.total
-            : status === 'UNRESOLVED'
-              ? counts.unresolved.total
-              : counts.all.total - counts.humanRequested.total - counts.unresolved.total;
-      return { list: status === undefined ? filter : byStatus(status), total };
-    }
-  }
+  const { tab, status } = state;
+  if (tab !== 'all' || status === undefined) return { list: { ...filter, ...tabList(tab, memberId) }, total: (counts) => counts[tab].total };
+  // The All tab narrowed to a status: the counts have a tab for two statuses; the rest are resolved.
+  const total = (counts: InboxCounts) =>
+    status === 'HUMAN_REQUESTED'
+      ? counts.humanRequested.total
+      : status === 'UNRESOLVED'
+        ? counts.unresolved.total
+        : counts.all.total - counts.humanRequested.total - counts.unresolved.total;
+  return { list: { ...filter, status }, total };
 }

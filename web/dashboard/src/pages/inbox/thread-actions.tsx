@@ -23,7 +23,7 @@ export function ThreadActions({ conversation, myId, members, update }: ThreadAct
   const change = (patch: ConversationPatch) => update.mutate(patch);
   const busy = update.isPending;
   const assignee = conversation.assignee;
-  const assigneeName = assignee === null ? null : (members.find((member) => member.id === assignee.id)?.name || assignee.name || 'a former member');
+  const assigneeName = assignee === null ? null : members.find((member) => member.id === assignee.id)?.name || assignee.name || 'a former member';
 
   const download = (format: 'json' | 'html') => {
     setExportError(null);

@@ -1,4 +1,6 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
+import type { DroppedAttachmentBody, KeptAttachmentBody } from '../../../../../src/contract/conversations';
+import { download } from '../../api';
 import { AnswerSources } from '../../components/answer-sources';
 import { DateTime } from '../../components/date-time';
 import { useRateMessage, type ConversationDetail, type MessageEval, type ThreadMessage } from '../../queries/conversations';
@@ -38,18 +40,20 @@ function senderName(message: ThreadMessage, { conversation, person, myId, member
 export function ThreadMessages(props: ThreadMessagesProps) {
   const { conversation } = props;
   const log = useRef<HTMLDivElement>(null);
-  const seen = useRef({ id: '', count: 0 });
+  const seen = useRef({ id: '', count: 0, tail: '' });
+  // The last message's delivery line appears after it: the end moves then too.
+  const tail = conversation.messages.at(-1)?.delivery?.state ?? '';
 
-  // A newly opened thread starts at its end; a new message scrolls there when the reader was near it.
+  // A newly opened thread starts at its end; a new message (or the last one's delivery line) scrolls there when the reader was near it.
   useLayoutEffect(() => {
     const element = log.current;
     if (element === null) return;
     const opened = seen.current.id !== conversation.id;
-    const grew = conversation.messages.length > seen.current.count;
+    const grew = conversation.messages.length > seen.current.count || tail !== seen.current.tail;
     const nearEnd = element.scrollHeight - element.scrollTop - element.clientHeight < 160;
     if (opened || (grew && nearEnd)) element.scrollTop = element.scrollHeight;
-    seen.current = { id: conversation.id, count: conversation.messages.length };
-  }, [conversation.id, conversation.messages.length]);
+    seen.current = { id: conversation.id, count: conversation.messages.length, tail };
+  }, [conversation.id, conversation.messages.length, tail]);
 
   return (
     <div className="thread-log" ref={log} role="log" aria-label="Messages" tabIndex={0}>
@@ -58,14 +62,17 @@ export function ThreadMessages(props: ThreadMessagesProps) {
       ) : (
         <ol className="messages">
           {conversation.messages.map((message) => (
-            <li key={message.id} className={`message message-${sideOf(message)}`}>
+            <li key={message.id} className={message.private ? 'message message-member message-note' : `message message-${sideOf(message)}`}>
               <div className="message-head">
+                {message.private && <span className="note-label">Private note</span>}
                 <span className="message-sender">{senderName(message, props)}</span>
                 <span className="muted small">
                   <DateTime iso={message.createdAt} />
                 </span>
               </div>
               <p className="message-text">{message.text}</p>
+              {message.attachments.length > 0 && <Attachments conversationId={conversation.id} message={message} />}
+              {message.delivery?.state !== undefined && <DeliveryState delivery={message.delivery} />}
               {message.from === 'agent' && (
                 <>
                   {message.sources.length > 0 && <AnswerSources sources={message.sources} defaultOpen={false} />}
@@ -77,6 +84,66 @@ export function ThreadMessages(props: ThreadMessagesProps) {
         </ol>
       )}
     </div>
+  );
+}
+
+const KIB = 1024;
+const sizeLabel = (bytes: number): string =>
+  bytes < KIB ? `${bytes} B` : bytes < KIB * KIB ? `${Math.round(bytes / KIB)} KB` : `${(bytes / KIB / KIB).toFixed(1)} MB`;
+
+const isKept = (entry: ThreadMessage['attachments'][number]): entry is KeptAttachmentBody =>
+  typeof (entry as Partial<KeptAttachmentBody>).id === 'string' && typeof (entry as Partial<KeptAttachmentBody>).size === 'number';
+const isDropped = (entry: ThreadMessage['attachments'][number]): entry is DroppedAttachmentBody =>
+  (entry as Partial<DroppedAttachmentBody>).dropped === true;
+
+/** Files that came with the message: each kept one downloads (with the member's credential); a dropped one is named. */
+function Attachments({ conversationId, message }: { conversationId: string; message: ThreadMessage }) {
+  const [failure, setFailure] = useState<string | null>(null);
+  return (
+    <div className="attachments">
+      <ul className="attachment-list" aria-label="Attachments">
+        {message.attachments.map((entry, index) =>
+          isKept(entry) ? (
+            <li key={entry.id}>
+              <button
+                type="button"
+                className="attachment"
+                onClick={() => {
+                  setFailure(null);
+                  download(`/conversations/${conversationId}/messages/${message.id}/attachments/${entry.id}`, entry.name).catch((error: unknown) =>
+                    setFailure(error instanceof Error ? error.message : 'The file could not be downloaded'),
+                  );
+                }}
+              >
+                <span className="attachment-name">{entry.name}</span> <span className="muted small">{sizeLabel(entry.size)}</span>
+              </button>
+            </li>
+          ) : isDropped(entry) ? (
+            <li key={`dropped-${index}`} className="attachment attachment-dropped" title="Larger than the instance keeps">
+              <span className="attachment-name">{entry.name}</span> <span className="small">not kept: too large</span>
+            </li>
+          ) : null,
+        )}
+      </ul>
+      {failure !== null && (
+        <p className="delivery-state delivery-state-failed" role="alert">
+          {failure}
+        </p>
+      )}
+    </div>
+  );
+}
+
+const DELIVERY_LABELS = { pending: 'Sending…', sent: 'Sent', delivered: 'Delivered', read: 'Read', failed: 'Not sent' } as const;
+
+/** How a message sent out through the conversation's channel fared; the reason in Parley's words when it has not gone. */
+function DeliveryState({ delivery }: { delivery: NonNullable<ThreadMessage['delivery']> }) {
+  return (
+    <p className={`delivery-state delivery-state-${delivery.state}`}>
+      {DELIVERY_LABELS[delivery.state]}
+      {delivery.error !== null &&
+        (delivery.state === 'failed' ? `: ${delivery.error}` : delivery.state === 'pending' ? ` (trying again: ${delivery.error})` : '')}
+    </p>
   );
 }
 

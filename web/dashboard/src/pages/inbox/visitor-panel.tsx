@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
+import { channelLabel } from '../../components/channel-label';
 import { DateTime } from '../../components/date-time';
 import type { ConversationDetail } from '../../queries/conversations';
+import { browserName } from './browser-name';
 
 const fullName = (person: { firstName: string | null; lastName: string | null }) => [person.firstName, person.lastName].filter(Boolean).join(' ');
 
@@ -13,6 +15,45 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
       <dt>{term}</dt>
       <dd>{children}</dd>
     </div>
+  );
+}
+
+/** A URL the widget reported, as a link that tells the page nothing of where it was followed from. */
+function PageLink({ url }: { url: string }) {
+  return (
+    <a href={url} target="_blank" rel="noopener noreferrer" className="break">
+      {url}
+    </a>
+  );
+}
+
+/** Where the visitor was when the conversation started: page, referrer, language, browser; and whether they came before. */
+function VisitorContextFacts({ conversation }: { conversation: ConversationDetail }) {
+  const context = conversation.visitorContext;
+  const browser = context?.userAgent ? browserName(context.userAgent) : null;
+  const earlier = conversation.visitorConversations;
+  return (
+    <dl className="facts">
+      <Fact term="Returning visitor">
+        {earlier > 0 ? `Yes: ${earlier} earlier conversation${earlier === 1 ? '' : 's'}` : 'No: first conversation'}
+      </Fact>
+      {context === null ? (
+        <Fact term="Page">
+          <span className="muted">Not reported</span>
+        </Fact>
+      ) : (
+        <>
+          <Fact term="Page">{context.pageUrl ? <PageLink url={context.pageUrl} /> : <span className="muted">Not reported</span>}</Fact>
+          <Fact term="Referrer">{context.referrer ? <PageLink url={context.referrer} /> : <span className="muted">None</span>}</Fact>
+          {context.language && <Fact term="Language">{context.language}</Fact>}
+          {context.userAgent && (
+            <Fact term="Browser">
+              <span title={context.userAgent}>{browser ?? 'Unknown'}</span>
+            </Fact>
+          )}
+        </>
+      )}
+    </dl>
   );
 }
 
@@ -41,10 +82,12 @@ export function VisitorPanel({ conversation }: { conversation: ConversationDetai
           </Fact>
         )}
       </dl>
+      <h3>Visit</h3>
+      <VisitorContextFacts conversation={conversation} />
       <h3>Conversation</h3>
       <dl className="facts">
         <Fact term="Channel">
-          {conversation.channel}
+          {channelLabel(conversation.channel)}
           {conversation.channelExternalId && <span className="mono break block">{conversation.channelExternalId}</span>}
         </Fact>
         <Fact term="Agent">{conversation.agent?.name ?? <span className="muted">None</span>}</Fact>

@@ -2,9 +2,12 @@ import { fieldError } from '../../api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DateTime } from '../../components/date-time';
 import { Field } from '../../components/field';
-import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
-import { ErrorState, LoadingState } from '../../components/query-status';
+import { DataTable } from '../../components/data-table';
+import { QueryView } from '../../components/query-status';
+import { ApiForm } from '../../components/api-form';
+import { SubmitActions } from '../../components/form-actions';
+import { SuccessNotice } from '../../components/success-notice';
 import { useBrowserSessions, useRevokeSession, useUpdateMe } from '../../queries/session';
 import { useSession } from '../../session/session';
 import { SectionHeader } from './section-header';
@@ -13,45 +16,29 @@ function ProfileForm() {
   const { me } = useSession();
   const update = useUpdateMe();
   return (
-    <form className="form" noValidate onSubmit={(event) => update.mutate({ name: readForm(event).text('name').trim() })}>
+    <ApiForm onSubmit={(form) => update.mutate({ name: form.text('name').trim() })}>
       <h3 className="form-section-title">Profile</h3>
-      {update.isSuccess && (
-        <div className="alert alert-success" role="status">
-          Saved.
-        </div>
-      )}
+      <SuccessNotice shown={update.isSuccess} />
       <FormAlert error={update.error} fields={['name']} />
       <Field label="E-mail">{(control) => <input {...control} className="input" value={me.user.email} readOnly />}</Field>
       <Field label="Name" error={fieldError(update.error, 'name')}>
         {(control) => <input {...control} className="input" name="name" defaultValue={me.user.name} autoComplete="name" />}
       </Field>
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Save name'}
-        </button>
-      </div>
-    </form>
+      <SubmitActions pending={update.isPending} label="Save name" />
+    </ApiForm>
   );
 }
 
 function PasswordForm() {
   const update = useUpdateMe();
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={(event) => {
-        const form = readForm(event);
-        const target = event.currentTarget;
-        update.mutate({ currentPassword: form.text('currentPassword'), password: form.text('password') }, { onSuccess: () => target.reset() });
-      }}
+    <ApiForm
+      onSubmit={(form, element) =>
+        update.mutate({ currentPassword: form.text('currentPassword'), password: form.text('password') }, { onSuccess: () => element.reset() })
+      }
     >
       <h3 className="form-section-title">Password</h3>
-      {update.isSuccess && (
-        <div className="alert alert-success" role="status">
-          Password changed.
-        </div>
-      )}
+      <SuccessNotice shown={update.isSuccess}>Password changed.</SuccessNotice>
       <FormAlert error={update.error} fields={['currentPassword', 'password']} />
       <Field label="Current password" error={fieldError(update.error, 'currentPassword')}>
         {(control) => <input {...control} className="input" type="password" name="currentPassword" autoComplete="current-password" required />}
@@ -59,12 +46,8 @@ function PasswordForm() {
       <Field label="New password" error={fieldError(update.error, 'password')} hint="At least 10 characters.">
         {(control) => <input {...control} className="input" type="password" name="password" autoComplete="new-password" required />}
       </Field>
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Change password'}
-        </button>
-      </div>
-    </form>
+      <SubmitActions pending={update.isPending} label="Change password" />
+    </ApiForm>
   );
 }
 
@@ -77,61 +60,45 @@ function Sessions() {
       <h3 id="sessions-heading" className="form-section-title">
         Where you are signed in
       </h3>
-      {sessions.isPending ? (
-        <LoadingState label="Loading sessions…" />
-      ) : sessions.isError ? (
-        <ErrorState error={sessions.error} retry={() => void sessions.refetch()} />
-      ) : (
-        <div className="table-wrap">
-          <table className="table table-stack">
-            <caption className="visually-hidden">Sessions</caption>
-            <thead>
-              <tr>
-                <th scope="col">Browser</th>
-                <th scope="col">Signed in</th>
-                <th scope="col">Last seen</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+      <QueryView query={sessions} loading="Loading sessions…">
+        {(data) => (
+          <DataTable caption="Sessions" columns={['Browser', 'Signed in', 'Last seen']} actions>
+            {data.map((session) => (
+              <tr key={session.id}>
+                <td data-label="Browser">
+                  <span className="break">{session.userAgent ?? 'Unknown browser'}</span>{' '}
+                  {session.current && <span className="badge badge-ok">This browser</span>}
+                </td>
+                <td data-label="Signed in">
+                  <DateTime iso={session.createdAt} />
+                </td>
+                <td data-label="Last seen">
+                  <DateTime iso={session.lastSeenAt} relative />
+                </td>
+                <td className="row-actions">
+                  {session.current ? (
+                    <button type="button" className="button button-small" onClick={() => void signOut()}>
+                      Sign out
+                    </button>
+                  ) : (
+                    <ConfirmDialog
+                      trigger={
+                        <button type="button" className="button button-small button-danger-quiet">
+                          Revoke
+                        </button>
+                      }
+                      title="Sign out this session?"
+                      description={`The browser “${session.userAgent ?? 'unknown'}” is signed out at once.`}
+                      confirmLabel="Revoke session"
+                      onConfirm={() => revoke.mutateAsync(session.id)}
+                    />
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {sessions.data.map((session) => (
-                <tr key={session.id}>
-                  <td data-label="Browser">
-                    <span className="break">{session.userAgent ?? 'Unknown browser'}</span> {session.current && <span className="badge badge-ok">This browser</span>}
-                  </td>
-                  <td data-label="Signed in">
-                    <DateTime iso={session.createdAt} />
-                  </td>
-                  <td data-label="Last seen">
-                    <DateTime iso={session.lastSeenAt} relative />
-                  </td>
-                  <td className="row-actions">
-                    {session.current ? (
-                      <button type="button" className="button button-small" onClick={() => void signOut()}>
-                        Sign out
-                      </button>
-                    ) : (
-                      <ConfirmDialog
-                        trigger={
-                          <button type="button" className="button button-small button-danger-quiet">
-                            Revoke
-                          </button>
-                        }
-                        title="Sign out this session?"
-                        description={`The browser “${session.userAgent ?? 'unknown'}” is signed out at once.`}
-                        confirmLabel="Revoke session"
-                        onConfirm={() => revoke.mutateAsync(session.id)}
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </DataTable>
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -1,11 +1,13 @@
 import { fieldError } from '../../api';
+import { ApiForm } from '../../components/api-form';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { DataTable } from '../../components/data-table';
 import { DateTime } from '../../components/date-time';
 import { Field } from '../../components/field';
-import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
+import { DoneAction, SubmitActions } from '../../components/form-actions';
 import { ModalDialog } from '../../components/modal-dialog';
-import { ErrorState, LoadingState } from '../../components/query-status';
+import { QueryView } from '../../components/query-status';
 import { SecretOnce } from '../../components/secret-once';
 import { useCreateKey, useDeleteKey, useKeys } from '../../queries/keys';
 import { SectionHeader } from './section-header';
@@ -20,20 +22,14 @@ function NewKeyForm({ close }: { close: () => void }) {
           secret={create.data.key}
           note="Copy it now and keep it somewhere safe: it is shown only this once. Send it as “Authorization: Bearer <key>”."
         />
-        <div className="form-actions">
-          <button type="button" className="button button-primary" onClick={close}>
-            Done
-          </button>
-        </div>
+        <DoneAction close={close} />
       </div>
     );
   }
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={(event) => {
-        const name = readForm(event).text('name').trim();
+    <ApiForm
+      onSubmit={(form) => {
+        const name = form.text('name').trim();
         create.mutate(name === '' ? {} : { name });
       }}
     >
@@ -41,12 +37,8 @@ function NewKeyForm({ close }: { close: () => void }) {
       <Field label="Name" error={fieldError(create.error, 'name')} hint="Where it will be used, e.g. “Website backend”.">
         {(control) => <input {...control} className="input" name="name" maxLength={200} />}
       </Field>
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create key'}
-        </button>
-      </div>
-    </form>
+      <SubmitActions pending={create.isPending} label="Create key" pendingLabel="Creating…" />
+    </ApiForm>
   );
 }
 
@@ -72,57 +64,39 @@ export function KeysSection() {
           </ModalDialog>
         }
       />
-      {keys.isPending ? (
-        <LoadingState label="Loading keys…" />
-      ) : keys.isError ? (
-        <ErrorState error={keys.error} retry={() => void keys.refetch()} />
-      ) : (
-        <div className="table-wrap">
-          <table className="table table-stack">
-            <caption className="visually-hidden">API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+      <QueryView query={keys} loading="Loading keys…">
+        {(data) => (
+          <DataTable caption="API keys" columns={['Name', 'Key', 'Created', 'Last used']} actions>
+            {data.map((key) => (
+              <tr key={key.id}>
+                <td data-label="Name">{key.name}</td>
+                <td data-label="Key" className="mono">
+                  {key.prefix}…
+                </td>
+                <td data-label="Created">
+                  <DateTime iso={key.createdAt} />
+                </td>
+                <td data-label="Last used">
+                  <DateTime iso={key.lastUsedAt} relative />
+                </td>
+                <td className="row-actions">
+                  <ConfirmDialog
+                    trigger={
+                      <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete the key ${key.name}`}>
+                        Delete
+                      </button>
+                    }
+                    title={`Delete the key “${key.name}”?`}
+                    description={`Programs using ${key.prefix}… will be refused from now on. A deleted key cannot be brought back.`}
+                    confirmLabel="Delete key"
+                    onConfirm={() => remove.mutateAsync(key.id)}
+                  />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) => (
-                <tr key={key.id}>
-                  <td data-label="Name">{key.name}</td>
-                  <td data-label="Key" className="mono">
-                    {key.prefix}…
-                  </td>
-                  <td data-label="Created">
-                    <DateTime iso={key.createdAt} />
-                  </td>
-                  <td data-label="Last used">
-                    <DateTime iso={key.lastUsedAt} relative />
-                  </td>
-                  <td className="row-actions">
-                    <ConfirmDialog
-                      trigger={
-                        <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete the key ${key.name}`}>
-                          Delete
-                        </button>
-                      }
-                      title={`Delete the key “${key.name}”?`}
-                      description={`Programs using ${key.prefix}… will be refused from now on. A deleted key cannot be brought back.`}
-                      confirmLabel="Delete key"
-                      onConfirm={() => remove.mutateAsync(key.id)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </DataTable>
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -4,10 +4,12 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { DateTime } from '../../components/date-time';
 import { Field } from '../../components/field';
-import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
 import { ModalDialog } from '../../components/modal-dialog';
-import { ErrorState, LoadingState } from '../../components/query-status';
+import { QueryView } from '../../components/query-status';
+import { ApiForm } from '../../components/api-form';
+import { DataTable } from '../../components/data-table';
+import { DoneAction, SubmitActions } from '../../components/form-actions';
 import {
   useChangeRole,
   useInviteMember,
@@ -29,7 +31,19 @@ const ROLES: ReadonlyArray<{ role: Role; label: string; about: string }> = [
 ];
 
 /** A single-use link shown once, to copy, with what to know about it (`children`: a message above it). */
-function LinkShownOnce({ label, url, note, close, children }: { label: string; url: string; note: ReactNode; close: () => void; children?: ReactNode }) {
+function LinkShownOnce({
+  label,
+  url,
+  note,
+  close,
+  children,
+}: {
+  label: string;
+  url: string;
+  note: ReactNode;
+  close: () => void;
+  children?: ReactNode;
+}) {
   return (
     <div className="stack">
       {children}
@@ -41,17 +55,25 @@ function LinkShownOnce({ label, url, note, close, children }: { label: string; u
         </div>
         <p className="secret-note">{note}</p>
       </div>
-      <div className="form-actions">
-        <button type="button" className="button button-primary" onClick={close}>
-          Done
-        </button>
-      </div>
+      <DoneAction close={close} />
     </div>
   );
 }
 
 /** The step before a new link: what it does, the server's refusal if any, and the button that makes it. */
-function MakeLink({ about, action, error, pending, make }: { about: ReactNode; action: string; error: Error | null; pending: boolean; make: () => void }) {
+function MakeLink({
+  about,
+  action,
+  error,
+  pending,
+  make,
+}: {
+  about: ReactNode;
+  action: string;
+  error: Error | null;
+  pending: boolean;
+  make: () => void;
+}) {
   return (
     <div className="stack">
       <p>{about}</p>
@@ -80,7 +102,9 @@ function InvitationSent({ invited, close }: { invited: InvitedMember; close: () 
       }
     >
       <div className="alert alert-success" role="status">
-        {emailed ? `${email} is invited: the invitation is on its way by e-mail.` : `${email} is invited. E-mail is not set up on this server: send them the link below.`}
+        {emailed
+          ? `${email} is invited: the invitation is on its way by e-mail.`
+          : `${email} is invited. E-mail is not set up on this server: send them the link below.`}
       </div>
     </LinkShownOnce>
   );
@@ -115,8 +139,8 @@ function PasswordResetForm({ member, close }: { member: Member; close: () => voi
         close={close}
         note={
           <>
-            Give it to {member.email} only, in person or over a channel you trust: whoever opens it chooses the password. It works once,
-            until <DateTime iso={reset.data.passwordResetExpiresAt} />, and signs them out everywhere. This is the only time it is shown.
+            Give it to {member.email} only, in person or over a channel you trust: whoever opens it chooses the password. It works once, until{' '}
+            <DateTime iso={reset.data.passwordResetExpiresAt} />, and signs them out everywhere. This is the only time it is shown.
           </>
         }
       />
@@ -137,11 +161,8 @@ function InviteForm({ close }: { close: () => void }) {
   const invite = useInviteMember();
   if (invite.data !== undefined) return <InvitationSent invited={invite.data} close={close} />;
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={(event) => {
-        const form = readForm(event);
+    <ApiForm
+      onSubmit={(form) => {
         const name = form.text('name').trim();
         invite.mutate({ email: form.text('email').trim(), role: form.text('role') as Role, ...(name === '' ? {} : { name }) });
       }}
@@ -164,12 +185,8 @@ function InviteForm({ close }: { close: () => void }) {
           </select>
         )}
       </Field>
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={invite.isPending}>
-          {invite.isPending ? 'Inviting…' : 'Send invitation'}
-        </button>
-      </div>
-    </form>
+      <SubmitActions pending={invite.isPending} label="Send invitation" pendingLabel="Inviting…" />
+    </ApiForm>
   );
 }
 
@@ -231,87 +248,73 @@ export function MembersSection() {
         }
       />
       {!canAdminister && <AdminsOnly what="members" />}
-      {members.isPending ? (
-        <LoadingState label="Loading members…" />
-      ) : members.isError ? (
-        <ErrorState error={members.error} retry={() => void members.refetch()} />
-      ) : (
-        <div className="table-wrap">
-          <table className="table table-stack">
-            <caption className="visually-hidden">Members</caption>
-            <thead>
-              <tr>
-                <th scope="col">Person</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Added</th>
+      <QueryView query={members} loading="Loading members…">
+        {(data) => (
+          <DataTable caption="Members" columns={['Person', 'Role', 'Status', 'Added']} actions={canAdminister}>
+            {data.map((member) => (
+              <tr key={member.id}>
+                <td data-label="Person">
+                  <div>{member.name || member.email}</div>
+                  {member.name !== '' && <div className="muted small">{member.email}</div>}
+                  {member.email === me.user.email && <span className="badge badge-neutral">You</span>}
+                </td>
+                <td data-label="Role">{canAdminister ? <RoleSelect member={member} /> : ROLES.find((r) => r.role === member.role)?.label}</td>
+                <td data-label="Status">
+                  <span className={member.status === 'active' ? 'badge badge-ok' : 'badge badge-waiting'}>
+                    {member.status === 'active' ? 'Active' : 'Invited'}
+                  </span>
+                </td>
+                <td data-label="Added">
+                  <DateTime iso={member.createdAt} />
+                </td>
                 {canAdminister && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.map((member) => (
-                <tr key={member.id}>
-                  <td data-label="Person">
-                    <div>{member.name || member.email}</div>
-                    {member.name !== '' && <div className="muted small">{member.email}</div>}
-                    {member.email === me.user.email && <span className="badge badge-neutral">You</span>}
-                  </td>
-                  <td data-label="Role">{canAdminister ? <RoleSelect member={member} /> : ROLES.find((r) => r.role === member.role)?.label}</td>
-                  <td data-label="Status">
-                    <span className={member.status === 'active' ? 'badge badge-ok' : 'badge badge-waiting'}>{member.status === 'active' ? 'Active' : 'Invited'}</span>
-                  </td>
-                  <td data-label="Added">
-                    <DateTime iso={member.createdAt} />
-                  </td>
-                  {canAdminister && (
-                    <td className="row-actions">
-                      {member.status === 'invited' && (
-                        <ModalDialog
-                          trigger={
-                            <button type="button" className="button button-small" aria-label={`New link for ${member.email}`}>
-                              New link
-                            </button>
-                          }
-                          title="Send the invitation again"
-                        >
-                          {(close) => <ReinviteForm member={member} close={close} />}
-                        </ModalDialog>
-                      )}
-                      {isOwner && member.status === 'active' && member.email !== me.user.email && (
-                        <ModalDialog
-                          trigger={
-                            <button type="button" className="button button-small" aria-label={`Reset password for ${member.email}`}>
-                              Reset password
-                            </button>
-                          }
-                          title={`Reset the password of ${member.name || member.email}`}
-                        >
-                          {(close) => <PasswordResetForm member={member} close={close} />}
-                        </ModalDialog>
-                      )}
-                      <ConfirmDialog
+                  <td className="row-actions">
+                    {member.status === 'invited' && (
+                      <ModalDialog
                         trigger={
-                          <button type="button" className="button button-small button-danger-quiet" aria-label={`Remove ${member.name || member.email}`}>
-                            Remove
+                          <button type="button" className="button button-small" aria-label={`New link for ${member.email}`}>
+                            New link
                           </button>
                         }
-                        title={`Remove ${member.name || member.email} from the workspace?`}
-                        description="They lose access at once; their account stays, for other workspaces."
-                        confirmLabel="Remove member"
-                        onConfirm={() => remove.mutateAsync(member.id)}
-                      />
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                        title="Send the invitation again"
+                      >
+                        {(close) => <ReinviteForm member={member} close={close} />}
+                      </ModalDialog>
+                    )}
+                    {isOwner && member.status === 'active' && member.email !== me.user.email && (
+                      <ModalDialog
+                        trigger={
+                          <button type="button" className="button button-small" aria-label={`Reset password for ${member.email}`}>
+                            Reset password
+                          </button>
+                        }
+                        title={`Reset the password of ${member.name || member.email}`}
+                      >
+                        {(close) => <PasswordResetForm member={member} close={close} />}
+                      </ModalDialog>
+                    )}
+                    <ConfirmDialog
+                      trigger={
+                        <button
+                          type="button"
+                          className="button button-small button-danger-quiet"
+                          aria-label={`Remove ${member.name || member.email}`}
+                        >
+                          Remove
+                        </button>
+                      }
+                      title={`Remove ${member.name || member.email} from the workspace?`}
+                      description="They lose access at once; their account stays, for other workspaces."
+                      confirmLabel="Remove member"
+                      onConfirm={() => remove.mutateAsync(member.id)}
+                    />
+                  </td>
+                )}
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </QueryView>
     </section>
   );
 }

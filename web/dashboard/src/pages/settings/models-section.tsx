@@ -9,6 +9,8 @@ import { FormAlert } from '../../components/form-alert';
 import { ModalDialog } from '../../components/modal-dialog';
 import { BUILT_IN_NAMES, PROVIDER_KINDS, PROVIDER_LABELS, roleOf, servedBy } from '../../components/model-description';
 import { ErrorState, LoadingState } from '../../components/query-status';
+import { ApiForm } from '../../components/api-form';
+import { SubmitActions } from '../../components/form-actions';
 import {
   useClearRoute,
   useCreateProvider,
@@ -40,11 +42,8 @@ function ProviderForm({ provider, close }: { provider?: ModelProvider; close: ()
   const [kind, setKind] = useState<ProviderKind>(provider?.kind ?? 'openai-compatible');
   const error = save.error;
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={(event) => {
-        const form = readForm(event);
+    <ApiForm
+      onSubmit={(form) => {
         const baseUrl = form.text('baseUrl').trim();
         const apiKey = form.text('apiKey').trim();
         const input: ProviderInput = {
@@ -75,7 +74,9 @@ function ProviderForm({ provider, close }: { provider?: ModelProvider; close: ()
         {(control) => <input {...control} className="input" name="name" defaultValue={provider?.name ?? ''} required maxLength={200} />}
       </Field>
       <Field label="Base URL" error={fieldError(error, 'baseUrl')} hint={BASE_URL_HINTS[kind]}>
-        {(control) => <input {...control} className="input mono" type="url" name="baseUrl" defaultValue={provider?.baseUrl ?? ''} spellCheck={false} />}
+        {(control) => (
+          <input {...control} className="input mono" type="url" name="baseUrl" defaultValue={provider?.baseUrl ?? ''} spellCheck={false} />
+        )}
       </Field>
       <Field
         label="API key"
@@ -88,12 +89,8 @@ function ProviderForm({ provider, close }: { provider?: ModelProvider; close: ()
       >
         {(control) => <input {...control} className="input mono" type="password" name="apiKey" autoComplete="off" spellCheck={false} />}
       </Field>
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : provider === undefined ? 'Add provider' : 'Save'}
-        </button>
-      </div>
-    </form>
+      <SubmitActions pending={save.isPending} label={provider === undefined ? 'Add provider' : 'Save'} />
+    </ApiForm>
   );
 }
 
@@ -103,7 +100,9 @@ function TestOutcome({ test }: { test: ReturnType<typeof useTestProvider> }) {
     <p className="provider-test" role="status">
       {test.data !== undefined && (
         <span className={test.data.ok ? 'test-ok' : 'field-error'}>
-          {test.data.ok ? `Works: ${counted(test.data.models.length, 'model')} listed (${test.data.durationMs} ms).` : `${test.data.message} [${test.data.code}]`}
+          {test.data.ok
+            ? `Works: ${counted(test.data.models.length, 'model')} listed (${test.data.durationMs} ms).`
+            : `${test.data.message} [${test.data.code}]`}
         </span>
       )}
       {test.isError && <span className="field-error">{test.error.message}</span>}
@@ -135,7 +134,13 @@ function ProviderCard({ provider, models }: { provider: ModelProvider; models: M
         </p>
       )}
       <div className="card-actions">
-        <button type="button" className="button button-small" onClick={() => test.mutate()} disabled={test.isPending} aria-label={`Test ${provider.name}`}>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => test.mutate()}
+          disabled={test.isPending}
+          aria-label={`Test ${provider.name}`}
+        >
           {test.isPending ? 'Testing…' : 'Test'}
         </button>
         <ModalDialog
@@ -273,8 +278,8 @@ export function ModelsSection() {
       />
       {providers.data.length === 0 ? (
         <EmptyState title="No model providers yet" action={addButton}>
-          Until you add one, agents answer with the server’s default models — out of the box the built-in offline model, which quotes sentences from your
-          documents.
+          Until you add one, agents answer with the server’s default models — out of the box the built-in offline model, which quotes sentences from
+          your documents.
         </EmptyState>
       ) : (
         <ul className="card-list card-list-single" aria-label="Model providers">

@@ -3,6 +3,8 @@ import { usePageTitle } from '../../components/page-title';
 import { NotFoundPage } from '../not-found-page';
 import { AccountSection } from './account-section';
 import { KeysSection } from './keys-section';
+import { LabelsSection } from './labels-section';
+import { SavedRepliesSection } from './saved-replies-section';
 import { MembersSection } from './members-section';
 import { ModelsSection } from './models-section';
 import { WebhookSection } from './webhook-section';
@@ -10,15 +12,17 @@ import { WebhooksSection } from './webhooks-section';
 import { WorkspaceSection } from './workspace-section';
 
 const SECTIONS = [
-  { href: '/settings/keys', label: 'API keys' },
-  { href: '/settings/members', label: 'Members' },
-  { href: '/settings/models', label: 'Models' },
-  { href: '/settings/webhooks', label: 'Webhooks' },
-  { href: '/settings/workspace', label: 'Workspace' },
-  { href: '/settings/account', label: 'Account' },
+  { href: '/settings/keys', label: 'API keys', section: KeysSection },
+  { href: '/settings/members', label: 'Members', section: MembersSection },
+  { href: '/settings/models', label: 'Models', section: ModelsSection },
+  { href: '/settings/saved-replies', label: 'Saved replies', section: SavedRepliesSection },
+  { href: '/settings/labels', label: 'Labels', section: LabelsSection },
+  { href: '/settings/webhooks', label: 'Webhooks', section: WebhooksSection },
+  { href: '/settings/workspace', label: 'Workspace', section: WorkspaceSection },
+  { href: '/settings/account', label: 'Account', section: AccountSection },
 ] as const;
 
-/** The settings sections (`/settings/{keys|members|models|webhooks|workspace|account}`), one link each. */
+/** The settings sections (`/settings/{keys|members|models|saved-replies|labels|webhooks|workspace|account}`), one link each. */
 export function SettingsPage() {
   const [location] = useLocation();
   const current = SECTIONS.find(({ href }) => location === href || location.startsWith(`${href}/`));
@@ -41,13 +45,10 @@ export function SettingsPage() {
         </ul>
       </nav>
       <Switch>
-        <Route path="/settings/keys" component={KeysSection} />
-        <Route path="/settings/members" component={MembersSection} />
-        <Route path="/settings/models" component={ModelsSection} />
-        <Route path="/settings/webhooks" component={WebhooksSection} />
+        {SECTIONS.map(({ href, section }) => (
+          <Route key={href} path={href} component={section} />
+        ))}
         <Route path="/settings/webhooks/:id" component={WebhookSection} />
-        <Route path="/settings/workspace" component={WorkspaceSection} />
-        <Route path="/settings/account" component={AccountSection} />
         <Route component={NotFoundPage} />
       </Switch>
     </>

@@ -1,14 +1,17 @@
 import { useId } from 'react';
 import { fieldError } from '../../api';
 import { Field } from '../../components/field';
-import { readForm } from '../../components/form-data';
 import { FormAlert } from '../../components/form-alert';
-import { EVENT_TYPES, type Webhook, type WebhookInput } from '../../queries/webhooks';
+import { ApiForm } from '../../components/api-form';
+import { SubmitActions } from '../../components/form-actions';
+import { EVENT_TYPES, type EventType } from '../../../../../src/contract/events';
+import type { Webhook, WebhookInput } from '../../queries/webhooks';
 
-const EVENT_ABOUT: Record<(typeof EVENT_TYPES)[number], string> = {
+const EVENT_ABOUT: Record<EventType, string> = {
   'conversation-resolved': 'a conversation is marked resolved',
   'human-requested': 'a visitor asks for a person',
   'conversation.created': 'a conversation starts',
+  'conversation.updated': 'a conversation’s status, agent switch or assignee changes, or a member reads it',
   'message.created': 'anyone writes in a conversation',
   'datasource.synched': 'a document is indexed',
   'datasource.error': 'a document failed to index',
@@ -28,17 +31,29 @@ export function WebhookForm({ webhook, submitLabel, pending, error, onSubmit }: 
   const eventsError = fieldError(error, 'events');
   const chosen = new Set(webhook?.events ?? ['conversation-resolved', 'human-requested']);
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={(event) => {
-        const form = readForm(event);
-        onSubmit({ url: form.text('url').trim(), description: form.text('description'), events: form.all('events') });
+    <ApiForm
+      onSubmit={(form) => {
+        const checked = form.all('events');
+        onSubmit({
+          url: form.text('url').trim(),
+          description: form.text('description'),
+          events: EVENT_TYPES.filter((type) => checked.includes(type)),
+        });
       }}
     >
       <FormAlert error={error} fields={['url', 'description', 'events']} />
       <Field label="Endpoint URL" error={fieldError(error, 'url')} hint="Receives a signed POST per event.">
-        {(control) => <input {...control} className="input" type="url" name="url" defaultValue={webhook?.url ?? ''} placeholder="https://example.com/parley-events" required />}
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            type="url"
+            name="url"
+            defaultValue={webhook?.url ?? ''}
+            placeholder="https://example.com/parley-events"
+            required
+          />
+        )}
       </Field>
       <Field label="Description" error={fieldError(error, 'description')}>
         {(control) => <input {...control} className="input" name="description" defaultValue={webhook?.description ?? ''} maxLength={500} />}
@@ -63,11 +78,7 @@ export function WebhookForm({ webhook, submitLabel, pending, error, onSubmit }: 
           </div>
         )}
       </fieldset>
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={pending}>
-          {pending ? 'Saving…' : submitLabel}
-        </button>
-      </div>
-    </form>
+      <SubmitActions pending={pending} label={submitLabel} />
+    </ApiForm>
   );
 }

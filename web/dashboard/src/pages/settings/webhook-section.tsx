@@ -1,6 +1,8 @@
 import { Link, useParams } from 'wouter';
 import { DateTime } from '../../components/date-time';
-import { ErrorState, LoadingState } from '../../components/query-status';
+import { ErrorState, LoadingState, QueryView } from '../../components/query-status';
+import { SuccessNotice } from '../../components/success-notice';
+import { submitsTo } from '../../components/submits-to';
 import { useDeliveries, useReplayDelivery, useUpdateWebhook, useWebhook, type Delivery, type Webhook } from '../../queries/webhooks';
 import { useCanAdminister } from '../../session/session';
 import { AdminsOnly, SectionHeader } from './section-header';
@@ -45,12 +47,8 @@ function WebhookView({ webhook }: { webhook: Webhook }) {
       <Deliveries webhookId={webhook.id} />
       <details className="panel">
         <summary>Endpoint settings</summary>
-        {update.isSuccess && (
-          <div className="alert alert-success" role="status">
-            Saved.
-          </div>
-        )}
-        <WebhookForm webhook={webhook} submitLabel="Save changes" pending={update.isPending} error={update.error} onSubmit={(input) => update.mutate(input)} />
+        <SuccessNotice shown={update.isSuccess} />
+        <WebhookForm webhook={webhook} submitLabel="Save changes" {...submitsTo(update)} />
       </details>
     </div>
   );
@@ -89,19 +87,24 @@ function Deliveries({ webhookId }: { webhookId: string }) {
           Replay failed: {replay.error.message}
         </div>
       )}
-      {deliveries.isPending ? (
-        <LoadingState label="Loading deliveries…" />
-      ) : deliveries.isError ? (
-        <ErrorState error={deliveries.error} retry={() => void deliveries.refetch()} />
-      ) : deliveries.data.length === 0 ? (
-        <p className="muted">No deliveries yet: they appear here when a subscribed event happens.</p>
-      ) : (
-        <ul className="delivery-list">
-          {deliveries.data.map((delivery) => (
-            <DeliveryItem key={delivery.id} delivery={delivery} onReplay={() => replay.mutate(delivery.id)} replaying={replay.isPending && replay.variables === delivery.id} />
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={deliveries}
+        loading="Loading deliveries…"
+        empty={<p className="muted">No deliveries yet: they appear here when a subscribed event happens.</p>}
+      >
+        {(data) => (
+          <ul className="delivery-list">
+            {data.map((delivery) => (
+              <DeliveryItem
+                key={delivery.id}
+                delivery={delivery}
+                onReplay={() => replay.mutate(delivery.id)}
+                replaying={replay.isPending && replay.variables === delivery.id}
+              />
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </section>
   );
 }

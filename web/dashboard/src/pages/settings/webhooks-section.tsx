@@ -3,8 +3,10 @@ import { Link } from 'wouter';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
 import { ModalDialog } from '../../components/modal-dialog';
-import { ErrorState, LoadingState } from '../../components/query-status';
+import { QueryView } from '../../components/query-status';
 import { SecretOnce } from '../../components/secret-once';
+import { submitsTo } from '../../components/submits-to';
+import { DoneAction } from '../../components/form-actions';
 import { useCreateWebhook, useDeleteWebhook, useUpdateWebhook, useWebhooks, type Webhook } from '../../queries/webhooks';
 import { lastDeliveries } from './failed-deliveries';
 import { useCanAdminister } from '../../session/session';
@@ -21,15 +23,11 @@ function NewWebhookForm({ close }: { close: () => void }) {
           secret={create.data.secret}
           note="Verify the Parley-Signature header of each delivery with it. It is shown only this once."
         />
-        <div className="form-actions">
-          <button type="button" className="button button-primary" onClick={close}>
-            Done
-          </button>
-        </div>
+        <DoneAction close={close} />
       </div>
     );
   }
-  return <WebhookForm submitLabel="Create endpoint" pending={create.isPending} error={create.error} onSubmit={(input) => create.mutate(input)} />;
+  return <WebhookForm submitLabel="Create endpoint" {...submitsTo(create)} />;
 }
 
 function EnabledSwitch({ webhook }: { webhook: Webhook }) {
@@ -88,60 +86,67 @@ export function WebhooksSection() {
         description="Parley POSTs each event to these addresses, signed, and retries until they answer 2xx."
         action={webhooks.data?.length ? newButton : undefined}
       />
-      {webhooks.isPending ? (
-        <LoadingState label="Loading webhooks…" />
-      ) : webhooks.isError ? (
-        <ErrorState error={webhooks.error} retry={() => void webhooks.refetch()} />
-      ) : webhooks.data.length === 0 ? (
-        <EmptyState title="No webhook endpoints yet" action={newButton}>
-          Add one to hear about resolved conversations, requests for a person or indexed documents in your own systems.
-        </EmptyState>
-      ) : (
-        <ul className="card-list card-list-single">
-          {webhooks.data.map((webhook) => (
-            <li key={webhook.id} className="card">
-              <div className="card-row">
-                <h3 className="card-title mono break">
-                  <Link href={`/settings/webhooks/${encodeURIComponent(webhook.id)}`}>{webhook.url}</Link>
-                </h3>
-                <EnabledSwitch webhook={webhook} />
-              </div>
-              {webhook.enabled && webhook.consecutiveFailures > 0 && (
-                <p className="card-text endpoint-failing">
-                  <span className="badge badge-error">
-                    Failing<span className="visually-hidden">:</span>
-                  </span>{' '}
-                  {lastDeliveries(webhook.consecutiveFailures)} failed
-                </p>
-              )}
-              {webhook.description !== '' && <p className="card-text">{webhook.description}</p>}
-              <ul className="tag-list" aria-label="Events">
-                {webhook.events.map((type) => (
-                  <li key={type} className="tag">
-                    {type}
-                  </li>
-                ))}
-              </ul>
-              <div className="card-actions">
-                <Link href={`/settings/webhooks/${encodeURIComponent(webhook.id)}`} className="button button-small">
-                  Deliveries and settings
-                </Link>
-                <ConfirmDialog
-                  trigger={
-                    <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete the endpoint ${webhook.url}`}>
-                      Delete
-                    </button>
-                  }
-                  title={`Delete the endpoint ${webhook.url}?`}
-                  description="It receives no more events, and its delivery log goes with it."
-                  confirmLabel="Delete endpoint"
-                  onConfirm={() => remove.mutateAsync(webhook.id)}
-                />
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={webhooks}
+        loading="Loading webhooks…"
+        empty={
+          <EmptyState title="No webhook endpoints yet" action={newButton}>
+            Add one to hear about resolved conversations, requests for a person or indexed documents in your own systems.
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <ul className="card-list card-list-single">
+            {data.map((webhook) => (
+              <li key={webhook.id} className="card">
+                <div className="card-row">
+                  <h3 className="card-title mono break">
+                    <Link href={`/settings/webhooks/${encodeURIComponent(webhook.id)}`}>{webhook.url}</Link>
+                  </h3>
+                  <EnabledSwitch webhook={webhook} />
+                </div>
+                {webhook.enabled && webhook.consecutiveFailures > 0 && (
+                  <p className="card-text endpoint-failing">
+                    <span className="badge badge-error">
+                      Failing<span className="visually-hidden">:</span>
+                    </span>{' '}
+                    {lastDeliveries(webhook.consecutiveFailures)} failed
+                  </p>
+                )}
+                {webhook.source === 'automation' && (
+                  <p className="card-text">
+                    <span className="badge badge-neutral">Zapier / automation</span> Subscribed by a Zap; removed when it is turned off.
+                  </p>
+                )}
+                {webhook.description !== '' && <p className="card-text">{webhook.description}</p>}
+                <ul className="tag-list" aria-label="Events">
+                  {webhook.events.map((type) => (
+                    <li key={type} className="tag">
+                      {type}
+                    </li>
+                  ))}
+                </ul>
+                <div className="card-actions">
+                  <Link href={`/settings/webhooks/${encodeURIComponent(webhook.id)}`} className="button button-small">
+                    Deliveries and settings
+                  </Link>
+                  <ConfirmDialog
+                    trigger={
+                      <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete the endpoint ${webhook.url}`}>
+                        Delete
+                      </button>
+                    }
+                    title={`Delete the endpoint ${webhook.url}?`}
+                    description="It receives no more events, and its delivery log goes with it."
+                    confirmLabel="Delete endpoint"
+                    onConfirm={() => remove.mutateAsync(webhook.id)}
+                  />
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -1,8 +1,11 @@
 import { fieldError } from '../../api';
 import { Field } from '../../components/field';
-import { readForm } from '../../components/form-data';
+import { NumberField } from '../../components/number-field';
 import { FormAlert } from '../../components/form-alert';
-import { ErrorState, LoadingState } from '../../components/query-status';
+import { QueryView } from '../../components/query-status';
+import { ApiForm } from '../../components/api-form';
+import { SubmitActions } from '../../components/form-actions';
+import { SuccessNotice } from '../../components/success-notice';
 import { NOTIFYING_EVENTS, useUpdateWorkspaceSettings, useWorkspaceSettings, type RateLimits, type WorkspaceSettings } from '../../queries/workspace';
 import { useCanAdminister } from '../../session/session';
 import { AdminsOnly, SectionHeader } from './section-header';
@@ -32,13 +35,9 @@ export function WorkspaceSection() {
   return (
     <section className="stack">
       <SectionHeader title="Workspace" description="Its name, its notification e-mails and its rate limits." />
-      {settings.isPending ? (
-        <LoadingState label="Loading settings…" />
-      ) : settings.isError ? (
-        <ErrorState error={settings.error} retry={() => void settings.refetch()} />
-      ) : (
-        <WorkspaceForm settings={settings.data} />
-      )}
+      <QueryView query={settings} loading="Loading settings…">
+        {(data) => <WorkspaceForm settings={data} />}
+      </QueryView>
     </section>
   );
 }
@@ -46,11 +45,9 @@ export function WorkspaceSection() {
 function WorkspaceForm({ settings }: { settings: WorkspaceSettings }) {
   const update = useUpdateWorkspaceSettings();
   return (
-    <form
+    <ApiForm
       className="form form-wide"
-      noValidate
-      onSubmit={(event) => {
-        const form = readForm(event);
+      onSubmit={(form) => {
         const limit = (field: string) => (form.text(field).trim() === '' ? null : Number(form.text(field)));
         update.mutate({
           name: form.text('name').trim(),
@@ -61,11 +58,7 @@ function WorkspaceForm({ settings }: { settings: WorkspaceSettings }) {
         });
       }}
     >
-      {update.isSuccess && (
-        <div className="alert alert-success" role="status">
-          Saved.
-        </div>
-      )}
+      <SuccessNotice shown={update.isSuccess} />
       <FormAlert error={update.error} fields={FIELDS} />
       <div className="form-section">
         <Field label="Workspace name" error={fieldError(update.error, 'name')}>
@@ -123,18 +116,22 @@ function WorkspaceForm({ settings }: { settings: WorkspaceSettings }) {
         <p className="field-hint">Requests a minute. Empty a field to return it to the server’s default.</p>
         <div className="form-row form-row-3">
           {LIMITS.map(({ field, label, hint }) => (
-            <Field key={field} label={label} hint={hint} error={fieldError(update.error, `rateLimits.${field}`)}>
-              {(control) => <input {...control} className="input" type="number" name={field} min={1} max={1_000_000} step={1} defaultValue={settings.rateLimits[field]} />}
-            </Field>
+            <NumberField
+              key={field}
+              label={label}
+              name={field}
+              hint={hint}
+              error={fieldError(update.error, `rateLimits.${field}`)}
+              min={1}
+              max={1_000_000}
+              step={1}
+              defaultValue={settings.rateLimits[field]}
+            />
           ))}
         </div>
       </div>
 
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Save settings'}
-        </button>
-      </div>
-    </form>
+      <SubmitActions pending={update.isPending} label="Save settings" />
+    </ApiForm>
   );
 }

@@ -1,0 +1,68 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, StringEnum, Timestamp } from './json-schema.js';
+import { Id } from './shared-schemas.js';
+
+/** Datasources and their chunks as the API answers them. */
+
+export const Datasource = Type.Object({
+  id: Type.String(),
+  type: StringEnum(['file', 'text', 'web_page']),
+  name: Type.String(),
+  status: StringEnum(['unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached']),
+  datastoreId: Type.String(),
+  // groupId and lastSynch are strings in the older public OpenAPI document, which clients generate code from.
+  groupId: Type.String({ description: 'Empty when the datasource belongs to no group' }),
+  custom_id: Nullable(Type.String()),
+  // The keys clients read, typed; the schema stays open, as a datasource's config is sent whole.
+  config: Type.Unsafe<{ source_url?: string; file_name?: string; kind?: string }>(
+    Type.Object({}, { additionalProperties: true, description: 'source_url (web pages), file_name, kind' }),
+  ),
+  error: Nullable(Type.String({ description: 'Why processing failed (status error) or is being retried' })),
+  progress: Type.Number({ minimum: 0, maximum: 1 }),
+  nbChunks: Type.Integer(),
+  textSize: Type.Integer({ description: 'Characters of text extracted' }),
+  totalPages: Nullable(Type.Integer()),
+  mimeType: Nullable(Type.String()),
+  size: Nullable(Type.Integer({ description: 'Bytes of the stored file' })),
+  createdAt: Timestamp('When the datasource was created'),
+  updatedAt: Timestamp('Last change of status or progress'),
+  lastSynch: Type.Optional(Timestamp('When the content was last indexed; absent until it is')),
+});
+
+export const Chunk = Type.Object({
+  id: Type.String(),
+  ordinal: Type.Integer(),
+  text: Type.String(),
+  source: Type.String(),
+  page_number: Nullable(Type.Integer()),
+  tokens: Type.Integer(),
+  custom_id: Nullable(Type.String()),
+});
+
+export type DatasourceBody = Static<typeof Datasource>;
+export type DatasourceStatus = DatasourceBody['status'];
+export type ChunkBody = Static<typeof Chunk>;
+
+/** What a datasource is created from, besides a file (multipart; see the routes): its own id for query filters. */
+export const CustomId = Type.Optional(Type.String({ maxLength: 500, description: 'Your own id, usable as a query filter' }));
+
+/** `POST /datasources` with a text. */
+export const TextDatasource = Type.Object({
+  type: StringEnum(['text']),
+  datastoreId: Id,
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  text: Type.String({ minLength: 1 }),
+  custom_id: CustomId,
+});
+
+/** `POST /datasources` with a web page to fetch. */
+export const WebPageDatasource = Type.Object({
+  type: StringEnum(['web_page']),
+  datastoreId: Id,
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  config: Type.Object({ source_url: Type.String({ minLength: 1, maxLength: 4000 }) }),
+  custom_id: CustomId,
+});
+
+/** A datasource made from a text or a web page, as the dashboard sends it (the datastore comes from the page). */
+export type NewDatasourceBody = Omit<Static<typeof TextDatasource>, 'datastoreId'> | Omit<Static<typeof WebPageDatasource>, 'datastoreId'>;

@@ -1,0 +1,28 @@
+import type { JobRecord, NewJob } from '../../store/store.js';
+import { PermanentJobError } from '../../jobs/job-errors.js';
+
+/** The job that parses, chunks, embeds and indexes one generation of a datasource. */
+export const INGEST_JOB = 'ingest-datasource';
+
+/** What an ingest job works on: one generation of one datasource of a workspace. */
+export interface IngestTarget {
+  workspaceId: string;
+  datasourceId: string;
+  generation: number;
+}
+
+/** The ingest job for `target`; the workspace goes on the job record, the rest in its payload. */
+export function ingestJob(id: string, target: IngestTarget, maxAttempts: number): NewJob {
+  const { workspaceId, datasourceId, generation } = target;
+  return { id, kind: INGEST_JOB, workspaceId, payload: { datasourceId, generation }, maxAttempts };
+}
+
+/** What {@link ingestJob} wrote; a job that does not hold it fails at once (another attempt cannot fix it). */
+export function readIngestJob(job: JobRecord): IngestTarget {
+  const { workspaceId } = job;
+  const { datasourceId, generation } = job.payload;
+  if (workspaceId === null || typeof datasourceId !== 'string' || typeof generation !== 'number') {
+    throw new PermanentJobError(`malformed ingest job ${JSON.stringify({ workspaceId, payload: job.payload })}`);
+  }
+  return { workspaceId, datasourceId, generation };
+}

@@ -1,0 +1,106 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  ChannelConnectionBody,
+  ConnectableChannel,
+  ConnectionTestResultBody,
+  CreateChannelConnectionBody,
+  CrispConfigBody,
+  CrispConfigInputBody,
+  MailConfigBody,
+  MailConfigInputBody,
+  SlackConfigBody,
+  SlackConfigInputBody,
+  TelegramConfigBody,
+  TelegramConfigInputBody,
+  UpdateChannelConnectionBody,
+  WhatsAppConfigBody,
+  WhatsAppConfigInputBody,
+} from '../../../../src/contract/channel-connections';
+import { api } from '../api';
+import { useWorkspaceId } from '../session/session';
+
+export type { ConnectableChannel };
+
+/** An agent's connection to e-mail or a messenger, secrets replaced by hints (GET /agents/{id}/channels). */
+export type ChannelConnection = ChannelConnectionBody;
+
+export type ConnectionStatus = ChannelConnection['status'];
+
+export type TelegramConfig = TelegramConfigBody;
+
+export type MailConfig = MailConfigBody;
+
+export type TelegramConfigInput = TelegramConfigInputBody;
+
+export type CrispConfig = CrispConfigBody;
+
+export type CrispConfigInput = CrispConfigInputBody;
+
+export type MailConfigInput = MailConfigInputBody;
+
+export type SlackConfig = SlackConfigBody;
+
+export type SlackConfigInput = SlackConfigInputBody;
+
+export type WhatsAppConfig = WhatsAppConfigBody;
+
+export type WhatsAppConfigInput = WhatsAppConfigInputBody;
+
+export type TelegramMode = TelegramConfig['mode'];
+
+export type MailInbound = MailConfig['inbound'];
+
+/** What POST /agents/{id}/channels takes. */
+export type NewChannelConnection = CreateChannelConnectionBody;
+
+/** What PATCH /channels/{id} takes: a secret left out stays. */
+export type ChannelConnectionChanges = UpdateChannelConnectionBody;
+
+/** What a connection's test found: logged in at the vendor, or why not. */
+export type ConnectionTest = ConnectionTestResultBody;
+
+export const channelKeys = {
+  all: (workspaceId: string) => ['workspaces', workspaceId, 'channels'] as const,
+  ofAgent: (workspaceId: string, agentId: string) => [...channelKeys.all(workspaceId), 'agent', agentId] as const,
+};
+
+const connectionPath = (id: string) => `/channels/${encodeURIComponent(id)}`;
+
+/** `enabled: false` for members, whom the API refuses (only owners and admins manage channels). */
+export function useChannelConnections(agentId: string, { enabled = true } = {}) {
+  const workspaceId = useWorkspaceId();
+  return useQuery({
+    queryKey: channelKeys.ofAgent(workspaceId, agentId),
+    queryFn: () => api<ChannelConnection[]>(`/agents/${encodeURIComponent(agentId)}/channels`),
+    enabled,
+    // "Last message 3 minutes ago" and a failing status change without anyone touching the page.
+    refetchInterval: 30_000,
+  });
+}
+
+/** A change to an agent's connections: its list is refetched. */
+function useChannelsMutation<Input, Output>(agentId: string, send: (input: Input) => Promise<Output>) {
+  const workspaceId = useWorkspaceId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: channelKeys.ofAgent(workspaceId, agentId) }),
+  });
+}
+
+export const useConnectChannel = (agentId: string) =>
+  useChannelsMutation(agentId, (body: NewChannelConnection) =>
+    api<ChannelConnection>(`/agents/${encodeURIComponent(agentId)}/channels`, { method: 'POST', body }),
+  );
+
+export const useUpdateChannel = (connection: Pick<ChannelConnection, 'id' | 'agentId'>) =>
+  useChannelsMutation(connection.agentId, (body: ChannelConnectionChanges) =>
+    api<ChannelConnection>(connectionPath(connection.id), { method: 'PATCH', body }),
+  );
+
+export const useDisconnectChannel = (connection: Pick<ChannelConnection, 'id' | 'agentId'>) =>
+  useChannelsMutation(connection.agentId, () => api<ChannelConnection>(connectionPath(connection.id), { method: 'DELETE' }));
+
+/** A test records its outcome on the connection (last error, the bot's name): the list is refetched. */
+export const useTestChannel = (connection: Pick<ChannelConnection, 'id' | 'agentId'>) =>
+  useChannelsMutation(connection.agentId, () => api<ConnectionTest>(`${connectionPath(connection.id)}/test`, { method: 'POST' }));
