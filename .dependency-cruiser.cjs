@@ -54,6 +54,13 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'runs-on-production-dependencies',
+      comment: 'The server runs from `npm install --omit=dev`: what src/ imports (types aside) is a dependency, not a devDependency',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-unknown-folder',
       comment: 'A new folder of src/ must be given its place among the layers above',
       severity: 'error',

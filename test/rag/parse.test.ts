@@ -465,7 +465,8 @@ describe('limits', () => {
     expect(error.message).toBe(
       'The document has over 5,000,000 cells, more than Parley reads (at most 5,000,000 cells); split it into smaller documents',
     );
-    expect(ms).toBeLessThan(3_000);
+    // Rendering the 330 million cells would take minutes; counting them is ~1 s, more on a loaded machine.
+    expect(ms).toBeLessThan(10_000);
     expect((await unreadable(file, 'xlsx', lower({ tableColumns: 100 }))).message).toMatch(/^The document has a row of 16,384 columns/);
   });
 

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ChannelConnectionTable, Database } from '../schema.js';
+import type { Database } from '../schema.js';
+import type { ChannelConnectionTable } from '../integration-tables.js';
 import type {
   ChannelConnectionChanges,
   ChannelConnectionRecord,

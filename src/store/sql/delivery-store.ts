@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, DeliveryAttemptTable, DeliveryTable } from '../schema.js';
+import type { Database } from '../schema.js';
+import type { DeliveryAttemptTable, DeliveryTable } from '../integration-tables.js';
 import type {
   DeliveryAttemptRecord,
   DeliveryChannel,

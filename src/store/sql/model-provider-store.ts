@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, ModelProviderTable, ModelRouteTable } from '../schema.js';
+import type { Database } from '../schema.js';
+import type { ModelProviderTable, ModelRouteTable } from '../integration-tables.js';
 import type { ModelProviderChanges, ModelProviderRecord, ModelProviderStore, ModelRouteRecord, ProviderKind } from '../ports/model-provider-store.js';
 import { OwnedRecords } from './owned-rows.js';
 

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, WebhookEndpointTable } from '../schema.js';
+import type { Database } from '../schema.js';
+import type { WebhookEndpointTable } from '../integration-tables.js';
 import type { WebhookChanges, WebhookEndpointRecord, WebhookStore } from '../ports/webhook-store.js';
 import { OwnedRecords } from './owned-rows.js';
 
