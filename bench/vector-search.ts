@@ -148,6 +148,7 @@ export async function writeDataset(store: Store, data: Dataset, windows?: Window
       fileKey: null,
       mimeType: 'text/plain',
       sizeBytes: null,
+      contentKey: null,
       error: null,
       progress: 0,
       nbChunks: 0,

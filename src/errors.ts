@@ -11,6 +11,7 @@ export const ERRORS = {
   FORBIDDEN: { status: 403, retryable: false, message: 'The resource belongs to another workspace' },
   NOT_FOUND: { status: 404, retryable: false, message: 'No such resource' },
   CONFLICT: { status: 409, retryable: false, message: 'The request conflicts with the current state' },
+  DUPLICATE_DATASOURCE: { status: 409, retryable: false, message: 'The datastore already holds this content' },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, message: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false, message: 'The content type is not supported' },
   RATE_LIMIT: { status: 429, retryable: true, message: 'Too many requests' },
@@ -41,8 +42,16 @@ export interface FieldProblem {
   message: string;
 }
 
+/** The resource a conflict is with, named in the error body for a client to act on (DUPLICATE_DATASOURCE). */
+export interface ExistingResource {
+  id: string;
+  name: string;
+  type: string;
+}
+
 export interface ErrorOptions {
   details?: readonly FieldProblem[];
+  existing?: ExistingResource;
   /** Sent as `Retry-After`. */
   retryAfterSeconds?: number;
   /** The failure behind it, for the log, never for the caller. */
@@ -56,15 +65,17 @@ export class ParleyError extends Error {
   readonly [MARKER] = true;
   override readonly name = 'ParleyError';
   readonly details?: readonly FieldProblem[];
+  readonly existing?: ExistingResource;
   readonly retryAfterSeconds?: number;
 
   constructor(
     readonly code: ErrorCode,
     message: string = ERRORS[code].message,
-    { details, retryAfterSeconds, cause }: ErrorOptions = {},
+    { details, existing, retryAfterSeconds, cause }: ErrorOptions = {},
   ) {
     super(message, cause === undefined ? undefined : { cause });
     this.details = details;
+    this.existing = existing;
     this.retryAfterSeconds = retryAfterSeconds;
   }
 

@@ -27,6 +27,14 @@ export const Datasource = Type.Object({
   createdAt: Timestamp('When the datasource was created'),
   updatedAt: Timestamp('Last change of status or progress'),
   lastSynch: Type.Optional(Timestamp('When the content was last indexed; absent until it is')),
+  duplicateOf: Type.Optional(
+    Type.String({
+      description:
+        'Only in the answer to an addition: the id of the datasource of the datastore that already held the same content ' +
+        '(file or text: same bytes) or the same URL (web page, normalised). Equal to `id` when nothing was added ' +
+        '(onDuplicate use_existing) or that datasource was replaced; also in the Parley-Duplicate-Of header',
+    }),
+  ),
 });
 
 export const Chunk = Type.Object({
@@ -46,6 +54,18 @@ export type ChunkBody = Static<typeof Chunk>;
 /** What a datasource is created from, besides a file (multipart; see the routes): its own id for query filters. */
 export const CustomId = Type.Optional(Type.String({ maxLength: 500, description: 'Your own id, usable as a query filter' }));
 
+/** What to do when the datastore already holds what is being added (see OnDuplicate in src/domain/datasources.ts). */
+export const OnDuplicate = Type.Optional(
+  StringEnum(['use_existing', 'keep_both', 'replace', 'reject'], {
+    description:
+      'Default use_existing. When the datastore already holds the same content (same bytes, for a file or a text) or the same URL (a web page; ' +
+      'compared without fragment, tracking parameters, parameter order or trailing slash): `use_existing` adds nothing and ' +
+      'answers 200 with that datasource, marked by `duplicateOf` (clients of the hosted API keep reading a Datasource); ' +
+      '`keep_both` adds it anyway; `replace` gives that datasource (else a file or text of the same name) the new content ' +
+      'and indexes it again under the same id; `reject` answers 409 DUPLICATE_DATASOURCE with the datasource in `existing`',
+  }),
+);
+
 /** `POST /datasources` with a text. */
 export const TextDatasource = Type.Object({
   type: StringEnum(['text']),
@@ -53,6 +73,7 @@ export const TextDatasource = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   text: Type.String({ minLength: 1 }),
   custom_id: CustomId,
+  onDuplicate: OnDuplicate,
 });
 
 /** `POST /datasources` with a web page to fetch. */
@@ -62,7 +83,10 @@ export const WebPageDatasource = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   config: Type.Object({ source_url: Type.String({ minLength: 1, maxLength: 4000 }) }),
   custom_id: CustomId,
+  onDuplicate: OnDuplicate,
 });
 
 /** A datasource made from a text or a web page, as the dashboard sends it (the datastore comes from the page). */
+export type OnDuplicateChoice = NonNullable<Static<typeof OnDuplicate>>;
+
 export type NewDatasourceBody = Omit<Static<typeof TextDatasource>, 'datastoreId'> | Omit<Static<typeof WebPageDatasource>, 'datastoreId'>;

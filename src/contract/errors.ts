@@ -10,6 +10,12 @@ export const ErrorBody = Type.Object(
         description: 'One entry per bad field of the request',
       }),
     ),
+    existing: Type.Optional(
+      Type.Object(
+        { id: Type.String(), name: Type.String(), type: Type.String() },
+        { description: 'What the request conflicts with, to act on: the datasource already holding the content (DUPLICATE_DATASOURCE)' },
+      ),
+    ),
     requestId: Type.String({ description: 'Quote it when reporting a problem; also in the X-Request-Id header' }),
   },
   { $id: 'ErrorBody', description: 'Error' },

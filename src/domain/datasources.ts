@@ -8,7 +8,8 @@ import { sniffDocumentKind } from '../rag/ingest/parse/sniff-kind.js';
 import { vectorLayout } from '../rag/ingest/vector-windows.js';
 import type { ChunkRecord, DatasourceRecord, DatasourceType, NewJob, Store } from '../store/store.js';
 import { datasourceName } from './datasource-name.js';
-import { ParleyError, invalid } from '../errors.js';
+import { ParleyError, invalid, notFound } from '../errors.js';
+import { fileContentKey, textContentKey, urlContentKey } from './duplicate-keys.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 import type { Signals } from './signals.js';
@@ -18,12 +19,48 @@ export interface UploadedFile {
   path: string;
   fileName: string;
   size: number;
+  /** Its content key (duplicate-keys.ts), hashed while it was written. */
+  contentKey: string;
 }
+
+/**
+ * What to do when the datastore already holds the content (file, text) or the URL (web page) being added:
+ * - `use_existing` (default): add nothing; the answer is the datasource holding it, so a client that
+ *   sends the same file again (a retried request, a zap run twice) gets a record it can read;
+ * - `keep_both`: add it anyway;
+ * - `replace`: the datasource holding it (else, for a file or a text, the one of the same name: a new
+ *   version of a document) takes the new content and is indexed again, keeping its id;
+ * - `reject`: refuse with DUPLICATE_DATASOURCE naming it, for a person to choose (the dashboard).
+ */
+export type OnDuplicate = 'use_existing' | 'keep_both' | 'replace' | 'reject';
 
 interface Common {
   datastoreId: string;
   customId?: string;
+  onDuplicate?: OnDuplicate;
 }
+
+/** A datasource added, and the one of the datastore that already held its content or URL (if any). */
+export interface AddedDatasource {
+  datasource: DatasourceRecord;
+  duplicateOf: DatasourceRecord | undefined;
+}
+
+/** What a new datasource is made of, before it is looked for among the datastore's. */
+interface NewContent {
+  type: DatasourceType;
+  name: string;
+  config: Record<string, unknown>;
+  kind: DocumentKind | undefined;
+  upload: UploadedFile | undefined;
+  contentKey: string;
+}
+
+/** The types whose content key Parley knows how to compute (duplicate-keys.ts). */
+const KEYED_TYPES: readonly DatasourceType[] = ['file', 'text', 'web_page'];
+
+/** Names of the request field that carried the content, for a refusal to point at. */
+const CONTENT_FIELD: Readonly<Record<string, string>> = { file: 'file', text: 'text', web_page: 'url' };
 
 export interface DatasourceServiceOptions {
   /** Where text bodies are written before they join the blob store. */
@@ -41,6 +78,17 @@ const firstWords = (text: string): string => {
   return words.length > 60 ? `${words.slice(0, 59)}…` : words;
 };
 
+/** The refusal of `onDuplicate: reject`, naming the datasource that holds the content already. */
+const duplicateDatasource = (holder: DatasourceRecord, type: DatasourceType): ParleyError =>
+  new ParleyError(
+    'DUPLICATE_DATASOURCE',
+    `“${holder.name}” (${holder.id}) in this datastore already holds this ${type === 'web_page' ? 'page' : 'content'}: replace it, or keep both`,
+    {
+      details: [{ field: CONTENT_FIELD[type] ?? 'type', message: `is already held by datasource ${holder.id}` }],
+      existing: { id: holder.id, name: holder.name, type: holder.type },
+    },
+  );
+
 const SUPPORTED = 'PDF, DOCX, PPTX, XLSX, CSV, TXT, Markdown, HTML and JSON';
 
 export class DatasourceService {
@@ -49,7 +97,7 @@ export class DatasourceService {
     private readonly options: DatasourceServiceOptions,
   ) {}
 
-  async createFromFile(workspaceId: string, input: Common & { fileName?: string; upload: UploadedFile }): Promise<DatasourceRecord> {
+  async createFromFile(workspaceId: string, input: Common & { fileName?: string; upload: UploadedFile }): Promise<AddedDatasource> {
     await this.requireDatastore(workspaceId, input.datastoreId);
     const uploadedName = datasourceName(input.upload.fileName);
     const kind = await sniffDocumentKind(input.upload.path, uploadedName);
@@ -57,10 +105,18 @@ export class DatasourceService {
       throw new ParleyError('UNSUPPORTED_MEDIA_TYPE', `${uploadedName} is not a document Parley can read; supported: ${SUPPORTED}`);
     }
     const name = datasourceName(input.fileName, uploadedName);
-    return this.create(workspaceId, 'file', name, input, { file_name: name, kind }, kind, input.upload);
+    const content = {
+      type: 'file' as const,
+      name,
+      config: { file_name: name, kind },
+      kind,
+      upload: input.upload,
+      contentKey: input.upload.contentKey,
+    };
+    return this.add(workspaceId, input, content);
   }
 
-  async createFromText(workspaceId: string, input: Common & { name?: string; text: string }): Promise<DatasourceRecord> {
+  async createFromText(workspaceId: string, input: Common & { name?: string; text: string }): Promise<AddedDatasource> {
     await this.requireDatastore(workspaceId, input.datastoreId);
     if (input.text.trim() === '') throw invalid('The text is empty', [{ field: 'text', message: 'must not be blank' }]);
     await fs.mkdir(this.options.tempDir, { recursive: true });
@@ -69,19 +125,21 @@ export class DatasourceService {
       await fs.writeFile(file, input.text, 'utf8');
       const kind = (await sniffDocumentKind(file, 'text.md')) ?? 'txt';
       const name = datasourceName(input.name, firstWords(input.text));
-      const upload = { path: file, fileName: name, size: Buffer.byteLength(input.text) };
-      return await this.create(workspaceId, 'text', name, input, { kind }, kind, upload);
+      const contentKey = textContentKey(input.text);
+      const upload = { path: file, fileName: name, size: Buffer.byteLength(input.text), contentKey };
+      return await this.add(workspaceId, input, { type: 'text', name, config: { kind }, kind, upload, contentKey });
     } finally {
       // Moved into the blob store by now, unless storing it failed.
       await fs.rm(file, { force: true });
     }
   }
 
-  async createFromWebPage(workspaceId: string, input: Common & { name?: string; url: string }): Promise<DatasourceRecord> {
+  async createFromWebPage(workspaceId: string, input: Common & { name?: string; url: string }): Promise<AddedDatasource> {
     await this.requireDatastore(workspaceId, input.datastoreId);
     this.checkUrl(input.url);
     const name = datasourceName(input.name, input.url);
-    return this.create(workspaceId, 'web_page', name, input, { source_url: input.url }, undefined, undefined);
+    const content = { type: 'web_page' as const, name, config: { source_url: input.url }, kind: undefined, upload: undefined };
+    return this.add(workspaceId, input, { ...content, contentKey: urlContentKey(input.url) });
   }
 
   get(workspaceId: string, id: string): Promise<DatasourceRecord> {
@@ -157,15 +215,78 @@ export class DatasourceService {
     return datasources.length;
   }
 
-  private async create(
-    workspaceId: string,
-    type: DatasourceType,
-    name: string,
-    input: Common,
-    config: Record<string, unknown>,
-    kind: DocumentKind | undefined,
-    upload: UploadedFile | undefined,
-  ): Promise<DatasourceRecord> {
+  /** Adds the content unless the datastore holds it already, as `onDuplicate` says. */
+  private async add(workspaceId: string, input: Common, content: NewContent): Promise<AddedDatasource> {
+    const onDuplicate = input.onDuplicate ?? 'use_existing';
+    await this.keyOlderDatasources(workspaceId, input.datastoreId);
+    const holders = await this.store.datasources.findByContentKey(workspaceId, input.datastoreId, content.contentKey);
+    const duplicateOf = holders[0];
+    if (onDuplicate === 'use_existing' && duplicateOf !== undefined) return { datasource: duplicateOf, duplicateOf };
+    if (onDuplicate === 'reject' && duplicateOf !== undefined) throw duplicateDatasource(duplicateOf, content.type);
+    if (onDuplicate === 'replace') {
+      const target = holders.find((holder) => holder.type === content.type) ?? (await this.sameName(workspaceId, input.datastoreId, content));
+      if (target !== undefined) return { datasource: await this.replace(workspaceId, target, content), duplicateOf };
+    }
+    return { datasource: await this.create(workspaceId, input, content), duplicateOf };
+  }
+
+  /** A file or a text of the same name: the document a replacing upload is a new version of. */
+  private async sameName(workspaceId: string, datastoreId: string, content: NewContent): Promise<DatasourceRecord | undefined> {
+    if (content.type === 'web_page') return undefined;
+    return (await this.store.datasources.findByName(workspaceId, datastoreId, content.name, [content.type]))[0];
+  }
+
+  /** The datasource takes the new content (a new blob: the old one may still be read by a job being stopped). */
+  private async replace(workspaceId: string, target: DatasourceRecord, content: NewContent): Promise<DatasourceRecord> {
+    const fileKey = content.upload === undefined ? target.fileKey : newId();
+    if (content.upload !== undefined && fileKey !== null) await this.store.blobs.put(fileKey, content.upload.path);
+    const replaced = {
+      name: content.name,
+      config: content.upload === undefined ? { ...target.config, ...content.config } : content.config,
+      fileKey,
+      mimeType: content.kind === undefined ? target.mimeType : MIME_TYPES[content.kind],
+      sizeBytes: content.upload === undefined ? target.sizeBytes : content.upload.size,
+      contentKey: content.contentKey,
+    };
+    const updated = await this.store.datasources.replaceContent(workspaceId, target.id, replaced, (generation) =>
+      this.ingestJob(workspaceId, target.id, generation),
+    );
+    if (updated === undefined) {
+      // Deleted meanwhile: what was written for it goes too.
+      if (fileKey !== target.fileKey && fileKey !== null) await this.store.blobs.delete(fileKey);
+      throw notFound('Datasource', target.id);
+    }
+    this.options.signals.datasourceSuperseded.notify(target.id, updated.generation);
+    this.options.signals.jobEnqueued.notify();
+    if (fileKey !== target.fileKey && target.fileKey !== null) await this.store.blobs.delete(target.fileKey);
+    return updated;
+  }
+
+  /**
+   * Keys the datastore's datasources made before content keys were kept (migration 022), so they are
+   * found as duplicates too: once per datasource, on the first addition to its datastore since.
+   */
+  private async keyOlderDatasources(workspaceId: string, datastoreId: string): Promise<void> {
+    for (const datasource of await this.store.datasources.listWithoutContentKey(workspaceId, datastoreId, KEYED_TYPES)) {
+      const key = await this.contentKeyOfStored(datasource);
+      if (key !== undefined) await this.store.datasources.setContentKey(workspaceId, datasource.id, key);
+    }
+  }
+
+  private async contentKeyOfStored(datasource: DatasourceRecord): Promise<string | undefined> {
+    const url = datasource.config.source_url;
+    if (datasource.type === 'web_page') return typeof url === 'string' ? urlContentKey(url) : undefined;
+    if (datasource.fileKey === null) return undefined;
+    try {
+      return await this.store.blobs.withLocalFile(datasource.fileKey, fileContentKey);
+    } catch {
+      // A stored file gone missing must not stop additions to its datastore; it stays unkeyed, tried again next time.
+      return undefined;
+    }
+  }
+
+  private async create(workspaceId: string, input: Common, content: NewContent): Promise<DatasourceRecord> {
+    const { type, name, config, kind, upload } = content;
     const id = newId();
     const at = now();
     if (upload !== undefined) await this.store.blobs.put(id, upload.path);
@@ -182,6 +303,7 @@ export class DatasourceService {
       fileKey: upload === undefined ? null : id,
       mimeType: kind === undefined ? null : MIME_TYPES[kind],
       sizeBytes: upload?.size ?? null,
+      contentKey: content.contentKey,
       error: null,
       progress: 0,
       nbChunks: 0,

@@ -19,7 +19,7 @@ const ERROR_DESCRIPTIONS = {
   402: 'Usage limit reached (USAGE_LIMIT)',
   403: 'The resource belongs to another workspace (FORBIDDEN)',
   404: 'No such resource (NOT_FOUND)',
-  409: 'Conflicts with the current state (CONFLICT)',
+  409: 'Conflicts with the current state (CONFLICT), or the datastore already holds what is being added (DUPLICATE_DATASOURCE, naming it in `existing`)',
   413: 'Body too large (PAYLOAD_TOO_LARGE)',
   415: 'Unsupported content type (UNSUPPORTED_MEDIA_TYPE)',
   429: 'Too many requests (RATE_LIMIT), or the model provider is rate limiting us (MODEL_RATE_LIMITED); see Retry-After',

@@ -105,6 +105,8 @@ export interface DatasourceTable {
   generation: number;
   /** How its chunks were embedded (src/rag/ingest/vector-windows.ts); null until indexed. */
   vector_layout: string | null;
+  /** What makes two datasources of a datastore the same (src/domain/duplicate-keys.ts); null until keyed. */
+  content_key: string | null;
   last_synch: string | null;
   created_at: string;
   updated_at: string;

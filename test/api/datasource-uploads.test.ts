@@ -33,8 +33,9 @@ describe.each(STORE_KINDS)('datasource uploads on %s', (kind) => {
     return created.body.name;
   }
 
+  // The same bytes under many names: each is a new datasource to name, not the first one found again.
   const upload = (name: string, fileName?: string) =>
-    uploadFile<DatasourceBody>(parley, { key: ws.key, datastoreId, file: { name, bytes: TEXT }, fileName });
+    uploadFile<DatasourceBody>(parley, { key: ws.key, datastoreId, file: { name, bytes: TEXT }, fileName, onDuplicate: 'keep_both' });
 
   it('cuts a 10 KB file name to 500 characters, keeping the extension', async () => {
     const name = await storedName(await upload(`${'n'.repeat(10_240)}.txt`));

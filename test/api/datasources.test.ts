@@ -96,6 +96,8 @@ describe.each(STORE_KINDS)('datasources on %s', (kind) => {
       file: path.join(FIXTURES, 'pdf-memo-1p.pdf'),
       fileName: 'memo.txt',
       omitType: true,
+      // The memo was ingested above: this is a second copy on purpose.
+      onDuplicate: 'keep_both',
     });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ name: 'memo.txt', mimeType: 'application/pdf' });

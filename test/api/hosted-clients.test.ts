@@ -208,6 +208,24 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
       }
     });
 
+    it('gets a Datasource record it can read when a zap sends the same file again, byte for byte', async () => {
+      const form = new FormData();
+      form.append('file', new Blob(['Wedding cakes are ordered a month ahead.'], { type: 'text/plain' }), 'wedding.txt');
+      form.append('fileName', '');
+      // One multipart body, its boundary included, sent twice: a zap replayed, or run again on the same file.
+      const request = new Request('http://body.invalid/', { method: 'POST', body: form });
+      const body = new Uint8Array(await request.arrayBuffer());
+      const headers = { Authorization: `Bearer ${ws.key}`, 'Content-Type': request.headers.get('content-type')! };
+      const post = () => send<DatasourceBody>(`${parley.url}/api/external/datastores/file-upload/${datastoreId}`, { method: 'POST', body, headers });
+      const first = await post();
+      const again = await post();
+      expect([first.status, again.status]).toEqual([200, 200]);
+      expect(again.data).toMatchObject({ id: first.data.id, type: 'file', datastoreId, name: 'wedding.txt', duplicateOf: first.data.id });
+      // What the app's create step outputs: the record's fields, each of the type it declares.
+      for (const key of ['id', 'name', 'status', 'datastoreId', 'createdAt', 'updatedAt'] as const) expect(typeof again.data[key]).toBe('string');
+      await parley.call('DELETE', `/datasources/${first.data.id}`, { key: ws.key });
+    });
+
     it('refuses an upload to another workspace’s datastore and one without a file', async () => {
       const other = await parley.newWorkspace();
       const form = new FormData();
@@ -316,6 +334,28 @@ describe.each(STORE_KINDS)('clients written for the hosted API, on %s', (kind) =
       expect(reply.data).toMatchObject({ name: 'cakes.txt', datastoreId, status: 'unsynched' });
       await waitForDatasource(parley, ws.key, reply.data.id);
       await parley.call('DELETE', `/datasources/${reply.data.id}`, { key: ws.key });
+    });
+
+    it('uploads the same file twice and reads the datasource that holds it from the second 200', async () => {
+      const form = new FormData();
+      form.append('file', new Blob(['Croissants are baked twice a day.']), 'croissants.txt');
+      form.append('type', 'file');
+      form.append('datastoreId', datastoreId);
+      form.append('fileName', 'croissants.txt');
+      const request = new Request('http://body.invalid/', { method: 'POST', body: form });
+      const body = new Uint8Array(await request.arrayBuffer());
+      const headers = { ...bearer(), 'Content-Type': request.headers.get('content-type')! };
+      const first = await send<DatasourceBody>(`${BASE_URL()}/datasources`, { method: 'POST', headers, body });
+      const again = await send<DatasourceBody>(`${BASE_URL()}/datasources`, { method: 'POST', headers, body });
+      expect([first.status, again.status]).toEqual([200, 200]);
+      expect(again.data).toMatchObject({ id: first.data.id, name: 'croissants.txt', datastoreId, duplicateOf: first.data.id });
+      expect(
+        (await parley.call<DatasourceBody[]>('GET', `/datastores/${datastoreId}/datasources`, { key: ws.key })).body.filter(
+          (d) => d.name === 'croissants.txt',
+        ),
+      ).toHaveLength(1);
+      await waitForDatasource(parley, ws.key, first.data.id);
+      await parley.call('DELETE', `/datasources/${first.data.id}`, { key: ws.key });
     });
   });
 

@@ -89,9 +89,10 @@ describe.each(STORE_KINDS)('ingestion shared between workspaces on %s', (kind) =
     it("indexes another workspace's one-line text while one workspace's slow documents fill every job slot", async () => {
       const [a, b] = [await newTenant(parley), await newTenant(parley)];
       // PARLEY_WORKER_CONCURRENCY is 2: two reports of several seconds' parsing (and a minute's embedding) take both.
+      // The same report twice, two datasources on purpose.
       const reports = [
         await uploadFile<DatasourceBody>(parley, { key: a.key, datastoreId: a.datastoreId, file: report }),
-        await uploadFile<DatasourceBody>(parley, { key: a.key, datastoreId: a.datastoreId, file: report }),
+        await uploadFile<DatasourceBody>(parley, { key: a.key, datastoreId: a.datastoreId, file: report, onDuplicate: 'keep_both' }),
       ].map((created) => created.body.id);
       for (const id of reports) await waitForDatasource(parley, a.key, id, { until: new Set(['running']) });
       try {

@@ -80,8 +80,14 @@ describe.each(STORE_KINDS)('a crash mid-ingestion on %s', (kind) => {
     const recovered = await waitFor(url2!, key!, victim.id, (record) => ['synched', 'error'].includes(record.status), 120_000);
     expect(recovered).toMatchObject({ status: 'synched', error: null, progress: 1 });
 
-    // The same text ingested without interruption is the reference.
-    const control = await api<DatasourceBody>(url2!, key!, 'POST', '/datasources', { type: 'text', datastoreId, name: 'control', text: LONG_TEXT });
+    // The same text ingested without interruption is the reference: a second copy on purpose.
+    const control = await api<DatasourceBody>(url2!, key!, 'POST', '/datasources', {
+      type: 'text',
+      datastoreId,
+      name: 'control',
+      text: LONG_TEXT,
+      onDuplicate: 'keep_both',
+    });
     const reference = await waitFor(url2!, key!, control.id, (record) => record.status === 'synched', 120_000);
     expect(recovered.nbChunks).toBe(reference.nbChunks);
     const chunks = await api<ChunkBody[]>(url2!, key!, 'GET', `/datasources/${victim.id}/chunks?limit=500`);

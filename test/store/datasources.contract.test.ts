@@ -335,4 +335,61 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
       expect(await chunkTexts(a.id, datasource.id)).toEqual(['mine']);
     });
   });
+
+  describe('content keys (duplicates)', () => {
+    it('finds a datastore’s datasources by content key and by name, oldest first, and only in that workspace and datastore', async () => {
+      const [a, b] = await twoWorkspaces(store());
+      const { datasource: older } = await createDatasource(a.id, { contentKey: 'sha256:aa', name: 'hours.txt', createdAt: at(1) });
+      const datastoreId = older.datastoreId;
+      const { datasource: newer } = await createDatasource(a.id, { datastoreId, contentKey: 'sha256:aa', name: 'copy.txt', createdAt: at(2) });
+      await createDatasource(a.id, { contentKey: 'sha256:aa', name: 'hours.txt' });
+      const theirs = await createDatastore(store(), b.id);
+      await createDatasource(b.id, { datastoreId: theirs.id, contentKey: 'sha256:aa', name: 'hours.txt' });
+      const ids = (records: readonly { id: string }[]) => records.map((record) => record.id);
+      expect(ids(await store().datasources.findByContentKey(a.id, datastoreId, 'sha256:aa'))).toEqual([older.id, newer.id]);
+      expect(ids(await store().datasources.findByName(a.id, datastoreId, 'hours.txt', ['text']))).toEqual([older.id]);
+      expect(await store().datasources.findByName(a.id, datastoreId, 'hours.txt', ['file'])).toEqual([]);
+      // Another workspace asking about this datastore finds nothing, and the other way round.
+      expect(await store().datasources.findByContentKey(b.id, datastoreId, 'sha256:aa')).toEqual([]);
+      expect(ids(await store().datasources.findByContentKey(b.id, theirs.id, 'sha256:aa'))).toHaveLength(1);
+    });
+
+    it('replaces what a datasource is made of with a new generation and its job, in its own workspace only', async () => {
+      const [a, b] = await twoWorkspaces(store());
+      const { datasource } = await createDatasource(a.id, { status: 'synched', progress: 1, contentKey: 'sha256:old', fileKey: 'blob-old' });
+      const content = {
+        name: 'v2.txt',
+        config: { kind: 'txt' },
+        fileKey: 'blob-new',
+        mimeType: 'text/plain',
+        sizeBytes: 42,
+        contentKey: 'sha256:new',
+      };
+      const makeJob = vi.fn((generation: number) => jobRecord({ workspaceId: b.id, payload: { datasourceId: datasource.id, generation } }));
+      expect(await store().datasources.replaceContent(b.id, datasource.id, content, makeJob)).toBeUndefined();
+      expect(makeJob).not.toHaveBeenCalled();
+      let job: NewJob | undefined;
+      const replaced = await store().datasources.replaceContent(a.id, datasource.id, content, (generation) => {
+        job = jobRecord({ workspaceId: a.id, payload: { datasourceId: datasource.id, generation } });
+        return job;
+      });
+      expect(replaced).toMatchObject({ ...content, id: datasource.id, generation: 2, status: 'pending', progress: 0 });
+      expect(await store().datasources.find(a.id, datasource.id)).toEqual(replaced);
+      expect(await store().jobs.find(job!.id)).toMatchObject({ status: 'queued', payload: { generation: 2 } });
+    });
+
+    it('lists the datasources made before keys were kept, of the types asked, until each is keyed', async () => {
+      const [a, b] = await twoWorkspaces(store());
+      const { datasource: unkeyed } = await createDatasource(a.id, { type: 'file' });
+      const datastoreId = unkeyed.datastoreId;
+      await createDatasource(a.id, { datastoreId, type: 'text', contentKey: 'sha256:bb' });
+      await createDatasource(a.id, { datastoreId, type: 'web_page' });
+      expect((await store().datasources.listWithoutContentKey(a.id, datastoreId, ['file', 'text'])).map((d) => d.id)).toEqual([unkeyed.id]);
+      await store().datasources.setContentKey(b.id, unkeyed.id, 'sha256:cc');
+      expect(await store().datasources.listWithoutContentKey(a.id, datastoreId, ['file'])).toHaveLength(1);
+      await store().datasources.setContentKey(a.id, unkeyed.id, 'sha256:cc');
+      expect(await store().datasources.listWithoutContentKey(a.id, datastoreId, ['file'])).toEqual([]);
+      expect(await store().datasources.find(a.id, unkeyed.id)).toMatchObject({ contentKey: 'sha256:cc' });
+    });
+  });
 });

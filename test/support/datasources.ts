@@ -5,6 +5,7 @@ import { INGEST_JOB } from '../../src/domain/ingestion/ingest-job.js';
 import type { JobRecord } from '../../src/store/store.js';
 import type { ApiResponse, TestParley } from './parley.js';
 import type { ChunkBody, DatasourceBody } from './bodies.js';
+import type { OnDuplicateChoice } from '../../src/contract/datasources.js';
 
 export { DOCS_DIR as FIXTURES } from './fixtures.js';
 
@@ -16,13 +17,15 @@ export interface UploadOptions {
   customId?: string;
   /** Leave out the `type` field, as some older clients do. */
   omitType?: boolean;
+  /** What to do when the datastore holds the same bytes already (the server's default: use the existing datasource). */
+  onDuplicate?: OnDuplicateChoice;
 }
 
 /**
  * POST /datasources as multipart/form-data, as the older widget and SDK send it; `T` is the body the test
  * expects (a DatasourceBody, or an ErrorBody when the upload is to be refused).
  */
-export async function uploadFile<T>(parley: Pick<TestParley, 'url'>, options: UploadOptions): Promise<Omit<ApiResponse<T>, 'headers'>> {
+export async function uploadFile<T>(parley: Pick<TestParley, 'url'>, options: UploadOptions): Promise<ApiResponse<T>> {
   const { name, bytes } =
     typeof options.file === 'string' ? { name: path.basename(options.file), bytes: await fs.readFile(options.file) } : options.file;
   const form = new FormData();
@@ -30,13 +33,14 @@ export async function uploadFile<T>(parley: Pick<TestParley, 'url'>, options: Up
   form.set('datastoreId', options.datastoreId);
   if (options.fileName !== undefined) form.set('fileName', options.fileName);
   if (options.customId !== undefined) form.set('custom_id', options.customId);
+  if (options.onDuplicate !== undefined) form.set('onDuplicate', options.onDuplicate);
   form.set('file', new Blob([bytes]), name);
   const response = await fetch(`${parley.url}/datasources`, {
     method: 'POST',
     headers: { authorization: `Bearer ${options.key}` },
     body: form,
   });
-  return { status: response.status, body: JSON.parse(await response.text()) as T };
+  return { status: response.status, headers: response.headers, body: JSON.parse(await response.text()) as T };
 }
 
 const SETTLED = new Set(['synched', 'error', 'usage_limit_reached']);

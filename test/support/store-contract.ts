@@ -123,6 +123,7 @@ export const datasourceRecord = (workspaceId: string, datastoreId: string, overr
   fileKey: null,
   mimeType: null,
   sizeBytes: null,
+  contentKey: null,
   error: null,
   progress: 0,
   nbChunks: 0,

@@ -112,7 +112,13 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: F
   return reply
     .status(status)
     .type('application/json; charset=utf-8')
-    .send({ error: code, message, ...(details && details.length > 0 ? { details } : {}), requestId: request.id });
+    .send({
+      error: code,
+      message,
+      ...(details && details.length > 0 ? { details } : {}),
+      ...(parley?.existing === undefined ? {} : { existing: parley.existing }),
+      requestId: request.id,
+    });
 }
 
 /**

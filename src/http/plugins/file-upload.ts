@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UploadedFile } from '../../domain/datasources.js';
+import { contentHash, contentKey } from '../../domain/duplicate-keys.js';
 import { ParleyError, invalid } from '../../errors.js';
 
 export interface FileUploadOptions {
@@ -70,15 +71,26 @@ export async function registerFileUploads(app: FastifyInstance, options: FileUpl
       }
       const file = path.join(tempDir, `upload-${randomUUID()}`);
       // Known before the first byte lands, so a response closing meanwhile removes a half-written file too.
-      uploads.set(request, { path: file, fileName: part.filename, size: 0 });
+      uploads.set(request, { path: file, fileName: part.filename, size: 0, contentKey: '' });
       // Removed again once the write stream is closed: a removal on close may have run before the stream created it.
+      // Hashed on the way to disk, so knowing whether the datastore holds it already costs no second read.
+      const hash = contentHash();
       try {
-        await pipeline(part.file, createWriteStream(file));
+        await pipeline(
+          part.file,
+          async function* (chunks: AsyncIterable<Buffer>) {
+            for await (const chunk of chunks) {
+              hash.update(chunk);
+              yield chunk;
+            }
+          },
+          createWriteStream(file),
+        );
       } catch (error) {
         await fs.rm(file, { force: true });
         throw error;
       }
-      uploads.set(request, { path: file, fileName: part.filename, size: part.file.bytesRead });
+      uploads.set(request, { path: file, fileName: part.filename, size: part.file.bytesRead, contentKey: contentKey(hash) });
       if (responseClosed.has(request)) await discard(request);
       // The header's file name is the client's file system talking, cleaned by the naming rule later; NUL
       // goes here, as the edge refuses it in every field a client writes (nul-characters.ts).

@@ -1,14 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import type { DatasourceService } from '../../domain/datasources.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AddedDatasource, DatasourceService, OnDuplicate as OnDuplicateChoice } from '../../domain/datasources.js';
 import { invalid } from '../../errors.js';
 import type { DatasourceRecord } from '../../store/store.js';
 import { workspaceOf } from '../plugins/auth.js';
 import { parseJsonBody } from '../plugins/errors.js';
 import { registerFileUploads } from '../plugins/file-upload.js';
 import { Id, IdParams, StringEnum, errorResponses } from '../schemas.js';
-import { Chunk, CustomId, Datasource, TextDatasource, WebPageDatasource, type DatasourceBody } from '../../contract/datasources.js';
+import { Chunk, CustomId, Datasource, OnDuplicate, TextDatasource, WebPageDatasource, type DatasourceBody } from '../../contract/datasources.js';
 
 const FileBody = Type.Object({
   type: StringEnum(['file']),
@@ -16,6 +16,7 @@ const FileBody = Type.Object({
   file: Type.String({ description: 'The document (binary); PDF, DOCX, PPTX, XLSX, CSV, TXT, Markdown, HTML or JSON' }),
   fileName: Type.Optional(Type.String({ maxLength: 500, description: 'Defaults to the uploaded file’s name' })),
   custom_id: CustomId,
+  onDuplicate: OnDuplicate,
 });
 
 /** What the hosted service's Zapier app posts: the file and its name, to the datastore of the path. */
@@ -23,6 +24,7 @@ const ExternalUploadBody = Type.Object({
   file: FileBody.properties.file,
   fileName: Type.Optional(Type.String({ maxLength: 500, description: 'Defaults to the uploaded file’s name (also when empty)' })),
   custom_id: CustomId,
+  onDuplicate: OnDuplicate,
 });
 
 type CreateBody = Static<typeof FileBody> | Static<typeof TextDatasource> | Static<typeof WebPageDatasource>;
@@ -60,6 +62,13 @@ const toDatasource = (record: DatasourceRecord): DatasourceBody => ({
   ...(record.lastSynch === null ? {} : { lastSynch: record.lastSynch }),
 });
 
+/** The answer to an addition: the datasource, marked when the datastore already held its content or URL. */
+function answerAdded(reply: FastifyReply, { datasource, duplicateOf }: AddedDatasource): DatasourceBody {
+  if (duplicateOf === undefined) return toDatasource(datasource);
+  reply.header('parley-duplicate-of', duplicateOf.id);
+  return { ...toDatasource(datasource), duplicateOf: duplicateOf.id };
+}
+
 export interface DatasourceRoutesOptions {
   datasources: DatasourceService;
   maxUploadBytes: number;
@@ -74,14 +83,20 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, parseJsonBody);
 
-  const createFromUpload = (request: FastifyRequest, datastoreId: string, fileName: string | undefined, customId: string | undefined) =>
+  interface UploadFields {
+    datastoreId: string;
+    fileName: string | undefined;
+    customId: string | undefined;
+    onDuplicate: OnDuplicateChoice | undefined;
+  }
+  const createFromUpload = (request: FastifyRequest, reply: FastifyReply, fields: UploadFields) =>
     withUpload(request, async (upload) => {
       if (upload === undefined) {
         throw invalid('A file datasource is uploaded as multipart/form-data with a `file` part', [
           { field: 'body.file', message: 'must be an uploaded file' },
         ]);
       }
-      return toDatasource(await datasources.createFromFile(workspaceOf(request), { datastoreId, fileName, customId, upload }));
+      return answerAdded(reply, await datasources.createFromFile(workspaceOf(request), { ...fields, upload }));
     });
 
   app.addHook('preValidation', async (request) => {
@@ -98,26 +113,32 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
       config: { fieldPaths: { url: 'body.config.source_url' } },
       schema: {
         tags,
-        summary: 'Add a datasource: upload a file, or send text or a web page URL; processed in the background',
+        summary:
+          'Add a datasource: upload a file, or send text or a web page URL; processed in the background. Content or a URL the datastore holds already is not added twice (onDuplicate)',
         consumes: ['multipart/form-data', 'application/json'],
         body: CreateBody,
-        response: { 200: Datasource, ...errorResponses(413, 415) },
+        response: { 200: Datasource, ...errorResponses(409, 413, 415) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const workspaceId = workspaceOf(request);
       const body = request.body;
+      const { datastoreId, onDuplicate } = body;
       const customId = body.custom_id;
       if (body.type === 'text') {
-        return toDatasource(
-          await datasources.createFromText(workspaceId, { datastoreId: body.datastoreId, name: body.name, text: body.text, customId }),
+        return answerAdded(
+          reply,
+          await datasources.createFromText(workspaceId, { datastoreId, name: body.name, text: body.text, customId, onDuplicate }),
         );
       }
       if (body.type === 'web_page') {
-        const { datastoreId, name, config } = body;
-        return toDatasource(await datasources.createFromWebPage(workspaceId, { datastoreId, name, url: config.source_url, customId }));
+        const { name, config } = body;
+        return answerAdded(
+          reply,
+          await datasources.createFromWebPage(workspaceId, { datastoreId, name, url: config.source_url, customId, onDuplicate }),
+        );
       }
-      return createFromUpload(request, body.datastoreId, body.fileName, customId);
+      return createFromUpload(request, reply, { datastoreId, fileName: body.fileName, customId, onDuplicate });
     },
   );
 
@@ -130,11 +151,17 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
         consumes: ['multipart/form-data'],
         params: IdParams,
         body: ExternalUploadBody,
-        response: { 200: Datasource, ...errorResponses(413, 415) },
+        response: { 200: Datasource, ...errorResponses(409, 413, 415) },
       },
     },
     // Zapier sends `fileName` empty when the user left it out.
-    async (request) => createFromUpload(request, request.params.id, request.body.fileName || undefined, request.body.custom_id),
+    async (request, reply) =>
+      createFromUpload(request, reply, {
+        datastoreId: request.params.id,
+        fileName: request.body.fileName || undefined,
+        customId: request.body.custom_id,
+        onDuplicate: request.body.onDuplicate,
+      }),
   );
 
   app.get(

@@ -21,6 +21,7 @@ import * as channelMessages from './017-channel-messages.js';
 import * as channelConnections from './019-channel-connections.js';
 import * as inboxBasics from './018-inbox-basics.js';
 import * as automationHooks from './020-automation-hooks.js';
+import * as duplicateKeys from './022-duplicate-keys.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -48,6 +49,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '019-channel-connections': channelConnections,
   '018-inbox-basics': inboxBasics,
   '020-automation-hooks': automationHooks,
+  '022-duplicate-keys': duplicateKeys,
 };
 
 /** Every migration this build knows, oldest first: a store migrated past the last one was made by a newer Parley. */

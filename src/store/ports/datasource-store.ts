@@ -21,6 +21,11 @@ export interface DatasourceRecord {
   fileKey: string | null;
   mimeType: string | null;
   sizeBytes: number | null;
+  /**
+   * What makes two datasources of a datastore the same: the SHA-256 of a file's or text's bytes, or of a
+   * web page's normalised URL (src/domain/duplicate-keys.ts); null for one made before keys were kept.
+   */
+  contentKey: string | null;
   error: string | null;
   progress: number;
   nbChunks: number;
@@ -66,6 +71,16 @@ export interface DatasourceProgress {
   sizeBytes?: number | null;
 }
 
+/** New content for an existing datasource (a replacing upload): it keeps its id and is indexed again. */
+export interface ReplacedContent {
+  name: string;
+  config: Record<string, unknown>;
+  fileKey: string | null;
+  mimeType: string | null;
+  sizeBytes: number | null;
+  contentKey: string;
+}
+
 /** The outcome of indexing one generation of a datasource. */
 export interface IndexedContent {
   chunks: readonly NewChunk[];
@@ -96,6 +111,23 @@ export interface DatasourceStore extends ScopedReads<DatasourceRecord> {
   listByDatastore(workspaceId: string, datastoreId: string): Promise<DatasourceRecord[]>;
   /** A new generation: status pending, progress 0, and a job for it, atomically. */
   requeue(workspaceId: string, id: string, job: (generation: number) => NewJob): Promise<DatasourceRecord | undefined>;
+  /**
+   * Replaces what the datasource is made from and starts a new generation with a job for it, atomically (as
+   * `requeue`); undefined when it is not in the workspace.
+   */
+  replaceContent(
+    workspaceId: string,
+    id: string,
+    content: ReplacedContent,
+    job: (generation: number) => NewJob,
+  ): Promise<DatasourceRecord | undefined>;
+  /** The datastore's datasources holding this content key, oldest first. */
+  findByContentKey(workspaceId: string, datastoreId: string, contentKey: string): Promise<DatasourceRecord[]>;
+  /** The datastore's datasources of these types with this name, oldest first. */
+  findByName(workspaceId: string, datastoreId: string, name: string, types: readonly DatasourceType[]): Promise<DatasourceRecord[]>;
+  /** The datastore's datasources of these types made before content keys were kept, to key them. */
+  listWithoutContentKey(workspaceId: string, datastoreId: string, types: readonly DatasourceType[]): Promise<DatasourceRecord[]>;
+  setContentKey(workspaceId: string, id: string, contentKey: string): Promise<void>;
   /** Moves an unsynched datasource to pending once its job is safely queued. */
   markQueued(workspaceId: string, id: string): Promise<void>;
   /**

@@ -9,6 +9,7 @@ import type {
   DatasourceType,
   IndexOutcome,
   IndexedContent,
+  ReplacedContent,
 } from '../ports/datasource-store.js';
 import type { NewJob } from '../ports/job-store.js';
 import type { NewOutboxEvent } from '../ports/outbox-store.js';
@@ -33,6 +34,7 @@ const toRecord = (row: Selectable<DatasourceTable>): DatasourceRecord => ({
   fileKey: row.file_key,
   mimeType: row.mime_type,
   sizeBytes: row.size_bytes === null ? null : Number(row.size_bytes),
+  contentKey: row.content_key,
   error: row.error,
   progress: row.progress,
   nbChunks: row.nb_chunks,
@@ -87,6 +89,7 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
           file_key: datasource.fileKey,
           mime_type: datasource.mimeType,
           size_bytes: datasource.sizeBytes,
+          content_key: datasource.contentKey,
           error: datasource.error,
           progress: datasource.progress,
           nb_chunks: datasource.nbChunks,
@@ -114,12 +117,40 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     return rows.map(toRecord);
   }
 
-  async requeue(workspaceId: string, id: string, job: (generation: number) => NewJob): Promise<DatasourceRecord | undefined> {
+  requeue(workspaceId: string, id: string, job: (generation: number) => NewJob): Promise<DatasourceRecord | undefined> {
+    return this.nextGeneration(workspaceId, id, {}, job);
+  }
+
+  replaceContent(
+    workspaceId: string,
+    id: string,
+    content: ReplacedContent,
+    job: (generation: number) => NewJob,
+  ): Promise<DatasourceRecord | undefined> {
+    const columns = {
+      name: content.name,
+      config: JSON.stringify(content.config),
+      file_key: content.fileKey,
+      mime_type: content.mimeType,
+      size_bytes: content.sizeBytes,
+      content_key: content.contentKey,
+    };
+    return this.nextGeneration(workspaceId, id, columns, job);
+  }
+
+  /** A new generation (with `columns` changed too) and its job, in one transaction. */
+  private nextGeneration(
+    workspaceId: string,
+    id: string,
+    columns: Updateable<DatasourceTable>,
+    job: (generation: number) => NewJob,
+  ): Promise<DatasourceRecord | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const at = new Date().toISOString();
       const row = await trx
         .updateTable('datasource')
         .set((eb) => ({
+          ...columns,
           generation: eb('generation', '+', 1),
           status: 'pending',
           progress: 0,
@@ -133,6 +164,36 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
       await insertJob(trx, job(row.generation), at);
       return toRecord(row);
     });
+  }
+
+  async findByContentKey(workspaceId: string, datastoreId: string, contentKey: string): Promise<DatasourceRecord[]> {
+    const rows = await this.ofDatastore(workspaceId, datastoreId).where('content_key', '=', contentKey).execute();
+    return rows.map(toRecord);
+  }
+
+  async findByName(workspaceId: string, datastoreId: string, name: string, types: readonly DatasourceType[]): Promise<DatasourceRecord[]> {
+    const rows = await this.ofDatastore(workspaceId, datastoreId).where('name', '=', name).where('type', 'in', types).execute();
+    return rows.map(toRecord);
+  }
+
+  async listWithoutContentKey(workspaceId: string, datastoreId: string, types: readonly DatasourceType[]): Promise<DatasourceRecord[]> {
+    const rows = await this.ofDatastore(workspaceId, datastoreId).where('content_key', 'is', null).where('type', 'in', types).execute();
+    return rows.map(toRecord);
+  }
+
+  async setContentKey(workspaceId: string, id: string, contentKey: string): Promise<void> {
+    await this.db.updateTable('datasource').set({ content_key: contentKey }).where(inWorkspace(workspaceId, id)).execute();
+  }
+
+  /** The datastore's datasources, oldest first. */
+  private ofDatastore(workspaceId: string, datastoreId: string) {
+    return this.db
+      .selectFrom('datasource')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('datastore_id', '=', datastoreId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc');
   }
 
   async markQueued(workspaceId: string, id: string): Promise<void> {

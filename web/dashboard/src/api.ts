@@ -16,6 +16,8 @@ export class ApiError extends Error {
     message: string,
     readonly details: readonly FieldProblem[] = [],
     readonly requestId?: string,
+    /** What the request conflicts with (a 409 naming the datasource that holds the content already). */
+    readonly existing?: ErrorBody['existing'],
   ) {
     super(message);
   }
@@ -70,7 +72,7 @@ async function withCredential(anonymous: boolean | undefined, send: (token: stri
 function errorOf(status: number, statusText: string, json: unknown): ApiError {
   // Whatever answered may not be Parley (a proxy's page): every field may be missing.
   const body = (typeof json === 'object' && json !== null ? json : {}) as Partial<ErrorBody>;
-  return new ApiError(status, body.error ?? 'ERROR', body.message ?? (statusText || `HTTP ${status}`), body.details, body.requestId);
+  return new ApiError(status, body.error ?? 'ERROR', body.message ?? (statusText || `HTTP ${status}`), body.details, body.requestId, body.existing);
 }
 
 const parseBody = (text: string, contentType: string | null): unknown => (text !== '' && contentType?.includes('json') ? JSON.parse(text) : text);

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { ChunkBody, DatasourceBody, DatasourceStatus, NewDatasourceBody } from '../../../../src/contract/datasources';
+import type { ChunkBody, DatasourceBody, DatasourceStatus, NewDatasourceBody, OnDuplicateChoice } from '../../../../src/contract/datasources';
 import { api, upload, type UploadProgress } from '../api';
 import type { LiveCache, LiveEvent } from '../live/live-event';
 import { useWorkspaceId } from '../session/session';
@@ -75,16 +75,20 @@ export function useAddDatasource(datastoreId: string) {
   });
 }
 
-/** Uploads one file as a datasource, reporting progress; the list is refreshed when it is in. */
+/**
+ * Uploads one file as a datasource, reporting progress; the list is refreshed when it is in. The dashboard
+ * sends `reject` first, so a person chooses what happens to a duplicate (DuplicateChoice).
+ */
 export function useUploadFile(datastoreId: string) {
   const workspaceId = useWorkspaceId();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ file, onProgress }: { file: File; onProgress: UploadProgress }) => {
+    mutationFn: ({ file, onProgress, onDuplicate }: { file: File; onProgress: UploadProgress; onDuplicate: OnDuplicateChoice }) => {
       const form = new FormData();
       form.append('type', 'file');
       form.append('datastoreId', datastoreId);
       form.append('fileName', file.name);
+      form.append('onDuplicate', onDuplicate);
       form.append('file', file, file.name);
       return upload<Datasource>('/datasources', form, onProgress);
     },

@@ -4,11 +4,38 @@ import { FormAlert } from '../../components/form-alert';
 import { ModalDialog } from '../../components/modal-dialog';
 import { ApiForm } from '../../components/api-form';
 import { SubmitActions } from '../../components/form-actions';
-import { useAddDatasource } from '../../queries/datasources';
+import { useState } from 'react';
+import { useAddDatasource, type NewDatasource } from '../../queries/datasources';
+import { DuplicateChoice, duplicateHolder } from './duplicate-choice';
 
 interface FormProps {
   datastoreId: string;
   close: () => void;
+}
+
+/**
+ * Adds a text or a web page, refused first if the datastore holds it already (`reject`): the form then
+ * names the datasource that does and sends the same body again with the person's choice.
+ */
+function useAddWithChoice(datastoreId: string, close: () => void) {
+  const add = useAddDatasource(datastoreId);
+  const [sent, setSent] = useState<NewDatasource>();
+  const holder = duplicateHolder(add.error);
+  const submit = (body: NewDatasource) => {
+    setSent(body);
+    add.mutate({ ...body, onDuplicate: 'reject' }, { onSuccess: close });
+  };
+  const choice = (what: string) =>
+    holder !== undefined &&
+    sent !== undefined && (
+      <DuplicateChoice
+        holder={holder}
+        what={what}
+        pending={add.isPending}
+        choose={(onDuplicate) => add.mutate({ ...sent, onDuplicate }, { onSuccess: close })}
+      />
+    );
+  return { add, submit, choice, error: holder === undefined ? add.error : null };
 }
 
 /** A question to write the answer to (an analytics knowledge gap): the form opens with it filled in. */
@@ -49,21 +76,22 @@ export function AddTextDialog({
 }
 
 function TextForm({ datastoreId, close, draft }: FormProps & { draft?: TextDraft }) {
-  const add = useAddDatasource(datastoreId);
+  const { add, submit, choice, error } = useAddWithChoice(datastoreId, close);
   // The question heads the text (it helps retrieval find it); the cursor waits below it for the answer.
   const drafted = draft === undefined ? '' : `${draft.question}\n\n`;
   return (
     <ApiForm
       onSubmit={(form) => {
         const name = form.text('name').trim();
-        add.mutate({ type: 'text', text: form.text('text'), ...(name === '' ? {} : { name }) }, { onSuccess: close });
+        submit({ type: 'text', text: form.text('text'), ...(name === '' ? {} : { name }) });
       }}
     >
-      <FormAlert error={add.error} fields={['name', 'text']} />
-      <Field label="Name" error={fieldError(add.error, 'name')} hint="Shown as the source of answers.">
+      <FormAlert error={error} fields={['name', 'text']} />
+      {choice('this text')}
+      <Field label="Name" error={fieldError(error, 'name')} hint="Shown as the source of answers.">
         {(control) => <input {...control} className="input" name="name" maxLength={500} defaultValue={draft?.question} />}
       </Field>
-      <Field label="Text" error={fieldError(add.error, 'text')} hint={draft === undefined ? undefined : 'The question, then its answer.'}>
+      <Field label="Text" error={fieldError(error, 'text')} hint={draft === undefined ? undefined : 'The question, then its answer.'}>
         {(control) => (
           <textarea
             {...control}
@@ -100,19 +128,20 @@ export function AddWebPageDialog({ datastoreId }: { datastoreId: string }) {
 }
 
 function WebPageForm({ datastoreId, close }: FormProps) {
-  const add = useAddDatasource(datastoreId);
+  const { add, submit, choice, error } = useAddWithChoice(datastoreId, close);
   return (
     <ApiForm
       onSubmit={(form) => {
         const name = form.text('name').trim();
-        add.mutate({ type: 'web_page', config: { source_url: form.text('url').trim() }, ...(name === '' ? {} : { name }) }, { onSuccess: close });
+        submit({ type: 'web_page', config: { source_url: form.text('url').trim() }, ...(name === '' ? {} : { name }) });
       }}
     >
-      <FormAlert error={add.error} fields={['config', 'name']} />
-      <Field label="Address (URL)" error={fieldError(add.error, 'config')}>
+      <FormAlert error={error} fields={['config', 'name']} />
+      {choice('this page')}
+      <Field label="Address (URL)" error={fieldError(error, 'config')}>
         {(control) => <input {...control} className="input" type="url" name="url" placeholder="https://www.example.com/help" required />}
       </Field>
-      <Field label="Name" error={fieldError(add.error, 'name')} hint="Optional; the page’s address otherwise.">
+      <Field label="Name" error={fieldError(error, 'name')} hint="Optional; the page’s address otherwise.">
         {(control) => <input {...control} className="input" name="name" maxLength={500} />}
       </Field>
       <SubmitActions pending={add.isPending} label="Add web page" pendingLabel="Adding…" />
