@@ -8,7 +8,8 @@ import { sniffDocumentKind } from '../rag/ingest/parse/sniff-kind.js';
 import { vectorLayout } from '../rag/ingest/vector-windows.js';
 import type { ChunkRecord, DatasourceRecord, DatasourceType, NewJob, Store } from '../store/store.js';
 import { datasourceName } from './datasource-name.js';
-import { ParleyError, invalid } from '../errors.js';
+import { ParleyError, forbidden, invalid, notFound } from '../errors.js';
+import { checkedQaEntry, qaDocument, qaEntryOf, type QaConfig, type QaEntry } from './qa/qa-entry.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 import type { Signals } from './signals.js';
@@ -41,6 +42,9 @@ const firstWords = (text: string): string => {
   return words.length > 60 ? `${words.slice(0, 59)}…` : words;
 };
 
+/** A Q&A entry as a caller gives it: other wordings optional. */
+export type QaInput = Omit<QaEntry, 'questions'> & { questions?: string[] };
+
 const SUPPORTED = 'PDF, DOCX, PPTX, XLSX, CSV, TXT, Markdown, HTML and JSON';
 
 export class DatasourceService {
@@ -63,18 +67,43 @@ export class DatasourceService {
   async createFromText(workspaceId: string, input: Common & { name?: string; text: string }): Promise<DatasourceRecord> {
     await this.requireDatastore(workspaceId, input.datastoreId);
     if (input.text.trim() === '') throw invalid('The text is empty', [{ field: 'text', message: 'must not be blank' }]);
-    await fs.mkdir(this.options.tempDir, { recursive: true });
-    const file = path.join(this.options.tempDir, `text-${newId()}`);
-    try {
-      await fs.writeFile(file, input.text, 'utf8');
-      const kind = (await sniffDocumentKind(file, 'text.md')) ?? 'txt';
+    return this.withTextFile(input.text, async (upload, kind) => {
       const name = datasourceName(input.name, firstWords(input.text));
-      const upload = { path: file, fileName: name, size: Buffer.byteLength(input.text) };
-      return await this.create(workspaceId, 'text', name, input, { kind }, kind, upload);
-    } finally {
-      // Moved into the blob store by now, unless storing it failed.
-      await fs.rm(file, { force: true });
-    }
+      return this.create(workspaceId, 'text', name, input, { kind }, kind, { ...upload, fileName: name });
+    });
+  }
+
+  /**
+   * A question and its answer (see qa-entry.ts); with `sourceMessageId`, the correction of that agent answer,
+   * which must be one in the workspace by an agent that searches `datastoreId`.
+   */
+  async createQa(workspaceId: string, input: Common & { name?: string; entry: QaInput; sourceMessageId?: string }): Promise<DatasourceRecord> {
+    await this.requireDatastore(workspaceId, input.datastoreId);
+    const entry = checkedQaEntry(input.entry);
+    if (input.sourceMessageId !== undefined) await this.checkCorrected(workspaceId, input.datastoreId, input.sourceMessageId);
+    const config: QaConfig = { ...entry, ...(input.sourceMessageId === undefined ? {} : { sourceMessageId: input.sourceMessageId }) };
+    return this.withTextFile(qaDocument(entry), async (upload, kind) => {
+      const name = datasourceName(input.name, entry.question);
+      return this.create(workspaceId, 'qa', name, input, { ...config, kind }, kind, { ...upload, fileName: name });
+    });
+  }
+
+  /**
+   * Changes a Q&A entry (what is left out stays) and indexes it again; the name follows the question
+   * unless it was given one of its own.
+   */
+  async editQa(workspaceId: string, id: string, changes: Partial<QaInput>): Promise<DatasourceRecord> {
+    const datasource = await this.get(workspaceId, id);
+    const current = datasource.type === 'qa' ? qaEntryOf(datasource.config) : undefined;
+    if (current === undefined) throw invalid('Only a Q&A datasource is edited this way; re-sync the others', [{ field: 'id', message: 'not a qa datasource' }]);
+    const entry = checkedQaEntry({ ...current, ...changes });
+    const name = datasource.name === datasourceName(undefined, current.question) ? datasourceName(undefined, entry.question) : datasource.name;
+    await this.withTextFile(qaDocument(entry), async (upload, kind) => {
+      await this.store.blobs.put(id, upload.path);
+      const config = { ...datasource.config, ...entry, kind };
+      await this.store.datasources.report(workspaceId, id, datasource.generation, { name, config, fileKey: id, sizeBytes: upload.size });
+    });
+    return this.resync(workspaceId, id);
   }
 
   async createFromWebPage(workspaceId: string, input: Common & { name?: string; url: string }): Promise<DatasourceRecord> {
@@ -202,6 +231,35 @@ export class DatasourceService {
     await this.store.datasources.markQueued(workspaceId, id);
     this.options.signals.jobEnqueued.notify();
     return datasource;
+  }
+
+  /** `text` in a temporary file while `use` stores it (the blob store moves or copies it). */
+  private async withTextFile<T>(text: string, use: (upload: UploadedFile, kind: DocumentKind) => Promise<T>): Promise<T> {
+    await fs.mkdir(this.options.tempDir, { recursive: true });
+    const file = path.join(this.options.tempDir, `text-${newId()}`);
+    try {
+      await fs.writeFile(file, text, 'utf8');
+      const kind = (await sniffDocumentKind(file, 'text.md')) ?? 'txt';
+      return await use({ path: file, fileName: 'text', size: Buffer.byteLength(text) }, kind);
+    } finally {
+      // Moved into the blob store by now, unless storing it failed.
+      await fs.rm(file, { force: true });
+    }
+  }
+
+  /** The agent answer a correction replaces: the workspace's, written by an agent, and that agent searches the datastore. */
+  private async checkCorrected(workspaceId: string, datastoreId: string, messageId: string): Promise<void> {
+    const message = await this.store.messages.find(workspaceId, messageId);
+    if (message === undefined) {
+      throw (await this.store.messages.ownerOf(messageId)) === undefined ? notFound('Message', messageId) : forbidden('Message', messageId);
+    }
+    const field = 'config.sourceMessageId';
+    if (message.from !== 'agent') throw invalid('Only an agent answer is corrected', [{ field, message: 'not an agent answer' }]);
+    const conversation = await this.store.conversations.find(workspaceId, message.conversationId);
+    const agent = conversation?.agentId == null ? undefined : await this.store.agents.find(workspaceId, conversation.agentId);
+    if (agent !== undefined && !agent.datastoreIds.includes(datastoreId)) {
+      throw invalid(`The agent that answered does not search datastore ${datastoreId}`, [{ field: 'datastoreId', message: "not one of the agent's datastores" }]);
+    }
   }
 
   private ingestJob(workspaceId: string, datasourceId: string, generation: number): NewJob {

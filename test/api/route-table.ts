@@ -163,6 +163,10 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     foreign: 'forbidden',
   },
   'GET /datasources/:id': { request: (s) => ({ path: `/datasources/${s.datasourceId}` }), foreign: 'forbidden' },
+  'PATCH /datasources/:id': {
+    request: (s) => ({ path: `/datasources/${s.datasourceId}`, body: { config: { answer: 'planted' } } }),
+    foreign: 'forbidden',
+  },
   'GET /datasources/:id/chunks': { request: (s) => ({ path: `/datasources/${s.datasourceId}/chunks` }), foreign: 'forbidden' },
   'DELETE /datasources/:id': { request: (s) => ({ path: `/datasources/${s.datasourceId}` }), foreign: 'forbidden' },
   'POST /datasources/:id/resync': { request: (s) => ({ path: `/datasources/${s.datasourceId}/resync` }), foreign: 'forbidden' },
