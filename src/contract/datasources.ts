@@ -14,8 +14,19 @@ export const Datasource = Type.Object({
   groupId: Type.String({ description: 'Empty when the datasource belongs to no group' }),
   custom_id: Nullable(Type.String()),
   // The keys clients read, typed; the schema stays open, as a datasource's config is sent whole.
-  config: Type.Unsafe<{ source_url?: string; file_name?: string; kind?: string; question?: string; answer?: string; questions?: string[]; sourceMessageId?: string }>(
-    Type.Object({}, { additionalProperties: true, description: 'source_url (web pages), file_name, kind; question, answer, questions, sourceMessageId (qa)' }),
+  config: Type.Unsafe<{
+    source_url?: string;
+    file_name?: string;
+    kind?: string;
+    question?: string;
+    answer?: string;
+    questions?: string[];
+    sourceMessageId?: string;
+  }>(
+    Type.Object(
+      {},
+      { additionalProperties: true, description: 'source_url (web pages), file_name, kind; question, answer, questions, sourceMessageId (qa)' },
+    ),
   ),
   error: Nullable(Type.String({ description: 'Why processing failed (status error) or is being retried' })),
   progress: Type.Number({ minimum: 0, maximum: 1 }),
@@ -78,7 +89,9 @@ export const QaDatasource = Type.Object({
     question: Question,
     answer: Answer,
     questions: Type.Optional(OtherWordings),
-    sourceMessageId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The agent answer this corrects (the inbox’s Improve)' })),
+    sourceMessageId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'The agent answer this corrects (the inbox’s Improve)' }),
+    ),
   }),
   custom_id: CustomId,
 });

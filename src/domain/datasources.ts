@@ -95,7 +95,8 @@ export class DatasourceService {
   async editQa(workspaceId: string, id: string, changes: Partial<QaInput>): Promise<DatasourceRecord> {
     const datasource = await this.get(workspaceId, id);
     const current = datasource.type === 'qa' ? qaEntryOf(datasource.config) : undefined;
-    if (current === undefined) throw invalid('Only a Q&A datasource is edited this way; re-sync the others', [{ field: 'id', message: 'not a qa datasource' }]);
+    if (current === undefined)
+      throw invalid('Only a Q&A datasource is edited this way; re-sync the others', [{ field: 'id', message: 'not a qa datasource' }]);
     const entry = checkedQaEntry({ ...current, ...changes });
     const name = datasource.name === datasourceName(undefined, current.question) ? datasourceName(undefined, entry.question) : datasource.name;
     await this.withTextFile(qaDocument(entry), async (upload, kind) => {
@@ -256,9 +257,12 @@ export class DatasourceService {
     const field = 'config.sourceMessageId';
     if (message.from !== 'agent') throw invalid('Only an agent answer is corrected', [{ field, message: 'not an agent answer' }]);
     const conversation = await this.store.conversations.find(workspaceId, message.conversationId);
-    const agent = conversation?.agentId == null ? undefined : await this.store.agents.find(workspaceId, conversation.agentId);
+    const agentId = conversation?.agentId ?? null;
+    const agent = agentId === null ? undefined : await this.store.agents.find(workspaceId, agentId);
     if (agent !== undefined && !agent.datastoreIds.includes(datastoreId)) {
-      throw invalid(`The agent that answered does not search datastore ${datastoreId}`, [{ field: 'datastoreId', message: "not one of the agent's datastores" }]);
+      throw invalid(`The agent that answered does not search datastore ${datastoreId}`, [
+        { field: 'datastoreId', message: "not one of the agent's datastores" },
+      ]);
     }
   }
 

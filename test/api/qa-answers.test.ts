@@ -43,7 +43,10 @@ describe.each(STORE_KINDS)('Q&A answers on %s', (kind) => {
     const ws = await parley.newWorkspace();
     const datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'help' } })).body.id;
     for (const [name, text] of Object.entries(SHOP_HELP_PASSAGES)) await synched(ws, { type: 'text', datastoreId, name, text });
-    const agent = await parley.call<AgentBody>('POST', '/agents', { key: ws.key, body: { name: 'Help', tools: [{ type: 'datastore', datastoreId }] } });
+    const agent = await parley.call<AgentBody>('POST', '/agents', {
+      key: ws.key,
+      body: { name: 'Help', tools: [{ type: 'datastore', datastoreId }] },
+    });
     return { ws, agentId: agent.body.id, datastoreId };
   }
 
@@ -58,7 +61,11 @@ describe.each(STORE_KINDS)('Q&A answers on %s', (kind) => {
   });
 
   it('stores the entry as a datasource named after its question, searchable by its question and its answer', async () => {
-    expect(entry).toMatchObject({ type: 'qa', name: CANADA.question, config: { question: CANADA.question, answer: CANADA.answer, questions: CANADA.questions } });
+    expect(entry).toMatchObject({
+      type: 'qa',
+      name: CANADA.question,
+      config: { question: CANADA.question, answer: CANADA.answer, questions: CANADA.questions },
+    });
     const listed = await parley.call<DatasourceBody[]>('GET', `/datastores/${desk.datastoreId}/datasources`, { key: desk.ws.key });
     expect(listed.body.map((datasource) => datasource.id)).toContain(entry.id);
     const search = await parley.call<SearchHitBody[]>('POST', `/datastores/${desk.datastoreId}/query`, {
@@ -83,7 +90,10 @@ describe.each(STORE_KINDS)('Q&A answers on %s', (kind) => {
     const whole = await ask(desk, 'Can you ship to Canada?', { modelName: 'remote' });
     expect(whole.body.answer).toBe(CANADA.answer);
     expect(whole.body.sources?.map((source) => source.datasource_id)).toEqual([entry.id]);
-    const streamed = await streamAnswer(`${parley.url}/agents/${desk.agentId}/query`, desk.ws.key, { query: 'Do you ship to Canada?', modelName: 'remote' });
+    const streamed = await streamAnswer(`${parley.url}/agents/${desk.agentId}/query`, desk.ws.key, {
+      query: 'Do you ship to Canada?',
+      modelName: 'remote',
+    });
     expect(streamed.answer).toBe(CANADA.answer);
     expect(streamed.final?.answer).toBe(CANADA.answer);
     expect(streamed.final?.sources?.map((source) => source.datasource_id)).toEqual([entry.id]);
@@ -140,7 +150,8 @@ describe.each(STORE_KINDS)('Q&A answers on %s', (kind) => {
       datastoreId,
       config: { question: 'Do you ship to Germany?', answer: 'Yes.', sourceMessageId },
     });
-    const refused = async (key: string, request: unknown) => (await parley.call<{ code: string }>('POST', '/datasources', { key, body: request })).status;
+    const refused = async (key: string, request: unknown) =>
+      (await parley.call<{ code: string }>('POST', '/datasources', { key, body: request })).status;
 
     expect(await refused(own.ws.key, body(visitorMessage.id))).toBe(400);
     expect(await refused(own.ws.key, body('no-such-message'))).toBe(404);

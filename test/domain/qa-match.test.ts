@@ -25,7 +25,8 @@ describe('matching a visitor question to a stored one', () => {
         paraphrases++;
         if ((await matcher.best(wording, [entry.question])) !== undefined) matched++;
       }
-      for (const other of entry.unrelated) if ((await matcher.best(other, [entry.question])) !== undefined) hijacked.push(`${entry.question} ← ${other}`);
+      for (const other of entry.unrelated)
+        if ((await matcher.best(other, [entry.question])) !== undefined) hijacked.push(`${entry.question} ← ${other}`);
     }
     expect(hijacked).toEqual([]);
     expect(paraphrases).toBe(39);
@@ -34,7 +35,9 @@ describe('matching a visitor question to a stored one', () => {
 
   it('matches a stored other wording as the question itself', async () => {
     expect(await matcher.best('Is delivery to Canada possible?', ['Do you ship to Canada?'])).toBeUndefined();
-    expect(await matcher.best('Is delivery to Canada possible?', ['Do you ship to Canada?', 'Is delivery to Canada possible?'])).toMatchObject({ overlap: 1 });
+    expect(await matcher.best('Is delivery to Canada possible?', ['Do you ship to Canada?', 'Is delivery to Canada possible?'])).toMatchObject({
+      overlap: 1,
+    });
   });
 
   it('counts shared content words on the side with more of its own', () => {

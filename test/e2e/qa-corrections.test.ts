@@ -56,8 +56,8 @@ parleyTest.beforeAll(async ({ startParley }) => {
 const ask = (query: string) => apiCall<AnswerBody>(parley, workspace.key, 'POST', `/agents/${agentId}/query`, { query });
 
 /** Screenshots in light and dark at 1280 and 375 px, and axe's serious findings in both schemes. */
-async function capture(name: string): Promise<void> {
-  await screenshots(page, name, { fullPage: false });
+async function capture(name: string, fullPage = false): Promise<void> {
+  await screenshots(page, name, { fullPage });
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     violations.push(...(await seriousViolations(page)).map((violation) => `${name} (${colorScheme}): ${violation}`));
@@ -72,6 +72,8 @@ parleyTest('a wrong answer improved from the inbox is what the agent says to the
   await page.goto(`/dashboard/conversations/${wrong.conversationId}`);
   await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
   const answer = page.getByRole('log', { name: 'Messages' }).getByRole('listitem').filter({ hasText: '14 days' });
+  await answer.getByRole('button', { name: 'Improve' }).waitFor();
+  await capture('qa-thread');
   await answer.getByRole('button', { name: 'Improve' }).click();
   const form = page.getByRole('dialog', { name: 'Improve this answer' });
   await form.waitFor();
@@ -83,7 +85,9 @@ parleyTest('a wrong answer improved from the inbox is what the agent says to the
   await form.waitFor({ state: 'detached' });
 
   const entries = (await settled(parley, workspace.key, datastoreId)).filter((datasource) => datasource.type === 'qa');
-  expect(entries).toMatchObject([{ name: RETURNS, status: 'synched', config: { question: RETURNS, answer: CORRECTED, sourceMessageId: wrong.messageId } }]);
+  expect(entries).toMatchObject([
+    { name: RETURNS, status: 'synched', config: { question: RETURNS, answer: CORRECTED, sourceMessageId: wrong.messageId } },
+  ]);
   const right = await ask(RETURNS);
   expect(right.answer).toBe(CORRECTED);
   expect(right.sources?.map((source) => source.datasource_id)).toEqual([entries[0]!.id]);
@@ -100,6 +104,8 @@ parleyTest('a knowledge gap answered from the analytics page is answered so from
 
   await page.goto(`/dashboard/analytics?agentId=${agentId}`);
   const row = page.getByRole('table', { name: 'Questions the agents could not answer' }).getByRole('row').filter({ hasText: GIFT_CARDS });
+  await row.getByRole('button', { name: 'Answer this' }).waitFor();
+  await capture('qa-gaps', true);
   await row.getByRole('button', { name: 'Answer this' }).click();
   const form = page.getByRole('dialog', { name: 'Answer this question' });
   await form.waitFor();

@@ -35,7 +35,8 @@ export function checkedQaEntry(input: { question: string; answer: string; questi
   others.forEach((wording, index) => {
     const field = `config.questions.${index}`;
     if (wording === '') throw invalid('A wording of the question is empty', [{ field, message: 'must not be blank' }]);
-    if (wording.length > QA_LIMITS.questionChars) throw invalid(`A wording is longer than ${QA_LIMITS.questionChars} characters`, [{ field, message: 'too long' }]);
+    if (wording.length > QA_LIMITS.questionChars)
+      throw invalid(`A wording is longer than ${QA_LIMITS.questionChars} characters`, [{ field, message: 'too long' }]);
   });
   const seen = new Set([question.toLowerCase()]);
   const questions = others.filter((wording) => !seen.has(wording.toLowerCase()) && seen.add(wording.toLowerCase()));

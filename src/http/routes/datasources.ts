@@ -8,7 +8,16 @@ import { workspaceOf } from '../plugins/auth.js';
 import { parseJsonBody } from '../plugins/errors.js';
 import { registerFileUploads } from '../plugins/file-upload.js';
 import { Id, IdParams, StringEnum, errorResponses } from '../schemas.js';
-import { Chunk, CustomId, Datasource, QaChanges, QaDatasource, TextDatasource, WebPageDatasource, type DatasourceBody } from '../../contract/datasources.js';
+import {
+  Chunk,
+  CustomId,
+  Datasource,
+  QaChanges,
+  QaDatasource,
+  TextDatasource,
+  WebPageDatasource,
+  type DatasourceBody,
+} from '../../contract/datasources.js';
 
 const FileBody = Type.Object({
   type: StringEnum(['file']),

@@ -72,11 +72,17 @@ function QaEntryForm({ draft, destination, close }: { draft: QaDraft; destinatio
       }}
     >
       <FormAlert error={saving.error} fields={FIELDS} />
-      <Field label="Question" error={fieldError(saving.error, 'config.question')} hint="Visitors asking this, or something worded closely, get the answer below.">
+      <Field
+        label="Question"
+        error={fieldError(saving.error, 'config.question')}
+        hint="Visitors asking this, or something worded closely, get the answer below."
+      >
         {(control) => <input {...control} className="input" name="question" required maxLength={500} defaultValue={draft.question} />}
       </Field>
       <Field label="Answer" error={fieldError(saving.error, 'config.answer')} hint="Said word for word, citing this entry.">
-        {(control) => <textarea {...control} className="input" name="answer" rows={7} required maxLength={10_000} defaultValue={draft.answer} autoFocus />}
+        {(control) => (
+          <textarea {...control} className="input" name="answer" rows={7} required maxLength={10_000} defaultValue={draft.answer} autoFocus />
+        )}
       </Field>
       <Field label="Other wordings" error={fieldError(saving.error, 'config.questions')} hint="Optional: other ways visitors ask it, one a line.">
         {(control) => <textarea {...control} className="input" name="questions" rows={2} defaultValue={(draft.questions ?? []).join('\n')} />}

@@ -1,5 +1,12 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { ChunkBody, DatasourceBody, DatasourceStatus, NewDatasourceBody, QaChangesBody, QaDatasourceBody } from '../../../../src/contract/datasources';
+import type {
+  ChunkBody,
+  DatasourceBody,
+  DatasourceStatus,
+  NewDatasourceBody,
+  QaChangesBody,
+  QaDatasourceBody,
+} from '../../../../src/contract/datasources';
 import { api, upload, type UploadProgress } from '../api';
 import type { LiveCache, LiveEvent } from '../live/live-event';
 import { useWorkspaceId } from '../session/session';

@@ -5,9 +5,7 @@ import { useDatastores } from '../../queries/datastores';
 
 /** The visitor's message an agent answer replies to: the last one before it. */
 const questionBefore = (messages: readonly ThreadMessage[], answer: ThreadMessage): string =>
-  messages
-    .slice(0, messages.indexOf(answer))
-    .findLast((message) => message.from === 'human' && message.sender?.type !== 'user')?.text ?? '';
+  messages.slice(0, messages.indexOf(answer)).findLast((message) => message.from === 'human' && message.sender?.type !== 'user')?.text ?? '';
 
 /**
  * "Improve" under an agent answer: the answer edited, with its question, becomes a Q&A entry of one of the
