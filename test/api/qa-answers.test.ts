@@ -100,6 +100,16 @@ describe.each(STORE_KINDS)('Q&A answers on %s', (kind) => {
     expect(upstream.requests.length).toBe(calls);
   });
 
+  it('says the stored answer to a visitor of a public agent without a key, as the widget asks', async () => {
+    const own = await helpDesk();
+    await synched(own.ws, { type: 'qa', datastoreId: own.datastoreId, config: CANADA });
+    expect((await parley.call('PATCH', `/agents/${own.agentId}`, { key: own.ws.key, body: { visibility: 'public' } })).status).toBe(200);
+    const streamed = await streamAnswer(`${parley.url}/agents/${own.agentId}/query`, null, { query: 'Do you ship to Canada?' });
+    expect(streamed.status).toBe(200);
+    expect(streamed.answer).toBe(CANADA.answer);
+    expect(streamed.final?.sources).toHaveLength(1);
+  });
+
   it('does not let the entry answer another question, offline or with a provider, though it stays a passage', async () => {
     const offline = await ask(desk, 'How long does delivery to the United Kingdom take?');
     expect(offline.body.answer).not.toBe(CANADA.answer);
