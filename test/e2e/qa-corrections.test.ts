@@ -96,6 +96,16 @@ parleyTest('a wrong answer improved from the inbox is what the agent says to the
   await page.goto(`/dashboard/datastores/${datastoreId}`);
   await page.getByRole('button', { name: `Edit ${RETURNS}` }).waitFor();
   await capture('qa-datastore');
+
+  // Edited there, the entry is indexed again and its new answer is said from then on.
+  await page.getByRole('button', { name: `Edit ${RETURNS}` }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Q&A entry' });
+  expect(await edit.getByLabel('Answer').inputValue()).toBe(CORRECTED);
+  await edit.getByLabel('Answer').fill('You have 90 days to return an item.');
+  await edit.getByRole('button', { name: 'Save answer' }).click();
+  await edit.waitFor({ state: 'detached' });
+  await settled(parley, workspace.key, datastoreId);
+  expect((await ask(RETURNS)).answer).toBe('You have 90 days to return an item.');
 });
 
 parleyTest('a knowledge gap answered from the analytics page is answered so from then on', async () => {
