@@ -6,7 +6,7 @@ import { Id } from './shared-schemas.js';
 
 export const Datasource = Type.Object({
   id: Type.String(),
-  type: StringEnum(['file', 'text', 'web_page']),
+  type: StringEnum(['file', 'text', 'web_page', 'qa']),
   name: Type.String(),
   status: StringEnum(['unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached']),
   datastoreId: Type.String(),
@@ -14,8 +14,19 @@ export const Datasource = Type.Object({
   groupId: Type.String({ description: 'Empty when the datasource belongs to no group' }),
   custom_id: Nullable(Type.String()),
   // The keys clients read, typed; the schema stays open, as a datasource's config is sent whole.
-  config: Type.Unsafe<{ source_url?: string; file_name?: string; kind?: string }>(
-    Type.Object({}, { additionalProperties: true, description: 'source_url (web pages), file_name, kind' }),
+  config: Type.Unsafe<{
+    source_url?: string;
+    file_name?: string;
+    kind?: string;
+    question?: string;
+    answer?: string;
+    questions?: string[];
+    sourceMessageId?: string;
+  }>(
+    Type.Object(
+      {},
+      { additionalProperties: true, description: 'source_url (web pages), file_name, kind; question, answer, questions, sourceMessageId (qa)' },
+    ),
   ),
   error: Nullable(Type.String({ description: 'Why processing failed (status error) or is being retried' })),
   progress: Type.Number({ minimum: 0, maximum: 1 }),
@@ -86,7 +97,38 @@ export const WebPageDatasource = Type.Object({
   onDuplicate: OnDuplicate,
 });
 
+/** Limits of a Q&A entry (the domain checks them again, after trimming). */
+const Question = Type.String({ minLength: 1, maxLength: 500 });
+const Answer = Type.String({ minLength: 1, maxLength: 10_000 });
+const OtherWordings = Type.Array(Question, { maxItems: 20, description: 'Other wordings of the question; they match as the question does' });
+
+/** `POST /datasources` with a question and its answer; said word for word when a visitor asks that question. */
+export const QaDatasource = Type.Object({
+  type: StringEnum(['qa']),
+  datastoreId: Id,
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Defaults to the question' })),
+  config: Type.Object({
+    question: Question,
+    answer: Answer,
+    questions: Type.Optional(OtherWordings),
+    sourceMessageId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'The agent answer this corrects (the inbox’s Improve)' }),
+    ),
+  }),
+  custom_id: CustomId,
+});
+
+/** `PATCH /datasources/{id}` of a Q&A entry: what is sent replaces, the rest stays; it is indexed again. */
+export const QaChanges = Type.Object({
+  config: Type.Object(
+    { question: Type.Optional(Question), answer: Type.Optional(Answer), questions: Type.Optional(OtherWordings) },
+    { minProperties: 1 },
+  ),
+});
+
 /** A datasource made from a text or a web page, as the dashboard sends it (the datastore comes from the page). */
 export type OnDuplicateChoice = NonNullable<Static<typeof OnDuplicate>>;
 
 export type NewDatasourceBody = Omit<Static<typeof TextDatasource>, 'datastoreId'> | Omit<Static<typeof WebPageDatasource>, 'datastoreId'>;
+export type QaDatasourceBody = Static<typeof QaDatasource>;
+export type QaChangesBody = Static<typeof QaChanges>;

@@ -18,12 +18,16 @@ import { agentAnswersIn } from './handoff.js';
 import { publicQuestion, type PublicQuestionLimits } from './public-questions.js';
 import { findKnowledgeGap } from './knowledge-gaps.js';
 import { keylessExchange } from './visitor-access.js';
+import type { QaMatcher } from './qa/qa-match.js';
+import { storedAnswerTo, type StoredAnswer } from './qa/qa-precedence.js';
 import type { VisitorTokens } from './visitor-tokens.js';
 import type { AnsweredBy, ServedModel, WorkspaceModels } from './workspace-models.js';
 
 /** Passages retrieved per question, before the context budget trims them. */
 const PASSAGES = 8;
 const BUDGETS = { historyTokens: 2_000, contextTokens: 3_000 };
+/** The `model` of a message that is a Q&A entry's stored answer. */
+const STORED_ANSWER_MODEL = 'parley:qa';
 
 /** Ids of the exchange; all an answer has when the agent does not answer in the conversation (see `agentAnswersIn` in handoff.ts). */
 export interface ExchangeIds {
@@ -87,6 +91,7 @@ export class AgentAnswerService {
     private readonly publicLimits: PublicQuestionLimits,
     /** Best retrieval score below which an answer counts as a knowledge gap. */
     private readonly knowledgeGapScore: number,
+    private readonly qaMatcher: QaMatcher,
   ) {}
 
   /**
@@ -171,6 +176,9 @@ export class AgentAnswerService {
         weights: fusionWeightsOf(datastores.filter((datastore) => datastore !== undefined)),
       }),
     );
+    // A Q&A entry asking the visitor's question takes precedence over the model (see qa-precedence.ts).
+    const stored = await storedAnswerTo(this.store, this.qaMatcher, agent.workspaceId, question.query, chunks, options.signal);
+    if (stored !== undefined) return this.writeStored(agent, conversationId, stored, options);
     const history = await this.conversations.views.messages(agent.workspaceId, conversationId);
     const prompt = assemblePrompt({
       systemPrompt: question.systemPrompt ?? agent.systemPrompt,
@@ -232,6 +240,21 @@ export class AgentAnswerService {
       interrupted: !complete,
     });
     return { messageId: message.id, answer: text, sources, usage: finished.usage };
+  }
+
+  /** The stored answer of a Q&A entry, word for word, citing the entry alone: no model runs, so no tokens are used. */
+  private async writeStored(
+    agent: AgentRecord,
+    conversationId: string,
+    stored: StoredAnswer,
+    options: Pick<AnswerOptions, 'onDelta'>,
+  ): Promise<WrittenAnswer> {
+    const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+    const sources = answerSources([stored.chunk], { text: stored.answer, cited: [1], complete: true });
+    options.onDelta?.(stored.answer);
+    const answer = new AnswerCheckpoints(this.conversations.messages, agent.workspaceId, conversationId, STORED_ANSWER_MODEL);
+    const message = await answer.end({ text: stored.answer, sources, usage, interrupted: false });
+    return { messageId: message.id, answer: stored.answer, sources, usage };
   }
 
   /** A question without a key: no overrides, and only in a conversation of the caller's own (see {@link keylessExchange}). */

@@ -8,8 +8,9 @@ import { sniffDocumentKind } from '../rag/ingest/parse/sniff-kind.js';
 import { vectorLayout } from '../rag/ingest/vector-windows.js';
 import type { ChunkRecord, DatasourceRecord, DatasourceType, NewJob, Store } from '../store/store.js';
 import { datasourceName } from './datasource-name.js';
-import { ParleyError, invalid, notFound } from '../errors.js';
+import { ParleyError, forbidden, invalid, notFound } from '../errors.js';
 import { fileContentKey, textContentKey, urlContentKey } from './duplicate-keys.js';
+import { checkedQaEntry, qaDocument, qaEntryOf, type QaConfig, type QaEntry } from './qa/qa-entry.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 import type { Signals } from './signals.js';
@@ -89,6 +90,9 @@ const duplicateDatasource = (holder: DatasourceRecord, type: DatasourceType): Pa
     },
   );
 
+/** A Q&A entry as a caller gives it: other wordings optional. */
+export type QaInput = Omit<QaEntry, 'questions'> & { questions?: string[] };
+
 const SUPPORTED = 'PDF, DOCX, PPTX, XLSX, CSV, TXT, Markdown, HTML and JSON';
 
 export class DatasourceService {
@@ -119,19 +123,54 @@ export class DatasourceService {
   async createFromText(workspaceId: string, input: Common & { name?: string; text: string }): Promise<AddedDatasource> {
     await this.requireDatastore(workspaceId, input.datastoreId);
     if (input.text.trim() === '') throw invalid('The text is empty', [{ field: 'text', message: 'must not be blank' }]);
-    await fs.mkdir(this.options.tempDir, { recursive: true });
-    const file = path.join(this.options.tempDir, `text-${newId()}`);
-    try {
-      await fs.writeFile(file, input.text, 'utf8');
-      const kind = (await sniffDocumentKind(file, 'text.md')) ?? 'txt';
+    return this.withTextFile(input.text, async (upload, kind) => {
       const name = datasourceName(input.name, firstWords(input.text));
-      const contentKey = textContentKey(input.text);
-      const upload = { path: file, fileName: name, size: Buffer.byteLength(input.text), contentKey };
-      return await this.add(workspaceId, input, { type: 'text', name, config: { kind }, kind, upload, contentKey });
-    } finally {
-      // Moved into the blob store by now, unless storing it failed.
-      await fs.rm(file, { force: true });
-    }
+      const text = { type: 'text' as const, name, config: { kind }, kind, upload: { ...upload, fileName: name }, contentKey: upload.contentKey };
+      return this.add(workspaceId, input, text);
+    });
+  }
+
+  /**
+   * A question and its answer (see qa-entry.ts); with `sourceMessageId`, the correction of that agent answer,
+   * which must be one in the workspace by an agent that searches `datastoreId`. Never a duplicate: a second
+   * entry for the same question is a choice the team makes (precedence takes the closest).
+   */
+  async createQa(workspaceId: string, input: Common & { name?: string; entry: QaInput; sourceMessageId?: string }): Promise<DatasourceRecord> {
+    await this.requireDatastore(workspaceId, input.datastoreId);
+    const entry = checkedQaEntry(input.entry);
+    if (input.sourceMessageId !== undefined) await this.checkCorrected(workspaceId, input.datastoreId, input.sourceMessageId);
+    const config: QaConfig = { ...entry, ...(input.sourceMessageId === undefined ? {} : { sourceMessageId: input.sourceMessageId }) };
+    return this.withTextFile(qaDocument(entry), async (upload, kind) => {
+      const name = datasourceName(input.name, entry.question);
+      const qa = {
+        type: 'qa' as const,
+        name,
+        config: { ...config, kind },
+        kind,
+        upload: { ...upload, fileName: name },
+        contentKey: upload.contentKey,
+      };
+      return this.create(workspaceId, input, qa);
+    });
+  }
+
+  /**
+   * Changes a Q&A entry (what is left out stays) and indexes it again; the name follows the question
+   * unless it was given one of its own.
+   */
+  async editQa(workspaceId: string, id: string, changes: Partial<QaInput>): Promise<DatasourceRecord> {
+    const datasource = await this.get(workspaceId, id);
+    const current = datasource.type === 'qa' ? qaEntryOf(datasource.config) : undefined;
+    if (current === undefined)
+      throw invalid('Only a Q&A datasource is edited this way; re-sync the others', [{ field: 'id', message: 'not a qa datasource' }]);
+    const entry = checkedQaEntry({ ...current, ...changes });
+    const name = datasource.name === datasourceName(undefined, current.question) ? datasourceName(undefined, entry.question) : datasource.name;
+    await this.withTextFile(qaDocument(entry), async (upload, kind) => {
+      await this.store.blobs.put(id, upload.path);
+      const config = { ...datasource.config, ...entry, kind };
+      await this.store.datasources.report(workspaceId, id, datasource.generation, { name, config, fileKey: id, sizeBytes: upload.size });
+    });
+    return this.resync(workspaceId, id);
   }
 
   async createFromWebPage(workspaceId: string, input: Common & { name?: string; url: string }): Promise<AddedDatasource> {
@@ -219,7 +258,8 @@ export class DatasourceService {
   private async add(workspaceId: string, input: Common, content: NewContent): Promise<AddedDatasource> {
     const onDuplicate = input.onDuplicate ?? 'use_existing';
     await this.keyOlderDatasources(workspaceId, input.datastoreId);
-    const holders = await this.store.datasources.findByContentKey(workspaceId, input.datastoreId, content.contentKey);
+    const holders =
+      content.contentKey === null ? [] : await this.store.datasources.findByContentKey(workspaceId, input.datastoreId, content.contentKey);
     const duplicateOf = holders[0];
     if (onDuplicate === 'use_existing' && duplicateOf !== undefined) return { datasource: duplicateOf, duplicateOf };
     if (onDuplicate === 'reject' && duplicateOf !== undefined) throw duplicateDatasource(duplicateOf, content.type);
@@ -324,6 +364,38 @@ export class DatasourceService {
     await this.store.datasources.markQueued(workspaceId, id);
     this.options.signals.jobEnqueued.notify();
     return datasource;
+  }
+
+  /** `text` in a temporary file while `use` stores it (the blob store moves or copies it). */
+  private async withTextFile<T>(text: string, use: (upload: UploadedFile, kind: DocumentKind) => Promise<T>): Promise<T> {
+    await fs.mkdir(this.options.tempDir, { recursive: true });
+    const file = path.join(this.options.tempDir, `text-${newId()}`);
+    try {
+      await fs.writeFile(file, text, 'utf8');
+      const kind = (await sniffDocumentKind(file, 'text.md')) ?? 'txt';
+      return await use({ path: file, fileName: 'text', size: Buffer.byteLength(text), contentKey: textContentKey(text) }, kind);
+    } finally {
+      // Moved into the blob store by now, unless storing it failed.
+      await fs.rm(file, { force: true });
+    }
+  }
+
+  /** The agent answer a correction replaces: the workspace's, written by an agent, and that agent searches the datastore. */
+  private async checkCorrected(workspaceId: string, datastoreId: string, messageId: string): Promise<void> {
+    const message = await this.store.messages.find(workspaceId, messageId);
+    if (message === undefined) {
+      throw (await this.store.messages.ownerOf(messageId)) === undefined ? notFound('Message', messageId) : forbidden('Message', messageId);
+    }
+    const field = 'config.sourceMessageId';
+    if (message.from !== 'agent') throw invalid('Only an agent answer is corrected', [{ field, message: 'not an agent answer' }]);
+    const conversation = await this.store.conversations.find(workspaceId, message.conversationId);
+    const agentId = conversation?.agentId ?? null;
+    const agent = agentId === null ? undefined : await this.store.agents.find(workspaceId, agentId);
+    if (agent !== undefined && !agent.datastoreIds.includes(datastoreId)) {
+      throw invalid(`The agent that answered does not search datastore ${datastoreId}`, [
+        { field: 'datastoreId', message: "not one of the agent's datastores" },
+      ]);
+    }
   }
 
   private ingestJob(workspaceId: string, datasourceId: string, generation: number): NewJob {

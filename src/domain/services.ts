@@ -4,6 +4,7 @@ import { Retriever } from '../rag/retrieve/retriever.js';
 import type { Store } from '../store/store.js';
 import { DatastoreSearchService } from './datastore-search.js';
 import { AgentAnswerService } from './agent-answers.js';
+import { QaMatcher } from './qa/qa-match.js';
 import { AgentService } from './agents.js';
 import { createConversationUseCases, type ConversationUseCases } from './conversations/conversation-use-cases.js';
 import { DatasourceService, type DatasourceServiceOptions } from './datasources.js';
@@ -146,6 +147,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
       visitorTokens,
       { maxQueryChars: options.publicQueryMaxChars },
       options.knowledgeGapScore,
+      new QaMatcher(options.embedder),
     ),
     webhooks: new WebhookService(store, {
       outbound: options.outbound,

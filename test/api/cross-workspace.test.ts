@@ -76,7 +76,8 @@ describe.each(STORE_KINDS)('every route, across workspaces, on %s', (kind) => {
     expect(datasource.body).toMatchObject({ name: 'A notes', datastoreId: seed.datastoreId });
     expect(undeclared(datasource.body, 'generation')).toBeUndefined();
     const listed = await parley.call<DatasourceBody[]>('GET', `/datastores/${seed.datastoreId}/datasources`, { key: seed.a.key });
-    expect(listed.body).toHaveLength(1);
+    expect(listed.body).toHaveLength(2);
+    expect(listed.body.find((listedOne) => listedOne.id === seed.qaEntryId)?.config).toMatchObject({ answer: 'Private answers of A.' });
   });
 
   it.each(cases)(

@@ -17,6 +17,8 @@ export interface Seed {
   agentId: string;
   datastoreId: string;
   datasourceId: string;
+  /** A Q&A entry of A's datastore: the datasource PATCH edits. */
+  qaEntryId: string;
   keyId: string;
   conversationId: string;
   messageId: string;
@@ -163,6 +165,10 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
     foreign: 'forbidden',
   },
   'GET /datasources/:id': { request: (s) => ({ path: `/datasources/${s.datasourceId}` }), foreign: 'forbidden' },
+  'PATCH /datasources/:id': {
+    request: (s) => ({ path: `/datasources/${s.qaEntryId}`, body: { config: { answer: 'planted' } } }),
+    foreign: 'forbidden',
+  },
   'GET /datasources/:id/chunks': { request: (s) => ({ path: `/datasources/${s.datasourceId}/chunks` }), foreign: 'forbidden' },
   'DELETE /datasources/:id': { request: (s) => ({ path: `/datasources/${s.datasourceId}` }), foreign: 'forbidden' },
   'POST /datasources/:id/resync': { request: (s) => ({ path: `/datasources/${s.datasourceId}/resync` }), foreign: 'forbidden' },
@@ -348,6 +354,12 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
       body: { type: 'text', datastoreId, name: 'A notes', text: 'Private notes of A.' },
     })
   ).body.id;
+  const qaEntryId = (
+    await parley.call<DatasourceBody>('POST', '/datasources', {
+      key: a.key,
+      body: { type: 'qa', datastoreId, config: { question: 'What does A keep?', answer: 'Private answers of A.' } },
+    })
+  ).body.id;
   const conversations = parley.core.services.conversations;
   const { conversation } = await conversations.intake.start(a.id, { agentId, channel: 'api' });
   const { message } = await conversations.messages.add(a.id, conversation.id, { from: 'human', text: 'A private question' });
@@ -412,6 +424,7 @@ export async function seedWorkspace(parley: TestParley): Promise<Seed> {
     agentId,
     datastoreId,
     datasourceId,
+    qaEntryId,
     keyId,
     conversationId: conversation.id,
     messageId: message.id,

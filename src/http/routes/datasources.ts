@@ -8,7 +8,17 @@ import { workspaceOf } from '../plugins/auth.js';
 import { parseJsonBody } from '../plugins/errors.js';
 import { registerFileUploads } from '../plugins/file-upload.js';
 import { Id, IdParams, StringEnum, errorResponses } from '../schemas.js';
-import { Chunk, CustomId, Datasource, OnDuplicate, TextDatasource, WebPageDatasource, type DatasourceBody } from '../../contract/datasources.js';
+import {
+  Chunk,
+  CustomId,
+  Datasource,
+  OnDuplicate,
+  QaChanges,
+  QaDatasource,
+  TextDatasource,
+  WebPageDatasource,
+  type DatasourceBody,
+} from '../../contract/datasources.js';
 
 const FileBody = Type.Object({
   type: StringEnum(['file']),
@@ -27,15 +37,15 @@ const ExternalUploadBody = Type.Object({
   onDuplicate: OnDuplicate,
 });
 
-type CreateBody = Static<typeof FileBody> | Static<typeof TextDatasource> | Static<typeof WebPageDatasource>;
+type CreateBody = Static<typeof FileBody> | Static<typeof TextDatasource> | Static<typeof WebPageDatasource> | Static<typeof QaDatasource>;
 
 /** One schema per `type`; the discriminator keeps validation errors about the branch that was meant. */
 const CreateBody = Type.Unsafe<CreateBody>({
   type: 'object',
   required: ['type'],
   discriminator: { propertyName: 'type' },
-  oneOf: [FileBody, TextDatasource, WebPageDatasource],
-  description: 'multipart/form-data with `file` (type `file`), or JSON with type `text` or `web_page`',
+  oneOf: [FileBody, TextDatasource, WebPageDatasource, QaDatasource],
+  description: 'multipart/form-data with `file` (type `file`), or JSON with type `text`, `web_page` or `qa`',
 });
 
 /** Past any datasource's chunk count, and well inside the 64-bit integers SQL OFFSET takes. */
@@ -114,7 +124,7 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
       schema: {
         tags,
         summary:
-          'Add a datasource: upload a file, or send text or a web page URL; processed in the background. Content or a URL the datastore holds already is not added twice (onDuplicate)',
+          'Add a datasource: upload a file, or send text, a web page URL or a question and its answer; processed in the background. Content or a URL the datastore holds already is not added twice (onDuplicate)',
         consumes: ['multipart/form-data', 'application/json'],
         body: CreateBody,
         response: { 200: Datasource, ...errorResponses(409, 413, 415) },
@@ -123,8 +133,14 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
     async (request, reply) => {
       const workspaceId = workspaceOf(request);
       const body = request.body;
-      const { datastoreId, onDuplicate } = body;
+      const { datastoreId } = body;
       const customId = body.custom_id;
+      if (body.type === 'qa') {
+        const { name, config } = body;
+        const { sourceMessageId, ...entry } = config;
+        return toDatasource(await datasources.createQa(workspaceId, { datastoreId, name, entry, sourceMessageId, customId }));
+      }
+      const { onDuplicate } = body;
       if (body.type === 'text') {
         return answerAdded(
           reply,
@@ -201,6 +217,20 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
         tokens: chunk.tokens,
         custom_id: chunk.customId,
       })),
+  );
+
+  app.patch(
+    '/datasources/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change a Q&A datasource’s question, answer or other wordings; it is indexed again',
+        params: IdParams,
+        body: QaChanges,
+        response: { 200: Datasource, ...errorResponses() },
+      },
+    },
+    async (request) => toDatasource(await datasources.editQa(workspaceOf(request), request.params.id, request.body.config)),
   );
 
   app.delete(

@@ -3,7 +3,7 @@ import type { NewJob } from './job-store.js';
 import type { NewOutboxEvent } from './outbox-store.js';
 import type { ScopedReads } from './owned-records.js';
 
-export type DatasourceType = 'file' | 'text' | 'web_page';
+export type DatasourceType = 'file' | 'text' | 'web_page' | 'qa';
 
 export type DatasourceStatus = 'unsynched' | 'pending' | 'running' | 'synched' | 'error' | 'usage_limit_reached';
 
@@ -62,6 +62,8 @@ export interface ChunkRecord {
 
 /** What a worker reports about a datasource while it runs; ignored once the generation is stale. */
 export interface DatasourceProgress {
+  /** A Q&A entry's name follows its question when edited. */
+  name?: string;
   status?: DatasourceStatus;
   progress?: number;
   error?: string | null;

@@ -47,6 +47,7 @@ const toRecord = (row: Selectable<DatasourceTable>): DatasourceRecord => ({
 });
 
 const progressColumns = (progress: DatasourceProgress): Updateable<DatasourceTable> => ({
+  name: progress.name,
   status: progress.status,
   progress: progress.progress,
   error: progress.error,

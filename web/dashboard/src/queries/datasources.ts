@@ -1,5 +1,13 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { ChunkBody, DatasourceBody, DatasourceStatus, NewDatasourceBody, OnDuplicateChoice } from '../../../../src/contract/datasources';
+import type {
+  ChunkBody,
+  DatasourceBody,
+  DatasourceStatus,
+  NewDatasourceBody,
+  OnDuplicateChoice,
+  QaChangesBody,
+  QaDatasourceBody,
+} from '../../../../src/contract/datasources';
 import { api, upload, type UploadProgress } from '../api';
 import type { LiveCache, LiveEvent } from '../live/live-event';
 import { useWorkspaceId } from '../session/session';
@@ -72,6 +80,32 @@ export function useAddDatasource(datastoreId: string) {
   return useMutation({
     mutationFn: (body: NewDatasource) => api<Datasource>('/datasources', { method: 'POST', body: { ...body, datastoreId } }),
     onSuccess: () => invalidateDatastore(queryClient, workspaceId, datastoreId),
+  });
+}
+
+export type NewQaEntry = QaDatasourceBody;
+
+/** A question and its answer as a Q&A datasource of the datastore the body names (the inbox's Improve, the gaps' Answer this). */
+export function useAddQaEntry() {
+  const workspaceId = useWorkspaceId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NewQaEntry) => api<Datasource>('/datasources', { method: 'POST', body }),
+    onSuccess: (datasource) => invalidateDatastore(queryClient, workspaceId, datasource.datastoreId),
+  });
+}
+
+/** A Q&A entry's question, answer or other wordings changed; it is indexed again. */
+export function useEditQaEntry() {
+  const workspaceId = useWorkspaceId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, changes }: { id: string; changes: QaChangesBody }) =>
+      api<Datasource>(`/datasources/${encodeURIComponent(id)}`, { method: 'PATCH', body: changes }),
+    onSuccess: (datasource) => {
+      queryClient.removeQueries({ queryKey: datasourceKeys.chunks(workspaceId, datasource.id) });
+      return invalidateDatastore(queryClient, workspaceId, datasource.datastoreId);
+    },
   });
 }
 

@@ -1,9 +1,13 @@
 import { Link } from 'wouter';
 import { DateTime } from '../../components/date-time';
+import { QaEntryDialog } from '../../components/qa-entry-dialog';
 import type { KnowledgeGap } from '../../queries/analytics';
 import type { Datastore } from '../../queries/datastores';
 
-/** Where the answer to a gap belongs: the agent's (first) datastore's text form, or the agent, to give it one. */
+/**
+ * Where the answer to a gap belongs: a Q&A entry ("Answer this"), the agent's (first) datastore's text form, or the
+ * agent, to give it one.
+ */
 function AddDocument({ gap, datastores }: { gap: KnowledgeGap; datastores: ReadonlyMap<string, Datastore> }) {
   const { agent } = gap;
   if (agent === null) return <span className="muted small">Agent deleted</span>;
@@ -18,10 +22,24 @@ function AddDocument({ gap, datastores }: { gap: KnowledgeGap; datastores: Reado
   const name = datastores.get(datastoreId)?.name;
   // Straight to the datastore's text form, the question filled in: what is left is writing the answer.
   const href = `/datastores/${encodeURIComponent(datastoreId)}?${new URLSearchParams({ answer: gap.question })}`;
+  const targets = agent.datastoreIds.map((id) => ({ id, name: datastores.get(id)?.name ?? id }));
   return (
-    <Link href={href} className="button button-small">
-      Write the answer{name === undefined ? '' : ` in ${name}`}
-    </Link>
+    <>
+      <QaEntryDialog
+        title="Answer this question"
+        description={`Saved as a Q&A entry, your answer is what ${agent.name} says from now on to this question and those worded closely.`}
+        draft={{ question: gap.question, answer: '' }}
+        destination={{ datastores: targets }}
+        trigger={
+          <button type="button" className="button button-small button-primary">
+            Answer this
+          </button>
+        }
+      />
+      <Link href={href} className="button button-small">
+        Write the answer{name === undefined ? '' : ` in ${name}`}
+      </Link>
+    </>
   );
 }
 

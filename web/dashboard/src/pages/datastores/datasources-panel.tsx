@@ -3,12 +3,13 @@ import { EmptyState } from '../../components/empty-state';
 import { QueryView } from '../../components/query-status';
 import { isUnsettled, useDatasources } from '../../queries/datasources';
 import { AddTextDialog, AddWebPageDialog } from './add-content-dialogs';
+import { QaEntryDialog } from '../../components/qa-entry-dialog';
 import { DatasourcesTable } from './datasources-table';
 import { UploadZone } from './upload-zone';
 import { counted } from '../../components/counted';
 
 /**
- * Adding documents (files, text, web pages) and the table of those already in. `?answer=<question>` (the
+ * Adding documents (files, text, web pages, Q&A entries) and the table of those already in. `?answer=<question>` (the
  * analytics page's knowledge gaps link here) opens the text form on that question's answer.
  */
 export function DatasourcesPanel({ datastoreId }: { datastoreId: string }) {
@@ -39,6 +40,17 @@ export function DatasourcesPanel({ datastoreId }: { datastoreId: string }) {
           onOpenChange={forget}
         />
         <AddWebPageDialog datastoreId={datastoreId} />
+        <QaEntryDialog
+          title="Add a Q&A entry"
+          description="A question and its answer: visitors asking that question, or one worded closely, get this answer word for word."
+          draft={{ question: '', answer: '' }}
+          destination={{ datastores: [{ id: datastoreId, name: '' }] }}
+          trigger={
+            <button type="button" className="button">
+              Add Q&amp;A
+            </button>
+          }
+        />
         <span className="toolbar-status muted small" role="status">
           {working > 0 ? `Processing ${counted(working, 'document')}…` : ''}
         </span>

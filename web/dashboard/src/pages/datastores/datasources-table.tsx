@@ -4,8 +4,27 @@ import { StatusBadge } from '../../components/status-badge';
 import { useDeleteDatasource, useResyncDatasource, type Datasource } from '../../queries/datasources';
 import { ChunkViewer } from './chunk-viewer';
 import { counted } from '../../components/counted';
+import { QaEntryDialog } from '../../components/qa-entry-dialog';
 
-const TYPE_LABELS = { file: 'File', text: 'Text', web_page: 'Web page' } as const;
+/** A Q&A entry's question, answer and other wordings, edited in place. */
+function EditQaEntry({ datasource }: { datasource: Datasource }) {
+  const { question = '', answer = '', questions = [] } = datasource.config;
+  return (
+    <QaEntryDialog
+      title="Edit Q&A entry"
+      description="Saved, the entry is indexed again; its answer is said word for word to its question."
+      draft={{ question, answer, questions }}
+      destination={{ entryId: datasource.id }}
+      trigger={
+        <button type="button" className="button button-small" aria-label={`Edit ${datasource.name}`}>
+          Edit
+        </button>
+      }
+    />
+  );
+}
+
+const TYPE_LABELS = { file: 'File', text: 'Text', web_page: 'Web page', qa: 'Q&A' } as const;
 
 function formatSize(bytes: number | null): string {
   if (bytes === null) return '—';
@@ -14,7 +33,7 @@ function formatSize(bytes: number | null): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** A datastore's documents with their live status; each can be viewed, re-synced or deleted. */
+/** A datastore's documents with their live status; each can be viewed, re-synced or deleted, a Q&A entry edited. */
 export function DatasourcesTable({ datastoreId, datasources }: { datastoreId: string; datasources: readonly Datasource[] }) {
   const resync = useResyncDatasource(datastoreId);
   const remove = useDeleteDatasource(datastoreId);
@@ -59,6 +78,7 @@ export function DatasourcesTable({ datastoreId, datasources }: { datastoreId: st
                 <DateTime iso={datasource.updatedAt} relative />
               </td>
               <td className="row-actions">
+                {datasource.type === 'qa' && <EditQaEntry datasource={datasource} />}
                 <button
                   type="button"
                   className="button button-small"

@@ -3,6 +3,7 @@ import type { DroppedAttachmentBody, KeptAttachmentBody } from '../../../../../s
 import { download } from '../../api';
 import { AnswerSources } from '../../components/answer-sources';
 import { DateTime } from '../../components/date-time';
+import { ImproveAnswer } from './improve-answer';
 import { useRateMessage, type ConversationDetail, type MessageEval, type ThreadMessage } from '../../queries/conversations';
 import type { Member } from '../../queries/members';
 
@@ -76,7 +77,10 @@ export function ThreadMessages(props: ThreadMessagesProps) {
               {message.from === 'agent' && (
                 <>
                   {message.sources.length > 0 && <AnswerSources sources={message.sources} defaultOpen={false} />}
-                  <AnswerRating conversationId={conversation.id} message={message} />
+                  <div className="answer-actions">
+                    <AnswerRating conversationId={conversation.id} message={message} />
+                    <ImproveAnswer conversation={conversation} message={message} />
+                  </div>
                 </>
               )}
             </li>
