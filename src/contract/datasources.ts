@@ -4,6 +4,18 @@ import { Id } from './shared-schemas.js';
 
 /** Datasources and their chunks as the API answers them. */
 
+/** How often a datasource fetched from a URL is re-synced (a conditional fetch: unchanged, nothing is re-embedded). */
+export const RefreshInterval = StringEnum(['off', 'daily', 'weekly'], {
+  description: 'How often the URL is fetched again; unchanged content is neither parsed nor embedded again. Absent: off',
+});
+
+/** What the last fetch of a URL datasource found (config.lastCheck). */
+export interface LastCheckBody {
+  at: string;
+  outcome: 'changed' | 'unchanged' | 'failed';
+  reason?: string;
+}
+
 export const Datasource = Type.Object({
   id: Type.String(),
   type: StringEnum(['file', 'text', 'web_page']),
@@ -14,10 +26,30 @@ export const Datasource = Type.Object({
   groupId: Type.String({ description: 'Empty when the datasource belongs to no group' }),
   custom_id: Nullable(Type.String()),
   // The keys clients read, typed; the schema stays open, as a datasource's config is sent whole.
-  config: Type.Unsafe<{ source_url?: string; file_name?: string; kind?: string }>(
-    Type.Object({}, { additionalProperties: true, description: 'source_url (web pages), file_name, kind' }),
+  config: Type.Unsafe<{
+    source_url?: string;
+    file_name?: string;
+    kind?: string;
+    refreshInterval?: Static<typeof RefreshInterval>;
+    nextRefreshAt?: string;
+    lastCheck?: LastCheckBody;
+    etag?: string | null;
+    lastModified?: string | null;
+    contentHash?: string | null;
+    textHash?: string | null;
+  }>(
+    Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'source_url (web pages), file_name, kind; for URL sources refreshInterval, nextRefreshAt, lastCheck {at, outcome: changed|unchanged|failed, reason}, and the etag, lastModified, contentHash and textHash of the indexed fetch',
+      },
+    ),
   ),
-  error: Nullable(Type.String({ description: 'Why processing failed (status error) or is being retried' })),
+  error: Nullable(
+    Type.String({ description: 'Why processing failed (status error), is being retried, or why the last re-check failed (status synched: the index is kept)' }),
+  ),
   progress: Type.Number({ minimum: 0, maximum: 1 }),
   nbChunks: Type.Integer(),
   textSize: Type.Integer({ description: 'Characters of text extracted' }),
@@ -60,9 +92,16 @@ export const WebPageDatasource = Type.Object({
   type: StringEnum(['web_page']),
   datastoreId: Id,
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-  config: Type.Object({ source_url: Type.String({ minLength: 1, maxLength: 4000 }) }),
+  config: Type.Object({ source_url: Type.String({ minLength: 1, maxLength: 4000 }), refreshInterval: Type.Optional(RefreshInterval) }),
   custom_id: CustomId,
 });
+
+/** `PATCH /datasources/{id}`: the settings of a datasource that can change after it is made. */
+export const DatasourceSettings = Type.Object(
+  { config: Type.Object({ refreshInterval: RefreshInterval }, { additionalProperties: false }) },
+  { additionalProperties: false },
+);
+export type DatasourceSettingsBody = Static<typeof DatasourceSettings>;
 
 /** A datasource made from a text or a web page, as the dashboard sends it (the datastore comes from the page). */
 export type NewDatasourceBody = Omit<Static<typeof TextDatasource>, 'datastoreId'> | Omit<Static<typeof WebPageDatasource>, 'datastoreId'>;

@@ -1,6 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ingestJob } from './ingestion/ingest-job.js';
+import {
+  firstDueAt,
+  nextDueAt,
+  refreshIntervalOf,
+  refreshJob,
+  type RefreshInterval,
+  type RefreshTarget,
+} from './ingestion/refresh-schedule.js';
 import { BlockedUrlError, type OutboundPolicy } from '../net/address-policy.js';
 import type { DocumentKind } from '../rag/ingest/document.js';
 import { MIME_TYPES } from '../rag/ingest/mime-types.js';
@@ -43,6 +51,12 @@ const firstWords = (text: string): string => {
 
 const SUPPORTED = 'PDF, DOCX, PPTX, XLSX, CSV, TXT, Markdown, HTML and JSON';
 
+/** `config` on the schedule `interval`, next due at `dueAt` (none when off). */
+function withSchedule(config: Record<string, unknown>, interval: RefreshInterval, dueAt: string | undefined): Record<string, unknown> {
+  const { nextRefreshAt: _previous, ...rest } = config;
+  return { ...rest, refreshInterval: interval, ...(dueAt === undefined ? {} : { nextRefreshAt: dueAt }) };
+}
+
 export class DatasourceService {
   constructor(
     private readonly store: Store,
@@ -77,11 +91,55 @@ export class DatasourceService {
     }
   }
 
-  async createFromWebPage(workspaceId: string, input: Common & { name?: string; url: string }): Promise<DatasourceRecord> {
+  async createFromWebPage(
+    workspaceId: string,
+    input: Common & { name?: string; url: string; refreshInterval?: RefreshInterval },
+  ): Promise<DatasourceRecord> {
     await this.requireDatastore(workspaceId, input.datastoreId);
     this.checkUrl(input.url);
     const name = datasourceName(input.name, input.url);
-    return this.create(workspaceId, 'web_page', name, input, { source_url: input.url }, undefined, undefined);
+    const config = { source_url: input.url, ...(input.refreshInterval === undefined ? {} : { refreshInterval: input.refreshInterval }) };
+    return this.create(workspaceId, 'web_page', name, input, config, undefined, undefined);
+  }
+
+  /**
+   * Sets how often a datasource fetched from a URL is re-synced; the next run is a period from now (kept
+   * when the interval does not change). Off leaves any run already queued to find nothing to do.
+   */
+  async setRefreshInterval(workspaceId: string, id: string, interval: RefreshInterval): Promise<DatasourceRecord> {
+    const datasource = await this.get(workspaceId, id);
+    if (interval !== 'off' && typeof datasource.config.source_url !== 'string') {
+      throw invalid('Only datasources fetched from a URL are re-synced on a schedule', [
+        { field: 'config.refreshInterval', message: 'must be off for a datasource without a source_url' },
+      ]);
+    }
+    const scheduled = interval === 'off' || typeof datasource.config.nextRefreshAt === 'string';
+    if (datasource.config.refreshInterval === interval && scheduled) return datasource;
+    const dueAt = interval === 'off' ? undefined : firstDueAt(interval, new Date());
+    // Queued first: a crash in between leaves a run that finds itself not due, never a due time with no run.
+    if (dueAt !== undefined) await this.store.jobs.enqueueOnce(refreshJob({ workspaceId, datasourceId: id, dueAt }));
+    const updated = await this.store.datasources.changeConfig(workspaceId, id, (config) => withSchedule(config, interval, dueAt));
+    if (dueAt !== undefined) this.options.signals.jobEnqueued.notify();
+    return updated ?? this.get(workspaceId, id);
+  }
+
+  /**
+   * One due run of a datasource's schedule, once however many workers hold its job: still due (not turned off,
+   * not rescheduled), it queues the next run, moves the due time on (compare and set: one caller wins) and
+   * re-syncs, unless a sync is already under way.
+   */
+  async runDueRefresh({ workspaceId, datasourceId, dueAt }: RefreshTarget): Promise<void> {
+    const datasource = await this.store.datasources.find(workspaceId, datasourceId);
+    if (datasource === undefined) return;
+    const interval = refreshIntervalOf(datasource.config);
+    if (interval === 'off' || datasource.config.nextRefreshAt !== dueAt) return;
+    const next = nextDueAt(interval, dueAt, new Date());
+    await this.store.jobs.enqueueOnce(refreshJob({ workspaceId, datasourceId, dueAt: next }));
+    const advanced = await this.store.datasources.changeConfig(workspaceId, datasourceId, (config) =>
+      config.nextRefreshAt === dueAt && refreshIntervalOf(config) === interval ? { ...config, nextRefreshAt: next } : undefined,
+    );
+    if (advanced === undefined || advanced.status === 'pending' || advanced.status === 'running') return;
+    await this.resync(workspaceId, datasourceId);
   }
 
   get(workspaceId: string, id: string): Promise<DatasourceRecord> {
@@ -108,10 +166,15 @@ export class DatasourceService {
     return datasource;
   }
 
-  /** Processes the datasource again (a web page is fetched anew); work in flight for it is discarded. */
+  /**
+   * Processes the datasource again (a web page is fetched anew, conditionally: unchanged, it keeps its index);
+   * work in flight for it is discarded.
+   */
   async resync(workspaceId: string, id: string): Promise<DatasourceRecord> {
     await this.get(workspaceId, id);
-    const updated = await this.store.datasources.requeue(workspaceId, id, (generation) => this.ingestJob(workspaceId, id, generation));
+    const updated = await this.store.datasources.requeue(workspaceId, id, (generation) =>
+      this.ingestJob(workspaceId, id, generation, { recheck: true }),
+    );
     if (updated !== undefined) this.options.signals.datasourceSuperseded.notify(id, updated.generation);
     this.options.signals.jobEnqueued.notify();
     return updated ?? this.get(workspaceId, id);
@@ -168,6 +231,8 @@ export class DatasourceService {
   ): Promise<DatasourceRecord> {
     const id = newId();
     const at = now();
+    const interval = refreshIntervalOf(config);
+    const dueAt = interval === 'off' ? undefined : firstDueAt(interval, new Date(at));
     if (upload !== undefined) await this.store.blobs.put(id, upload.path);
     const datasource: DatasourceRecord = {
       id,
@@ -178,7 +243,7 @@ export class DatasourceService {
       status: 'unsynched',
       customId: input.customId ?? null,
       groupId: null,
-      config,
+      config: dueAt === undefined ? config : { ...config, nextRefreshAt: dueAt },
       fileKey: upload === undefined ? null : id,
       mimeType: kind === undefined ? null : MIME_TYPES[kind],
       sizeBytes: upload?.size ?? null,
@@ -200,12 +265,13 @@ export class DatasourceService {
     }
     // The answer shows the record as created; the job is safely queued, so the stored status moves on.
     await this.store.datasources.markQueued(workspaceId, id);
+    if (dueAt !== undefined) await this.store.jobs.enqueueOnce(refreshJob({ workspaceId, datasourceId: id, dueAt }));
     this.options.signals.jobEnqueued.notify();
     return datasource;
   }
 
-  private ingestJob(workspaceId: string, datasourceId: string, generation: number): NewJob {
-    return ingestJob(newId(), { workspaceId, datasourceId, generation }, this.options.maxAttempts);
+  private ingestJob(workspaceId: string, datasourceId: string, generation: number, { recheck = false } = {}): NewJob {
+    return ingestJob(newId(), { workspaceId, datasourceId, generation, recheck }, this.options.maxAttempts);
   }
 
   private requireDatastore(workspaceId: string, datastoreId: string) {

@@ -164,6 +164,10 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteCase>> = {
   },
   'GET /datasources/:id': { request: (s) => ({ path: `/datasources/${s.datasourceId}` }), foreign: 'forbidden' },
   'GET /datasources/:id/chunks': { request: (s) => ({ path: `/datasources/${s.datasourceId}/chunks` }), foreign: 'forbidden' },
+  'PATCH /datasources/:id': {
+    request: (s) => ({ path: `/datasources/${s.datasourceId}`, body: { config: { refreshInterval: 'off' } } }),
+    foreign: 'forbidden',
+  },
   'DELETE /datasources/:id': { request: (s) => ({ path: `/datasources/${s.datasourceId}` }), foreign: 'forbidden' },
   'POST /datasources/:id/resync': { request: (s) => ({ path: `/datasources/${s.datasourceId}/resync` }), foreign: 'forbidden' },
   'GET /datastores/:id/datasources': { request: (s) => ({ path: `/datastores/${s.datastoreId}/datasources` }), foreign: 'forbidden' },

@@ -8,7 +8,15 @@ import { workspaceOf } from '../plugins/auth.js';
 import { parseJsonBody } from '../plugins/errors.js';
 import { registerFileUploads } from '../plugins/file-upload.js';
 import { Id, IdParams, StringEnum, errorResponses } from '../schemas.js';
-import { Chunk, CustomId, Datasource, TextDatasource, WebPageDatasource, type DatasourceBody } from '../../contract/datasources.js';
+import {
+  Chunk,
+  CustomId,
+  Datasource,
+  DatasourceSettings,
+  TextDatasource,
+  WebPageDatasource,
+  type DatasourceBody,
+} from '../../contract/datasources.js';
 
 const FileBody = Type.Object({
   type: StringEnum(['file']),
@@ -115,7 +123,8 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
       }
       if (body.type === 'web_page') {
         const { datastoreId, name, config } = body;
-        return toDatasource(await datasources.createFromWebPage(workspaceId, { datastoreId, name, url: config.source_url, customId }));
+        const { source_url: url, refreshInterval } = config;
+        return toDatasource(await datasources.createFromWebPage(workspaceId, { datastoreId, name, url, refreshInterval, customId }));
       }
       return createFromUpload(request, body.datastoreId, body.fileName, customId);
     },
@@ -174,6 +183,21 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
         tokens: chunk.tokens,
         custom_id: chunk.customId,
       })),
+  );
+
+  app.patch(
+    '/datasources/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change a datasource’s settings: config.refreshInterval (off, daily, weekly) of a URL source',
+        params: IdParams,
+        body: DatasourceSettings,
+        response: { 200: Datasource, ...errorResponses() },
+      },
+    },
+    async (request) =>
+      toDatasource(await datasources.setRefreshInterval(workspaceOf(request), request.params.id, request.body.config.refreshInterval)),
   );
 
   app.delete(
