@@ -8,6 +8,9 @@ export type { DatasourceStatus };
 
 export type Datasource = DatasourceBody;
 
+/** How often a URL datasource is fetched again. */
+export type RefreshInterval = NonNullable<Datasource['config']['refreshInterval']>;
+
 /** A chunk of an indexed datasource, as its chunk list pages them. */
 export type Chunk = ChunkBody;
 
@@ -101,6 +104,17 @@ export function useResyncDatasource(datastoreId: string) {
       queryClient.removeQueries({ queryKey: datasourceKeys.chunks(workspaceId, datasource.id) });
       return invalidateDatastore(queryClient, workspaceId, datastoreId);
     },
+  });
+}
+
+/** Changes how often a URL datasource is re-checked; the answer says when the next check is due. */
+export function useSetRefreshInterval(datastoreId: string) {
+  const workspaceId = useWorkspaceId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, interval }: { id: string; interval: RefreshInterval }) =>
+      api<Datasource>(`/datasources/${encodeURIComponent(id)}`, { method: 'PATCH', body: { config: { refreshInterval: interval } } }),
+    onSuccess: () => invalidateDatastore(queryClient, workspaceId, datastoreId),
   });
 }
 

@@ -4,7 +4,8 @@ import { FormAlert } from '../../components/form-alert';
 import { ModalDialog } from '../../components/modal-dialog';
 import { ApiForm } from '../../components/api-form';
 import { SubmitActions } from '../../components/form-actions';
-import { useAddDatasource } from '../../queries/datasources';
+import { useAddDatasource, type RefreshInterval } from '../../queries/datasources';
+import { REFRESH_CHOICES } from './refresh-schedule';
 
 interface FormProps {
   datastoreId: string;
@@ -87,7 +88,7 @@ export function AddWebPageDialog({ datastoreId }: { datastoreId: string }) {
   return (
     <ModalDialog
       title="Add a web page"
-      description="Parley fetches the page and indexes its main text. Resync fetches it again."
+      description="Parley fetches the page and indexes its main text. Resync, or the re-check schedule, fetches it again."
       trigger={
         <button type="button" className="button">
           Add web page
@@ -105,7 +106,8 @@ function WebPageForm({ datastoreId, close }: FormProps) {
     <ApiForm
       onSubmit={(form) => {
         const name = form.text('name').trim();
-        add.mutate({ type: 'web_page', config: { source_url: form.text('url').trim() }, ...(name === '' ? {} : { name }) }, { onSuccess: close });
+        const config = { source_url: form.text('url').trim(), refreshInterval: form.text('refreshInterval') as RefreshInterval };
+        add.mutate({ type: 'web_page', config, ...(name === '' ? {} : { name }) }, { onSuccess: close });
       }}
     >
       <FormAlert error={add.error} fields={['config', 'name']} />
@@ -114,6 +116,17 @@ function WebPageForm({ datastoreId, close }: FormProps) {
       </Field>
       <Field label="Name" error={fieldError(add.error, 'name')} hint="Optional; the page’s address otherwise.">
         {(control) => <input {...control} className="input" name="name" maxLength={500} />}
+      </Field>
+      <Field label="Re-check" hint="Fetched again on this schedule; an unchanged page costs no parsing and no embedding.">
+        {(control) => (
+          <select {...control} className="input" name="refreshInterval" defaultValue="off">
+            {REFRESH_CHOICES.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        )}
       </Field>
       <SubmitActions pending={add.isPending} label="Add web page" pendingLabel="Adding…" />
     </ApiForm>
