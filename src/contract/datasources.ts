@@ -48,7 +48,9 @@ export const Datasource = Type.Object({
     ),
   ),
   error: Nullable(
-    Type.String({ description: 'Why processing failed (status error), is being retried, or why the last re-check failed (status synched: the index is kept)' }),
+    Type.String({
+      description: 'Why processing failed (status error), is being retried, or why the last re-check failed (status synched: the index is kept)',
+    }),
   ),
   progress: Type.Number({ minimum: 0, maximum: 1 }),
   nbChunks: Type.Integer(),

@@ -1,14 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ingestJob } from './ingestion/ingest-job.js';
-import {
-  firstDueAt,
-  nextDueAt,
-  refreshIntervalOf,
-  refreshJob,
-  type RefreshInterval,
-  type RefreshTarget,
-} from './ingestion/refresh-schedule.js';
+import { firstDueAt, nextDueAt, refreshIntervalOf, refreshJob, type RefreshInterval, type RefreshTarget } from './ingestion/refresh-schedule.js';
 import { BlockedUrlError, type OutboundPolicy } from '../net/address-policy.js';
 import type { DocumentKind } from '../rag/ingest/document.js';
 import { MIME_TYPES } from '../rag/ingest/mime-types.js';

@@ -42,7 +42,8 @@ describe.each(STORE_KINDS)('web page refresh on %s', (kind) => {
     if (page === undefined || page.status !== undefined) return void response.writeHead(page?.status ?? 404).end('gone');
     const validators = { ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { 'last-modified': page.lastModified } : {}) };
     const unchanged =
-      (page.etag !== undefined && ifNoneMatch === page.etag) || (page.etag === undefined && page.lastModified !== undefined && ifModifiedSince === page.lastModified);
+      (page.etag !== undefined && ifNoneMatch === page.etag) ||
+      (page.etag === undefined && page.lastModified !== undefined && ifModifiedSince === page.lastModified);
     if (unchanged) return void response.writeHead(304, validators).end();
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...validators }).end(page.html);
   });
@@ -187,7 +188,10 @@ describe.each(STORE_KINDS)('web page refresh on %s', (kind) => {
       });
       expect(created.status).toBe(400);
       expect(created.body.error).toBe('INVALID_REQUEST');
-      const text = await parley.call<DatasourceBody>('POST', '/datasources', { key: ws.key, body: { type: 'text', datastoreId, text: 'Plain words.' } });
+      const text = await parley.call<DatasourceBody>('POST', '/datasources', {
+        key: ws.key,
+        body: { type: 'text', datastoreId, text: 'Plain words.' },
+      });
       const refused = await patch(text.body.id, { config: { refreshInterval: 'daily' } });
       expect(refused.status).toBe(400);
       expect(refused.body.error).toBe('INVALID_REQUEST');
@@ -216,12 +220,16 @@ describe.each(STORE_KINDS)('web page refresh on %s', (kind) => {
       });
       const runners = [parley.core.services.datasources, otherService].map(
         (service, index) =>
-          new JobRunner(index === 0 ? parley.core.store.jobs : otherStore.jobs, { [REFRESH_JOB]: new RefreshDatasourceHandler(service) }, {
-            concurrency: 2,
-            leaseMs: 30_000,
-            pollMs: 10,
-            backoff: { baseMs: 50, maxMs: 100 },
-          }),
+          new JobRunner(
+            index === 0 ? parley.core.store.jobs : otherStore.jobs,
+            { [REFRESH_JOB]: new RefreshDatasourceHandler(service) },
+            {
+              concurrency: 2,
+              leaseMs: 30_000,
+              pollMs: 10,
+              backoff: { baseMs: 50, maxMs: 100 },
+            },
+          ),
       );
       try {
         await parley.core.store.datasources.changeConfig(ws.id, page.id, (config) => ({ ...config, nextRefreshAt: dueAt }));

@@ -20,7 +20,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const PAGE = '<html><head><title>Delivery</title></head><body><main><h1>Delivery</h1><p>Parcels leave the warehouse every weekday.</p></main></body></html>';
+const PAGE =
+  '<html><head><title>Delivery</title></head><body><main><h1>Delivery</h1><p>Parcels leave the warehouse every weekday.</p></main></body></html>';
 
 /** A URL datasource's row shows its re-check schedule, what the last check found, and changes the interval in place. */
 describe.each(STORE_KINDS.slice(0, 1))('a web page’s re-check schedule in the dashboard on %s', (kind) => {

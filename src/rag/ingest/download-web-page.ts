@@ -22,9 +22,7 @@ export interface PageValidators {
   lastModified?: string;
 }
 
-export type DownloadedPage =
-  | { notModified: true }
-  | { notModified: false; finalUrl: string; contentType: string | null; validators: PageValidators };
+export type DownloadedPage = { notModified: true } | { notModified: false; finalUrl: string; contentType: string | null; validators: PageValidators };
 
 /** Stops a download that grows past `maxBytes`, whatever Content-Length claimed. */
 function byteCap(maxBytes: number): Transform {

@@ -260,7 +260,10 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
           text_size: content.textSize,
           total_pages: content.totalPages,
           vector_layout: content.vectorLayout,
-          config: content.config === undefined ? undefined : JSON.stringify({ ...(JSON.parse(datasource.config) as Record<string, unknown>), ...content.config }),
+          config:
+            content.config === undefined
+              ? undefined
+              : JSON.stringify({ ...(JSON.parse(datasource.config) as Record<string, unknown>), ...content.config }),
           last_synch: at,
           updated_at: at,
         })
