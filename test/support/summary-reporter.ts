@@ -31,6 +31,9 @@ export default class SummaryReporter implements Reporter {
 function describeUnhandled(error: SerializedError): string {
   const where = typeof error.VITEST_TEST_PATH === 'string' ? ` in ${error.VITEST_TEST_PATH}` : '';
   const test = typeof error.VITEST_TEST_NAME === 'string' ? ` (test: ${error.VITEST_TEST_NAME})` : '';
-  const stack = (error.stack ?? '').split('\n').slice(1, STACK_LINES + 1).join('\n');
+  const stack = (error.stack ?? '')
+    .split('\n')
+    .slice(1, STACK_LINES + 1)
+    .join('\n');
   return `\nUnhandled ${error.name ?? 'error'}${where}${test}: ${error.message}\n${stack}`;
 }
