@@ -106,6 +106,11 @@ export class DatasourceService {
         { field: 'config.refreshInterval', message: 'must be off for a datasource without a source_url' },
       ]);
     }
+    if (interval !== 'off' && datasource.groupId !== null && datasource.groupId !== datasource.id) {
+      throw invalid('A page of a site is re-checked when its site is', [
+        { field: 'config.refreshInterval', message: 'set it on the site datasource' },
+      ]);
+    }
     const scheduled = interval === 'off' || typeof datasource.config.nextRefreshAt === 'string';
     if (datasource.config.refreshInterval === interval && scheduled) return datasource;
     const dueAt = interval === 'off' ? undefined : firstDueAt(interval, new Date());

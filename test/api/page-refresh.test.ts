@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatasourceService } from '../../src/domain/datasources.js';
+import { newId } from '../../src/domain/ids.js';
 import { RefreshDatasourceHandler } from '../../src/domain/ingestion/refresh-datasource.js';
 import { REFRESH_JOB, refreshJob } from '../../src/domain/ingestion/refresh-schedule.js';
 import { JobRunner } from '../../src/jobs/job-runner.js';
@@ -196,6 +197,13 @@ describe.each(STORE_KINDS)('web page refresh on %s', (kind) => {
       expect(refused.status).toBe(400);
       expect(refused.body.error).toBe('INVALID_REQUEST');
       expect((await get(page.id)).config.refreshInterval).toBeUndefined();
+      // A page of a site (its groupId the site's id) is re-checked by its site.
+      const site = (await parley.core.store.datasources.find(ws.id, page.id))!;
+      const child = { ...site, id: newId(), groupId: site.id };
+      await parley.core.store.datasources.create(child, { id: newId(), kind: 'never-claimed', workspaceId: ws.id, payload: {}, maxAttempts: 1 });
+      const childRefused = await patch(child.id, { config: { refreshInterval: 'weekly' } });
+      expect(childRefused.status).toBe(400);
+      expect(childRefused.body.message).toMatch(/site/);
     });
 
     it('refuses a change to another workspace’s datasource with 403 and leaves it as it was', async () => {
