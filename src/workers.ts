@@ -3,6 +3,8 @@ import type { Config, LogLevel } from './config.js';
 import { IngestDatasourceHandler } from './domain/ingestion/ingest-datasource.js';
 import { INGEST_JOB } from './domain/ingestion/ingest-job.js';
 import { RunningIngests } from './domain/ingestion/running-ingests.js';
+import { RefreshDatasourceHandler } from './domain/ingestion/refresh-datasource.js';
+import { REFRESH_JOB } from './domain/ingestion/refresh-schedule.js';
 import { DeliverWebhookHandler } from './events/deliver-webhook.js';
 import { DELIVER_WEBHOOK_JOB, SEND_CHANNEL_MESSAGE_JOB, SEND_EMAIL_JOB } from './events/delivery-plan.js';
 import { AnswerChannelMessageHandler } from './domain/channel-connections/answer-channel-message.js';
@@ -83,6 +85,7 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
         quotaChars: ingestion.quotaChars,
         embedBatch: 64,
       }),
+      [REFRESH_JOB]: new RefreshDatasourceHandler(services.datasources),
     },
     {
       ...common,

@@ -4,6 +4,18 @@ import { Id } from './shared-schemas.js';
 
 /** Datasources and their chunks as the API answers them. */
 
+/** How often a datasource fetched from a URL is re-synced (a conditional fetch: unchanged, nothing is re-embedded). */
+export const RefreshInterval = StringEnum(['off', 'daily', 'weekly'], {
+  description: 'How often the URL is fetched again; unchanged content is neither parsed nor embedded again. Absent: off',
+});
+
+/** What the last fetch of a URL datasource found (config.lastCheck). */
+export interface LastCheckBody {
+  at: string;
+  outcome: 'changed' | 'unchanged' | 'failed';
+  reason?: string;
+}
+
 export const Datasource = Type.Object({
   id: Type.String(),
   type: StringEnum(['file', 'text', 'web_page', 'qa']),
@@ -22,13 +34,28 @@ export const Datasource = Type.Object({
     answer?: string;
     questions?: string[];
     sourceMessageId?: string;
+    refreshInterval?: Static<typeof RefreshInterval>;
+    nextRefreshAt?: string;
+    lastCheck?: LastCheckBody;
+    etag?: string | null;
+    lastModified?: string | null;
+    contentHash?: string | null;
+    textHash?: string | null;
   }>(
     Type.Object(
       {},
-      { additionalProperties: true, description: 'source_url (web pages), file_name, kind; question, answer, questions, sourceMessageId (qa)' },
+      {
+        additionalProperties: true,
+        description:
+          'source_url (web pages), file_name, kind; question, answer, questions, sourceMessageId (qa); for URL sources refreshInterval, nextRefreshAt, lastCheck {at, outcome: changed|unchanged|failed, reason}, and the etag, lastModified, contentHash and textHash of the indexed fetch',
+      },
     ),
   ),
-  error: Nullable(Type.String({ description: 'Why processing failed (status error) or is being retried' })),
+  error: Nullable(
+    Type.String({
+      description: 'Why processing failed (status error), is being retried, or why the last re-check failed (status synched: the index is kept)',
+    }),
+  ),
   progress: Type.Number({ minimum: 0, maximum: 1 }),
   nbChunks: Type.Integer(),
   textSize: Type.Integer({ description: 'Characters of text extracted' }),
@@ -92,7 +119,7 @@ export const WebPageDatasource = Type.Object({
   type: StringEnum(['web_page']),
   datastoreId: Id,
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-  config: Type.Object({ source_url: Type.String({ minLength: 1, maxLength: 4000 }) }),
+  config: Type.Object({ source_url: Type.String({ minLength: 1, maxLength: 4000 }), refreshInterval: Type.Optional(RefreshInterval) }),
   custom_id: CustomId,
   onDuplicate: OnDuplicate,
 });
@@ -118,17 +145,32 @@ export const QaDatasource = Type.Object({
   custom_id: CustomId,
 });
 
-/** `PATCH /datasources/{id}` of a Q&A entry: what is sent replaces, the rest stays; it is indexed again. */
-export const QaChanges = Type.Object({
-  config: Type.Object(
-    { question: Type.Optional(Question), answer: Type.Optional(Answer), questions: Type.Optional(OtherWordings) },
-    { minProperties: 1 },
-  ),
-});
+/**
+ * `PATCH /datasources/{id}`: what can change after a datasource is made; what is left out stays. A Q&A
+ * entry changed is indexed again.
+ */
+export const DatasourceChanges = Type.Object(
+  {
+    config: Type.Object(
+      {
+        refreshInterval: Type.Optional(RefreshInterval),
+        question: Type.Optional(Question),
+        answer: Type.Optional(Answer),
+        questions: Type.Optional(OtherWordings),
+      },
+      {
+        additionalProperties: false,
+        minProperties: 1,
+        description: 'refreshInterval (URL sources and sites); question, answer, questions (qa)',
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type DatasourceChangesBody = Static<typeof DatasourceChanges>;
 
 /** A datasource made from a text or a web page, as the dashboard sends it (the datastore comes from the page). */
 export type OnDuplicateChoice = NonNullable<Static<typeof OnDuplicate>>;
 
 export type NewDatasourceBody = Omit<Static<typeof TextDatasource>, 'datastoreId'> | Omit<Static<typeof WebPageDatasource>, 'datastoreId'>;
 export type QaDatasourceBody = Static<typeof QaDatasource>;
-export type QaChangesBody = Static<typeof QaChanges>;

@@ -1,6 +1,6 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { ingestJob } from './ingestion/ingest-job.js';
+import { firstDueAt, refreshIntervalOf, refreshJob, type RefreshInterval, type RefreshTarget } from './ingestion/refresh-schedule.js';
+import { DatasourceRefresh } from './ingestion/datasource-refresh.js';
 import { BlockedUrlError, type OutboundPolicy } from '../net/address-policy.js';
 import type { DocumentKind } from '../rag/ingest/document.js';
 import { MIME_TYPES } from '../rag/ingest/mime-types.js';
@@ -8,21 +8,14 @@ import { sniffDocumentKind } from '../rag/ingest/parse/sniff-kind.js';
 import { vectorLayout } from '../rag/ingest/vector-windows.js';
 import type { ChunkRecord, DatasourceRecord, DatasourceType, NewJob, Store } from '../store/store.js';
 import { datasourceName } from './datasource-name.js';
-import { ParleyError, forbidden, invalid, notFound } from '../errors.js';
-import { fileContentKey, textContentKey, urlContentKey } from './duplicate-keys.js';
+import { ParleyError, invalid, notFound } from '../errors.js';
+import { fileContentKey, urlContentKey } from './duplicate-keys.js';
+import { checkCorrectedAnswer } from './qa/corrected-answer.js';
+import { firstWords, withTextFile, type UploadedFile } from './uploaded-file.js';
 import { checkedQaEntry, qaDocument, qaEntryOf, type QaConfig, type QaEntry } from './qa/qa-entry.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
 import type { Signals } from './signals.js';
-
-/** A file the HTTP layer has already streamed to disk. */
-export interface UploadedFile {
-  path: string;
-  fileName: string;
-  size: number;
-  /** Its content key (duplicate-keys.ts), hashed while it was written. */
-  contentKey: string;
-}
 
 /**
  * What to do when the datastore already holds the content (file, text) or the URL (web page) being added:
@@ -73,12 +66,6 @@ export interface DatasourceServiceOptions {
   signals: Pick<Signals, 'jobEnqueued' | 'datasourceSuperseded'>;
 }
 
-/** A readable default name for untitled text: its first words. */
-const firstWords = (text: string): string => {
-  const words = text.trim().split(/\s+/).slice(0, 8).join(' ');
-  return words.length > 60 ? `${words.slice(0, 59)}…` : words;
-};
-
 /** The refusal of `onDuplicate: reject`, naming the datasource that holds the content already. */
 const duplicateDatasource = (holder: DatasourceRecord, type: DatasourceType): ParleyError =>
   new ParleyError(
@@ -96,10 +83,14 @@ export type QaInput = Omit<QaEntry, 'questions'> & { questions?: string[] };
 const SUPPORTED = 'PDF, DOCX, PPTX, XLSX, CSV, TXT, Markdown, HTML and JSON';
 
 export class DatasourceService {
+  private readonly refresh: DatasourceRefresh;
+
   constructor(
     private readonly store: Store,
     private readonly options: DatasourceServiceOptions,
-  ) {}
+  ) {
+    this.refresh = new DatasourceRefresh(store, options.signals, (workspaceId, id) => this.resync(workspaceId, id));
+  }
 
   async createFromFile(workspaceId: string, input: Common & { fileName?: string; upload: UploadedFile }): Promise<AddedDatasource> {
     await this.requireDatastore(workspaceId, input.datastoreId);
@@ -123,7 +114,7 @@ export class DatasourceService {
   async createFromText(workspaceId: string, input: Common & { name?: string; text: string }): Promise<AddedDatasource> {
     await this.requireDatastore(workspaceId, input.datastoreId);
     if (input.text.trim() === '') throw invalid('The text is empty', [{ field: 'text', message: 'must not be blank' }]);
-    return this.withTextFile(input.text, async (upload, kind) => {
+    return withTextFile(this.options.tempDir, input.text, async (upload, kind) => {
       const name = datasourceName(input.name, firstWords(input.text));
       const text = { type: 'text' as const, name, config: { kind }, kind, upload: { ...upload, fileName: name }, contentKey: upload.contentKey };
       return this.add(workspaceId, input, text);
@@ -138,9 +129,9 @@ export class DatasourceService {
   async createQa(workspaceId: string, input: Common & { name?: string; entry: QaInput; sourceMessageId?: string }): Promise<DatasourceRecord> {
     await this.requireDatastore(workspaceId, input.datastoreId);
     const entry = checkedQaEntry(input.entry);
-    if (input.sourceMessageId !== undefined) await this.checkCorrected(workspaceId, input.datastoreId, input.sourceMessageId);
+    if (input.sourceMessageId !== undefined) await checkCorrectedAnswer(this.store, workspaceId, input.datastoreId, input.sourceMessageId);
     const config: QaConfig = { ...entry, ...(input.sourceMessageId === undefined ? {} : { sourceMessageId: input.sourceMessageId }) };
-    return this.withTextFile(qaDocument(entry), async (upload, kind) => {
+    return withTextFile(this.options.tempDir, qaDocument(entry), async (upload, kind) => {
       const name = datasourceName(input.name, entry.question);
       const qa = {
         type: 'qa' as const,
@@ -165,7 +156,7 @@ export class DatasourceService {
       throw invalid('Only a Q&A datasource is edited this way; re-sync the others', [{ field: 'id', message: 'not a qa datasource' }]);
     const entry = checkedQaEntry({ ...current, ...changes });
     const name = datasource.name === datasourceName(undefined, current.question) ? datasourceName(undefined, entry.question) : datasource.name;
-    await this.withTextFile(qaDocument(entry), async (upload, kind) => {
+    await withTextFile(this.options.tempDir, qaDocument(entry), async (upload, kind) => {
       await this.store.blobs.put(id, upload.path);
       const config = { ...datasource.config, ...entry, kind };
       await this.store.datasources.report(workspaceId, id, datasource.generation, { name, config, fileKey: id, sizeBytes: upload.size });
@@ -173,12 +164,44 @@ export class DatasourceService {
     return this.resync(workspaceId, id);
   }
 
-  async createFromWebPage(workspaceId: string, input: Common & { name?: string; url: string }): Promise<AddedDatasource> {
+  async createFromWebPage(
+    workspaceId: string,
+    input: Common & { name?: string; url: string; refreshInterval?: RefreshInterval },
+  ): Promise<AddedDatasource> {
     await this.requireDatastore(workspaceId, input.datastoreId);
     this.checkUrl(input.url);
     const name = datasourceName(input.name, input.url);
-    const content = { type: 'web_page' as const, name, config: { source_url: input.url }, kind: undefined, upload: undefined };
+    const config = { source_url: input.url, ...(input.refreshInterval === undefined ? {} : { refreshInterval: input.refreshInterval }) };
+    const content = { type: 'web_page' as const, name, config, kind: undefined, upload: undefined };
     return this.add(workspaceId, input, { ...content, contentKey: urlContentKey(input.url) });
+  }
+
+  /**
+   * `PATCH /datasources/{id}`: a Q&A entry's question, answer or other wordings, a URL source's refresh
+   * interval; what is left out stays. Checked whole before anything changes.
+   */
+  async change(workspaceId: string, id: string, changes: { refreshInterval?: RefreshInterval; entry: Partial<QaInput> }): Promise<DatasourceRecord> {
+    const datasource = await this.get(workspaceId, id);
+    const editsEntry = Object.values(changes.entry).some((value) => value !== undefined);
+    if (editsEntry && datasource.type !== 'qa') {
+      throw invalid('Only a Q&A datasource has a question and an answer to change; re-sync the others', [
+        { field: 'config', message: 'question, answer and questions belong to qa datasources' },
+      ]);
+    }
+    let changed = datasource;
+    if (changes.refreshInterval !== undefined) changed = await this.setRefreshInterval(workspaceId, id, changes.refreshInterval);
+    if (editsEntry) changed = await this.editQa(workspaceId, id, changes.entry);
+    return changed;
+  }
+
+  /** Sets how often a datasource fetched from a URL is re-synced (see DatasourceRefresh). */
+  async setRefreshInterval(workspaceId: string, id: string, interval: RefreshInterval): Promise<DatasourceRecord> {
+    return this.refresh.setInterval(await this.get(workspaceId, id), interval);
+  }
+
+  /** One due run of a datasource's schedule (the refresh job). */
+  runDueRefresh(target: RefreshTarget): Promise<void> {
+    return this.refresh.runDue(target);
   }
 
   get(workspaceId: string, id: string): Promise<DatasourceRecord> {
@@ -205,10 +228,15 @@ export class DatasourceService {
     return datasource;
   }
 
-  /** Processes the datasource again (a web page is fetched anew); work in flight for it is discarded. */
+  /**
+   * Processes the datasource again (a web page is fetched anew, conditionally: unchanged, it keeps its index);
+   * work in flight for it is discarded.
+   */
   async resync(workspaceId: string, id: string): Promise<DatasourceRecord> {
     await this.get(workspaceId, id);
-    const updated = await this.store.datasources.requeue(workspaceId, id, (generation) => this.ingestJob(workspaceId, id, generation));
+    const updated = await this.store.datasources.requeue(workspaceId, id, (generation) =>
+      this.ingestJob(workspaceId, id, generation, { recheck: true }),
+    );
     if (updated !== undefined) this.options.signals.datasourceSuperseded.notify(id, updated.generation);
     this.options.signals.jobEnqueued.notify();
     return updated ?? this.get(workspaceId, id);
@@ -258,8 +286,7 @@ export class DatasourceService {
   private async add(workspaceId: string, input: Common, content: NewContent): Promise<AddedDatasource> {
     const onDuplicate = input.onDuplicate ?? 'use_existing';
     await this.keyOlderDatasources(workspaceId, input.datastoreId);
-    const holders =
-      content.contentKey === null ? [] : await this.store.datasources.findByContentKey(workspaceId, input.datastoreId, content.contentKey);
+    const holders = await this.store.datasources.findByContentKey(workspaceId, input.datastoreId, content.contentKey);
     const duplicateOf = holders[0];
     if (onDuplicate === 'use_existing' && duplicateOf !== undefined) return { datasource: duplicateOf, duplicateOf };
     if (onDuplicate === 'reject' && duplicateOf !== undefined) throw duplicateDatasource(duplicateOf, content.type);
@@ -329,6 +356,8 @@ export class DatasourceService {
     const { type, name, config, kind, upload } = content;
     const id = newId();
     const at = now();
+    const interval = refreshIntervalOf(config);
+    const dueAt = interval === 'off' ? undefined : firstDueAt(interval, new Date(at));
     if (upload !== undefined) await this.store.blobs.put(id, upload.path);
     const datasource: DatasourceRecord = {
       id,
@@ -339,7 +368,7 @@ export class DatasourceService {
       status: 'unsynched',
       customId: input.customId ?? null,
       groupId: null,
-      config,
+      config: dueAt === undefined ? config : { ...config, nextRefreshAt: dueAt },
       fileKey: upload === undefined ? null : id,
       mimeType: kind === undefined ? null : MIME_TYPES[kind],
       sizeBytes: upload?.size ?? null,
@@ -362,44 +391,13 @@ export class DatasourceService {
     }
     // The answer shows the record as created; the job is safely queued, so the stored status moves on.
     await this.store.datasources.markQueued(workspaceId, id);
+    if (dueAt !== undefined) await this.store.jobs.enqueueOnce(refreshJob({ workspaceId, datasourceId: id, dueAt }));
     this.options.signals.jobEnqueued.notify();
     return datasource;
   }
 
-  /** `text` in a temporary file while `use` stores it (the blob store moves or copies it). */
-  private async withTextFile<T>(text: string, use: (upload: UploadedFile, kind: DocumentKind) => Promise<T>): Promise<T> {
-    await fs.mkdir(this.options.tempDir, { recursive: true });
-    const file = path.join(this.options.tempDir, `text-${newId()}`);
-    try {
-      await fs.writeFile(file, text, 'utf8');
-      const kind = (await sniffDocumentKind(file, 'text.md')) ?? 'txt';
-      return await use({ path: file, fileName: 'text', size: Buffer.byteLength(text), contentKey: textContentKey(text) }, kind);
-    } finally {
-      // Moved into the blob store by now, unless storing it failed.
-      await fs.rm(file, { force: true });
-    }
-  }
-
-  /** The agent answer a correction replaces: the workspace's, written by an agent, and that agent searches the datastore. */
-  private async checkCorrected(workspaceId: string, datastoreId: string, messageId: string): Promise<void> {
-    const message = await this.store.messages.find(workspaceId, messageId);
-    if (message === undefined) {
-      throw (await this.store.messages.ownerOf(messageId)) === undefined ? notFound('Message', messageId) : forbidden('Message', messageId);
-    }
-    const field = 'config.sourceMessageId';
-    if (message.from !== 'agent') throw invalid('Only an agent answer is corrected', [{ field, message: 'not an agent answer' }]);
-    const conversation = await this.store.conversations.find(workspaceId, message.conversationId);
-    const agentId = conversation?.agentId ?? null;
-    const agent = agentId === null ? undefined : await this.store.agents.find(workspaceId, agentId);
-    if (agent !== undefined && !agent.datastoreIds.includes(datastoreId)) {
-      throw invalid(`The agent that answered does not search datastore ${datastoreId}`, [
-        { field: 'datastoreId', message: "not one of the agent's datastores" },
-      ]);
-    }
-  }
-
-  private ingestJob(workspaceId: string, datasourceId: string, generation: number): NewJob {
-    return ingestJob(newId(), { workspaceId, datasourceId, generation }, this.options.maxAttempts);
+  private ingestJob(workspaceId: string, datasourceId: string, generation: number, { recheck = false } = {}): NewJob {
+    return ingestJob(newId(), { workspaceId, datasourceId, generation, recheck }, this.options.maxAttempts);
   }
 
   private requireDatastore(workspaceId: string, datastoreId: string) {

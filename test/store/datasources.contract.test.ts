@@ -155,6 +155,43 @@ describe.each(STORE_KINDS)('the datasources port of the %s store', (kind) => {
     });
   });
 
+  describe('config', () => {
+    it('merges the config keys a report carries into the stored ones, for the current generation only', async () => {
+      const [a] = await twoWorkspaces(store());
+      const { datasource } = await createDatasource(a.id, { config: { source_url: 'https://example.com', refreshInterval: 'daily' } });
+      expect(await store().datasources.report(a.id, datasource.id, 1, { progress: 0.1, config: { etag: '"v1"' } })).toBe(true);
+      expect(await store().datasources.report(a.id, datasource.id, 2, { config: { etag: '"stale"' } })).toBe(false);
+      expect((await store().datasources.find(a.id, datasource.id))?.config).toEqual({
+        source_url: 'https://example.com',
+        refreshInterval: 'daily',
+        etag: '"v1"',
+      });
+    });
+
+    it('changes the config through a function of the stored one, which may leave it; never another workspace’s', async () => {
+      const [a, b] = await twoWorkspaces(store());
+      const { datasource } = await createDatasource(a.id, { config: { source_url: 'https://example.com' } });
+      const changed = await store().datasources.changeConfig(a.id, datasource.id, (config) => ({ ...config, refreshInterval: 'weekly' }));
+      expect(changed?.config).toEqual({ source_url: 'https://example.com', refreshInterval: 'weekly' });
+      expect(await store().datasources.changeConfig(a.id, datasource.id, () => undefined)).toBeUndefined();
+      const foreign = vi.fn(() => ({ refreshInterval: 'daily' }));
+      expect(await store().datasources.changeConfig(b.id, datasource.id, foreign)).toBeUndefined();
+      expect(foreign).not.toHaveBeenCalled();
+      expect((await store().datasources.find(a.id, datasource.id))?.config).toEqual(changed?.config);
+    });
+
+    it('lets one of two concurrent compare-and-set changes win', async () => {
+      const [a] = await twoWorkspaces(store());
+      const { datasource } = await createDatasource(a.id, { config: { nextRefreshAt: 'due-1' } });
+      const advance = () =>
+        store().datasources.changeConfig(a.id, datasource.id, (config) =>
+          config.nextRefreshAt === 'due-1' ? { ...config, nextRefreshAt: 'due-2' } : undefined,
+        );
+      const outcomes = await Promise.all([advance(), advance(), advance()]);
+      expect(outcomes.filter((outcome) => outcome !== undefined)).toHaveLength(1);
+    });
+  });
+
   describe('writing the index', () => {
     it('writes the chunks and marks the datasource synched with what was indexed, and its event with it', async () => {
       const [a] = await twoWorkspaces(store());

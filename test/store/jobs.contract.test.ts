@@ -165,6 +165,20 @@ describe.each(STORE_KINDS)('the jobs port of the %s store', (kind) => {
     });
   });
 
+  describe('enqueueing one due run', () => {
+    it('queues a job once: a second enqueue of its id is a no-op, while it waits and after it is done', async () => {
+      const job = jobRecord({ kind: `contract-${newId()}`, runAt: at(0), payload: { first: true } });
+      await store().jobs.enqueueOnce(job);
+      await store().jobs.enqueueOnce({ ...job, runAt: at(50), payload: { first: false } });
+      expect(await store().jobs.find(job.id)).toMatchObject({ status: 'queued', runAt: at(0), payload: { first: true } });
+      expect(await claim('worker-1', job, 10)).toMatchObject({ id: job.id });
+      await store().jobs.complete(job.id, 'worker-1');
+      await store().jobs.enqueueOnce(job);
+      expect(await store().jobs.find(job.id)).toMatchObject({ status: 'done', attempts: 1 });
+      expect(await claim('worker-2', job, 20)).toBeUndefined();
+    });
+  });
+
   describe('reading', () => {
     it('finds nothing for an unknown id', async () => {
       expect(await store().jobs.find(newId())).toBeUndefined();

@@ -7,6 +7,7 @@ import { BlockedUrlError, type OutboundPolicy } from '../../net/address-policy.j
 import type { ChunkingOptions } from '../../rag/ingest/chunk-document.js';
 import { UnreadableDocumentError, type DocumentKind } from '../../rag/ingest/document.js';
 import { downloadWebPage } from '../../rag/ingest/download-web-page.js';
+import { fileHash, textHash } from '../../rag/ingest/content-hash.js';
 import { MIME_TYPES } from '../../rag/ingest/mime-types.js';
 import type { ParseLimits } from '../../rag/ingest/parse/parse-limits.js';
 import { sniffDocumentKind } from '../../rag/ingest/parse/sniff-kind.js';
@@ -19,6 +20,10 @@ import type { JobContext, JobHandler } from '../../jobs/job-runner.js';
 import type { RunningIngests } from './running-ingests.js';
 import { ingestedChunks } from '../../observability/instruments.js';
 import { firstModelWins } from './embedding-model-rule.js';
+import { checkedConfig, indexedPageOf, type IndexedPage } from './page-check.js';
+
+/** A fetched page: new content to index, or the same as the index was made from. */
+type FetchedPage = { unchanged: false; source: DatasourceRecord; found: IndexedPage } | { unchanged: true; reason: string; found?: IndexedPage };
 
 export interface IngestOptions {
   chunking: ChunkingOptions;
@@ -73,13 +78,25 @@ export class IngestDatasourceHandler implements JobHandler {
     };
     await report({ status: 'running', progress: 0.02, error: null });
 
-    const source = datasource.type === 'web_page' ? await this.fetchPage(datasource, report, signal) : datasource;
+    // A re-check of a page with an index compares what it fetches with what that index was made from.
+    const indexed = target.recheck === true && datasource.nbChunks > 0 ? indexedPageOf(datasource.config) : undefined;
+    let source = datasource;
+    let found: IndexedPage | undefined;
+    if (datasource.type === 'web_page') {
+      const page = await this.fetchPage(datasource, indexed, report, signal);
+      if (page.unchanged) return this.keepIndex(report, page.reason, page.found);
+      ({ source, found } = page);
+    }
     const kind = source.config.kind as DocumentKind;
     const prepared = await this.withFile(source, (filePath) =>
       this.preparePool.prepare({ filePath, kind, chunking: this.options.chunking, limits: this.options.parseLimits }, signal),
     );
     if (!prepared.ok) throw new PermanentJobError(prepared.unreadable);
     if (prepared.chunks.length === 0) throw new PermanentJobError('The document contains no text to index');
+    if (found !== undefined) {
+      found = { ...found, textHash: textHash(prepared.chunks.map((chunk) => chunk.text)) };
+      if (indexed?.textHash === found.textHash) return this.keepIndex(report, 'The extracted text is the same', found);
+    }
     await report({ progress: 0.2 });
 
     if (await this.overQuota(datasource, prepared.textSize)) {
@@ -119,6 +136,7 @@ export class IngestDatasourceHandler implements JobHandler {
       modelRule: firstModelWins,
       vectorLayout: layout.name,
       event: datasourceSynchedEvent(datasource, chunks.length),
+      config: found === undefined ? undefined : checkedConfig('changed', undefined, found),
     });
     if (outcome === 'superseded') throw new SupersededError(`datasource ${datasourceId} was replaced while indexing`);
     if (outcome === 'model-mismatch') {
@@ -127,12 +145,22 @@ export class IngestDatasourceHandler implements JobHandler {
     ingestedChunks.inc(chunks.length);
   }
 
+  /**
+   * A re-check of a page that has an index and now fails (gone: 404, 410; unreachable) keeps that index
+   * searchable, status synched, with the reason shown; anything else ends in error.
+   */
   async failed(job: JobRecord, reason: string): Promise<void> {
-    const { workspaceId, datasourceId, generation } = readIngestJob(job);
+    const { workspaceId, datasourceId, generation, recheck } = readIngestJob(job);
     const datasource = await this.store.datasources.find(workspaceId, datasourceId);
     if (datasource === undefined) return;
+    const config = typeof datasource.config.source_url === 'string' ? checkedConfig('failed', reason) : undefined;
+    if (recheck === true && datasource.nbChunks > 0) {
+      const error = `The last check failed (${reason}); the content indexed before is kept`;
+      await this.store.datasources.report(workspaceId, datasourceId, generation, { status: 'synched', progress: 1, error, config });
+      return;
+    }
     const event = datasourceErrorEvent(datasource, reason);
-    await this.store.datasources.report(workspaceId, datasourceId, generation, { status: 'error', error: reason }, event);
+    await this.store.datasources.report(workspaceId, datasourceId, generation, { status: 'error', error: reason, config }, event);
   }
 
   async retrying(job: JobRecord, reason: string): Promise<void> {
@@ -162,12 +190,22 @@ export class IngestDatasourceHandler implements JobHandler {
     return this.store.blobs.withLocalFile(datasource.fileKey, use);
   }
 
-  /** Downloads the page, keeps the bytes as the datasource's file and records what it turned out to be. */
+  /** The index stays as it is: status back to synched, the check recorded (with what the fetch found, if anything). */
+  private async keepIndex(report: (progress: DatasourceProgress) => Promise<void>, reason: string, found?: IndexedPage): Promise<void> {
+    await report({ status: 'synched', progress: 1, error: null, config: checkedConfig('unchanged', reason, found) });
+  }
+
+  /**
+   * Downloads the page, conditionally when it has an index (`indexed`): a 304, or the bytes the index was made
+   * from, is unchanged, and neither parsed nor stored. New content is kept as the datasource's file, with
+   * what it turned out to be.
+   */
   private async fetchPage(
     datasource: DatasourceRecord,
+    indexed: IndexedPage | undefined,
     report: (progress: DatasourceProgress) => Promise<void>,
     signal: AbortSignal,
-  ): Promise<DatasourceRecord> {
+  ): Promise<FetchedPage> {
     const url = String(datasource.config.source_url);
     await fs.mkdir(this.options.tempDir, { recursive: true });
     const file = path.join(this.options.tempDir, `page-${randomUUID()}`);
@@ -177,20 +215,26 @@ export class IngestDatasourceHandler implements JobHandler {
         maxBytes: this.options.maxDownloadBytes,
         timeoutMs: 30_000,
         signal,
+        validators: indexed,
       }).catch((error: unknown) => {
         if (error instanceof BlockedUrlError || error instanceof UnreadableDocumentError) {
           throw new PermanentJobError(error.message);
         }
         throw error;
       });
+      if (page.notModified) return { unchanged: true, reason: 'The server answered 304 Not Modified' };
+      const found: IndexedPage = { ...page.validators, contentHash: await fileHash(file) };
+      if (indexed !== undefined && indexed.contentHash === found.contentHash) {
+        return { unchanged: true, reason: 'The same bytes as indexed', found: { ...found, textHash: indexed.textHash } };
+      }
       const kind = await sniffDocumentKind(file, new URL(page.finalUrl).pathname);
       if (kind === undefined) throw new PermanentJobError(`${url} is not a page or document Parley can read`);
       const { size } = await fs.stat(file);
       await this.store.blobs.put(datasource.id, file);
-      const config = { ...datasource.config, kind, final_url: page.finalUrl };
-      const changes = { config, fileKey: datasource.id, mimeType: MIME_TYPES[kind], sizeBytes: size };
-      await report({ ...changes, progress: 0.1 });
-      return { ...datasource, ...changes };
+      const config = { kind, final_url: page.finalUrl };
+      const changes = { fileKey: datasource.id, mimeType: MIME_TYPES[kind], sizeBytes: size };
+      await report({ ...changes, config, progress: 0.1 });
+      return { unchanged: false, source: { ...datasource, ...changes, config: { ...datasource.config, ...config } }, found };
     } finally {
       await fs.rm(file, { force: true });
     }

@@ -9,20 +9,25 @@ export interface IngestTarget {
   workspaceId: string;
   datasourceId: string;
   generation: number;
+  /**
+   * A re-check (a re-sync, scheduled or asked for): a web page unchanged since its index was made keeps it,
+   * neither parsed nor embedded again. Re-embeddings (another model or layout) index whatever they fetch.
+   */
+  recheck?: boolean;
 }
 
 /** The ingest job for `target`; the workspace goes on the job record, the rest in its payload. */
 export function ingestJob(id: string, target: IngestTarget, maxAttempts: number): NewJob {
-  const { workspaceId, datasourceId, generation } = target;
-  return { id, kind: INGEST_JOB, workspaceId, payload: { datasourceId, generation }, maxAttempts };
+  const { workspaceId, datasourceId, generation, recheck } = target;
+  return { id, kind: INGEST_JOB, workspaceId, payload: { datasourceId, generation, ...(recheck === true ? { recheck } : {}) }, maxAttempts };
 }
 
 /** What {@link ingestJob} wrote; a job that does not hold it fails at once (another attempt cannot fix it). */
 export function readIngestJob(job: JobRecord): IngestTarget {
   const { workspaceId } = job;
-  const { datasourceId, generation } = job.payload;
+  const { datasourceId, generation, recheck } = job.payload;
   if (workspaceId === null || typeof datasourceId !== 'string' || typeof generation !== 'number') {
     throw new PermanentJobError(`malformed ingest job ${JSON.stringify({ workspaceId, payload: job.payload })}`);
   }
-  return { workspaceId, datasourceId, generation };
+  return { workspaceId, datasourceId, generation, recheck: recheck === true };
 }

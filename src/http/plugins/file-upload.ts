@@ -5,7 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { UploadedFile } from '../../domain/datasources.js';
+import type { UploadedFile } from '../../domain/uploaded-file.js';
 import { contentHash, contentKey } from '../../domain/duplicate-keys.js';
 import { ParleyError, invalid } from '../../errors.js';
 

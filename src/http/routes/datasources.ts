@@ -12,8 +12,8 @@ import {
   Chunk,
   CustomId,
   Datasource,
+  DatasourceChanges,
   OnDuplicate,
-  QaChanges,
   QaDatasource,
   TextDatasource,
   WebPageDatasource,
@@ -149,9 +149,10 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
       }
       if (body.type === 'web_page') {
         const { name, config } = body;
+        const { source_url: url, refreshInterval } = config;
         return answerAdded(
           reply,
-          await datasources.createFromWebPage(workspaceId, { datastoreId, name, url: config.source_url, customId, onDuplicate }),
+          await datasources.createFromWebPage(workspaceId, { datastoreId, name, url, refreshInterval, customId, onDuplicate }),
         );
       }
       return createFromUpload(request, reply, { datastoreId, fileName: body.fileName, customId, onDuplicate });
@@ -224,13 +225,17 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
     {
       schema: {
         tags,
-        summary: 'Change a Q&A datasource’s question, answer or other wordings; it is indexed again',
+        summary:
+          'Change a datasource: config.refreshInterval (off, daily, weekly) of a URL source or a site; the question, answer or other wordings of a Q&A entry (indexed again)',
         params: IdParams,
-        body: QaChanges,
+        body: DatasourceChanges,
         response: { 200: Datasource, ...errorResponses() },
       },
     },
-    async (request) => toDatasource(await datasources.editQa(workspaceOf(request), request.params.id, request.body.config)),
+    async (request) => {
+      const { refreshInterval, ...entry } = request.body.config;
+      return toDatasource(await datasources.change(workspaceOf(request), request.params.id, { refreshInterval, entry }));
+    },
   );
 
   app.delete(

@@ -12,12 +12,17 @@ export interface DownloadOptions {
   maxBytes: number;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** What the last fetch answered, sent as If-None-Match and If-Modified-Since: unchanged, the server answers 304. */
+  validators?: PageValidators;
 }
 
-export interface DownloadedPage {
-  finalUrl: string;
-  contentType: string | null;
+/** A page's HTTP validators (RFC 9110 §8.8), as the server sent them. */
+export interface PageValidators {
+  etag?: string;
+  lastModified?: string;
 }
+
+export type DownloadedPage = { notModified: true } | { notModified: false; finalUrl: string; contentType: string | null; validators: PageValidators };
 
 /** Stops a download that grows past `maxBytes`, whatever Content-Length claimed. */
 function byteCap(maxBytes: number): Transform {
@@ -31,15 +36,31 @@ function byteCap(maxBytes: number): Transform {
   });
 }
 
-/** Fetches `url` into `destination`; refuses destinations outside the policy, oversize bodies and HTTP errors. */
+const conditionalHeaders = ({ etag, lastModified }: PageValidators = {}): Record<string, string> => ({
+  ...(etag === undefined ? {} : { 'if-none-match': etag }),
+  ...(lastModified === undefined ? {} : { 'if-modified-since': lastModified }),
+});
+
+/**
+ * Fetches `url` into `destination`, conditionally when `validators` are given (a 304 writes nothing);
+ * refuses destinations outside the policy, oversize bodies and HTTP errors.
+ */
 export async function downloadWebPage(url: string, destination: string, options: DownloadOptions): Promise<DownloadedPage> {
   const response = await guardedRequest(url, {
     policy: options.policy,
     timeoutMs: options.timeoutMs,
     maxRedirects: 5,
     signal: options.signal,
-    headers: { 'user-agent': 'Parley/1.0 (+self-hosted knowledge ingestion)', accept: 'text/html,application/pdf,*/*;q=0.8' },
+    headers: {
+      'user-agent': 'Parley/1.0 (+self-hosted knowledge ingestion)',
+      accept: 'text/html,application/pdf,*/*;q=0.8',
+      ...conditionalHeaders(options.validators),
+    },
   });
+  if (response.status === 304) {
+    response.body.resume();
+    return { notModified: true };
+  }
   if (response.status >= 400) {
     response.body.resume();
     const error = new Error(`The page answered HTTP ${response.status}`);
@@ -60,5 +81,11 @@ export async function downloadWebPage(url: string, destination: string, options:
     await fs.rm(destination, { force: true });
     throw error;
   }
-  return { finalUrl: response.finalUrl, contentType: response.headers['content-type'] ?? null };
+  const { etag, 'last-modified': lastModified } = response.headers;
+  return {
+    notModified: false,
+    finalUrl: response.finalUrl,
+    contentType: response.headers['content-type'] ?? null,
+    validators: { ...(etag === undefined ? {} : { etag }), ...(lastModified === undefined ? {} : { lastModified }) },
+  };
 }

@@ -67,6 +67,7 @@ export interface DatasourceProgress {
   status?: DatasourceStatus;
   progress?: number;
   error?: string | null;
+  /** Keys merged into the stored config; the others stay, so a setting changed meanwhile is not lost. */
   config?: Record<string, unknown>;
   fileKey?: string | null;
   mimeType?: string | null;
@@ -96,6 +97,8 @@ export interface IndexedContent {
   vectorLayout: string;
   /** Written to the outbox with the index (`datasource.synched`). */
   event?: NewOutboxEvent;
+  /** Keys merged into the config with the index (what the fetch found, for the next conditional one). */
+  config?: Record<string, unknown>;
 }
 
 export type IndexOutcome = 'written' | 'superseded' | 'model-mismatch';
@@ -150,6 +153,16 @@ export interface DatasourceStore extends ScopedReads<DatasourceRecord> {
    */
   writeIndex(workspaceId: string, id: string, generation: number, content: IndexedContent): Promise<IndexOutcome>;
   delete(workspaceId: string, id: string): Promise<DatasourceRecord | undefined>;
+  /**
+   * Replaces the config with what `change` makes of the stored one, the row held meanwhile: a compare and
+   * set across processes. `change` answers undefined to leave it; then, or when the datasource is not the
+   * workspace's, the answer is undefined; otherwise the updated record.
+   */
+  changeConfig(
+    workspaceId: string,
+    id: string,
+    change: (config: Record<string, unknown>) => Record<string, unknown> | undefined,
+  ): Promise<DatasourceRecord | undefined>;
   /** The datasource's chunks in document order, `limit` from `offset`. */
   listChunks(workspaceId: string, id: string, page: { offset: number; limit: number }): Promise<ChunkRecord[]>;
   /** Characters of indexed text the workspace stores, for the content quota. */

@@ -60,6 +60,11 @@ export interface JobStore {
    */
   ensureQueued(job: NewJob): Promise<void>;
   /**
+   * Queues `job` unless a job of its id exists, whatever its status (a done one included): a job whose id
+   * names one due run (a scheduled re-sync) is enqueued by whoever gets there first, and runs once.
+   */
+  enqueueOnce(job: NewJob): Promise<void>;
+  /**
    * The next due job of `kinds`, now leased to `owner` until `leaseUntil`; undefined when none is due. Fair
    * across workspaces: from the workspace with the fewest jobs of `kinds` running, then the job due longest.
    */

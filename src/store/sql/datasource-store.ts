@@ -51,7 +51,6 @@ const progressColumns = (progress: DatasourceProgress): Updateable<DatasourceTab
   status: progress.status,
   progress: progress.progress,
   error: progress.error,
-  config: progress.config === undefined ? undefined : JSON.stringify(progress.config),
   file_key: progress.fileKey,
   mime_type: progress.mimeType,
   size_bytes: progress.sizeBytes,
@@ -213,20 +212,53 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
 
   async report(workspaceId: string, id: string, generation: number, progress: DatasourceProgress, event?: NewOutboxEvent): Promise<boolean> {
     const at = new Date().toISOString();
-    const update = (db: Kysely<Database>) =>
+    const update = (db: Kysely<Database>, config?: string) =>
       db
         .updateTable('datasource')
-        .set({ ...progressColumns(progress), updated_at: at })
+        .set({ ...progressColumns(progress), config, updated_at: at })
         .where(inWorkspace(workspaceId, id))
         .where('generation', '=', generation)
         .executeTakeFirst();
-    // Progress reports are frequent: only the rare one carrying an event pays for a transaction.
-    if (event === undefined) return (await update(this.db)).numUpdatedRows > 0n;
+    // Progress reports are frequent: only the rare one carrying an event or config pays for a transaction.
+    if (event === undefined && progress.config === undefined) return (await update(this.db)).numUpdatedRows > 0n;
     return this.db.transaction().execute(async (trx) => {
-      const applied = (await update(trx)).numUpdatedRows > 0n;
-      if (applied) await insertOutboxEvent(trx, event, at);
+      let config: string | undefined;
+      if (progress.config !== undefined) {
+        const stored = await this.lockedConfig(trx, workspaceId, id);
+        if (stored === undefined) return false;
+        config = JSON.stringify({ ...stored, ...progress.config });
+      }
+      const applied = (await update(trx, config)).numUpdatedRows > 0n;
+      if (applied && event !== undefined) await insertOutboxEvent(trx, event, at);
       return applied;
     });
+  }
+
+  async changeConfig(
+    workspaceId: string,
+    id: string,
+    change: (config: Record<string, unknown>) => Record<string, unknown> | undefined,
+  ): Promise<DatasourceRecord | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const stored = await this.lockedConfig(trx, workspaceId, id);
+      const config = stored === undefined ? undefined : change(stored);
+      if (config === undefined) return undefined;
+      const row = await trx
+        .updateTable('datasource')
+        .set({ config: JSON.stringify(config), updated_at: new Date().toISOString() })
+        .where(inWorkspace(workspaceId, id))
+        .returningAll()
+        .executeTakeFirst();
+      return row && toRecord(row);
+    });
+  }
+
+  /** The stored config, its row locked to the end of `trx` on PostgreSQL (SQLite serialises writers). */
+  private async lockedConfig(trx: Kysely<Database>, workspaceId: string, id: string): Promise<Record<string, unknown> | undefined> {
+    let query = trx.selectFrom('datasource').select('config').where(inWorkspace(workspaceId, id));
+    if (this.connection.capabilities.supportsRowLocks) query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    return row && (JSON.parse(row.config) as Record<string, unknown>);
   }
 
   async writeIndex(workspaceId: string, id: string, generation: number, content: IndexedContent): Promise<IndexOutcome> {
@@ -290,6 +322,10 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
           text_size: content.textSize,
           total_pages: content.totalPages,
           vector_layout: content.vectorLayout,
+          config:
+            content.config === undefined
+              ? undefined
+              : JSON.stringify({ ...(JSON.parse(datasource.config) as Record<string, unknown>), ...content.config }),
           last_synch: at,
           updated_at: at,
         })

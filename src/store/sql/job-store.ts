@@ -71,6 +71,14 @@ export class SqlJobStore implements JobStore {
       .execute();
   }
 
+  async enqueueOnce(job: NewJob): Promise<void> {
+    await this.db
+      .insertInto('job')
+      .values(jobRow(job, new Date().toISOString()))
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .execute();
+  }
+
   async claim(
     owner: string,
     kinds: readonly string[],

@@ -5,7 +5,7 @@ import type {
   DatasourceStatus,
   NewDatasourceBody,
   OnDuplicateChoice,
-  QaChangesBody,
+  DatasourceChangesBody,
   QaDatasourceBody,
 } from '../../../../src/contract/datasources';
 import { api, upload, type UploadProgress } from '../api';
@@ -15,6 +15,9 @@ import { useWorkspaceId } from '../session/session';
 export type { DatasourceStatus };
 
 export type Datasource = DatasourceBody;
+
+/** How often a URL datasource is fetched again. */
+export type RefreshInterval = NonNullable<Datasource['config']['refreshInterval']>;
 
 /** A chunk of an indexed datasource, as its chunk list pages them. */
 export type Chunk = ChunkBody;
@@ -100,7 +103,7 @@ export function useEditQaEntry() {
   const workspaceId = useWorkspaceId();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, changes }: { id: string; changes: QaChangesBody }) =>
+    mutationFn: ({ id, changes }: { id: string; changes: DatasourceChangesBody }) =>
       api<Datasource>(`/datasources/${encodeURIComponent(id)}`, { method: 'PATCH', body: changes }),
     onSuccess: (datasource) => {
       queryClient.removeQueries({ queryKey: datasourceKeys.chunks(workspaceId, datasource.id) });
@@ -139,6 +142,17 @@ export function useResyncDatasource(datastoreId: string) {
       queryClient.removeQueries({ queryKey: datasourceKeys.chunks(workspaceId, datasource.id) });
       return invalidateDatastore(queryClient, workspaceId, datastoreId);
     },
+  });
+}
+
+/** Changes how often a URL datasource is re-checked; the answer says when the next check is due. */
+export function useSetRefreshInterval(datastoreId: string) {
+  const workspaceId = useWorkspaceId();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, interval }: { id: string; interval: RefreshInterval }) =>
+      api<Datasource>(`/datasources/${encodeURIComponent(id)}`, { method: 'PATCH', body: { config: { refreshInterval: interval } } }),
+    onSuccess: () => invalidateDatastore(queryClient, workspaceId, datastoreId),
   });
 }
 

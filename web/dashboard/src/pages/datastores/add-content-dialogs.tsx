@@ -5,8 +5,9 @@ import { ModalDialog } from '../../components/modal-dialog';
 import { ApiForm } from '../../components/api-form';
 import { SubmitActions } from '../../components/form-actions';
 import { useState } from 'react';
-import { useAddDatasource, type NewDatasource } from '../../queries/datasources';
+import { useAddDatasource, type NewDatasource, type RefreshInterval } from '../../queries/datasources';
 import { DuplicateChoice, duplicateHolder } from './duplicate-choice';
+import { REFRESH_CHOICES } from './refresh-schedule';
 
 interface FormProps {
   datastoreId: string;
@@ -115,7 +116,7 @@ export function AddWebPageDialog({ datastoreId }: { datastoreId: string }) {
   return (
     <ModalDialog
       title="Add a web page"
-      description="Parley fetches the page and indexes its main text. Resync fetches it again."
+      description="Parley fetches the page and indexes its main text. Resync, or the re-check schedule, fetches it again."
       trigger={
         <button type="button" className="button">
           Add web page
@@ -133,7 +134,8 @@ function WebPageForm({ datastoreId, close }: FormProps) {
     <ApiForm
       onSubmit={(form) => {
         const name = form.text('name').trim();
-        submit({ type: 'web_page', config: { source_url: form.text('url').trim() }, ...(name === '' ? {} : { name }) });
+        const config = { source_url: form.text('url').trim(), refreshInterval: form.text('refreshInterval') as RefreshInterval };
+        submit({ type: 'web_page', config, ...(name === '' ? {} : { name }) });
       }}
     >
       <FormAlert error={error} fields={['config', 'name']} />
@@ -143,6 +145,17 @@ function WebPageForm({ datastoreId, close }: FormProps) {
       </Field>
       <Field label="Name" error={fieldError(error, 'name')} hint="Optional; the page’s address otherwise.">
         {(control) => <input {...control} className="input" name="name" maxLength={500} />}
+      </Field>
+      <Field label="Re-check" hint="Fetched again on this schedule; an unchanged page costs no parsing and no embedding.">
+        {(control) => (
+          <select {...control} className="input" name="refreshInterval" defaultValue="off">
+            {REFRESH_CHOICES.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        )}
       </Field>
       <SubmitActions pending={add.isPending} label="Add web page" pendingLabel="Adding…" />
     </ApiForm>

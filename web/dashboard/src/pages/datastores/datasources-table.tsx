@@ -3,6 +3,7 @@ import { DateTime } from '../../components/date-time';
 import { StatusBadge } from '../../components/status-badge';
 import { useDeleteDatasource, useResyncDatasource, type Datasource } from '../../queries/datasources';
 import { ChunkViewer } from './chunk-viewer';
+import { RefreshSchedule, hasRefreshSchedule } from './refresh-schedule';
 import { counted } from '../../components/counted';
 import { QaEntryDialog } from '../../components/qa-entry-dialog';
 
@@ -63,6 +64,7 @@ export function DatasourcesTable({ datastoreId, datasources }: { datastoreId: st
                   {datasource.config.source_url !== undefined && ` · ${datasource.config.source_url}`}
                   {datasource.totalPages !== null && ` · ${counted(datasource.totalPages, 'page')}`}
                 </div>
+                {hasRefreshSchedule(datasource) && <RefreshSchedule datastoreId={datastoreId} datasource={datasource} />}
               </td>
               <td data-label="Status">
                 <StatusBadge datasource={datasource} />

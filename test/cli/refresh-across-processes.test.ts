@@ -1,0 +1,83 @@
+import http from 'node:http';
+import { afterAll, describe, expect } from 'vitest';
+import { REFRESH_JOB, refreshJob } from '../../src/domain/ingestion/refresh-schedule.js';
+import type { DatasourceBody, DatastoreBody } from '../support/bodies.js';
+import { ingestJobs } from '../support/datasources.js';
+import { FakeEmbeddingsServer } from '../support/fake-embeddings-server.js';
+import { closeServer, listenOnLoopback } from '../support/loopback-server.js';
+import { parleyTest } from '../support/parley-test.js';
+import type { TestParley } from '../support/parley.js';
+import { STORE_KINDS } from '../support/stores.js';
+import { until } from '../support/until.js';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+
+/** Two `parley worker` processes on one PostgreSQL database, one due scheduled re-sync: it runs once. */
+describe.runIf(STORE_KINDS.includes('postgres'))('a due re-sync with two worker processes on postgres', () => {
+  const embeddings = new FakeEmbeddingsServer();
+  let fetches = 0;
+  const site = http.createServer((request, response) => {
+    fetches += 1;
+    if (request.headers['if-none-match'] === '"v1"') return void response.writeHead(304, { etag: '"v1"' }).end();
+    response
+      .writeHead(200, { 'content-type': 'text/html', etag: '"v1"' })
+      .end('<html><body><main><p>Orders placed by noon ship the same day.</p></main></body></html>');
+  });
+  const workers: WorkerProcess[] = [];
+  let parley: TestParley;
+  let env: Record<string, string>;
+  let siteUrl: string;
+
+  parleyTest.beforeAll(async ({ startParley }) => {
+    siteUrl = await listenOnLoopback(site);
+    env = { PARLEY_EMBEDDINGS_URL: await embeddings.start(), PARLEY_EMBEDDINGS_MODEL: 'fake-embed' };
+    parley = await startParley('postgres', { env });
+    workers.push(...(await Promise.all([0, 1].map(() => startWorkerProcess({ ...parley.scratch.env, ...env })))));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(workers.map((worker) => worker.stop()));
+    await closeServer(site);
+    await embeddings.stop();
+  });
+
+  parleyTest(
+    'runs it once and queues the next run once',
+    async () => {
+      const ws = await parley.newWorkspace();
+      const datastoreId = (await parley.call<DatastoreBody>('POST', '/datastores', { key: ws.key, body: { name: 'help' } })).body.id;
+      const created = await parley.call<DatasourceBody>('POST', '/datasources', {
+        key: ws.key,
+        body: { type: 'web_page', datastoreId, config: { source_url: `${siteUrl}/shipping`, refreshInterval: 'daily' } },
+      });
+      const id = created.body.id;
+      const get = async () => (await parley.call<DatasourceBody>('GET', `/datasources/${id}`, { key: ws.key })).body;
+      const indexed = await until(get, (body) => body.status === 'synched', 60_000);
+
+      // The run falls due now: the API process schedules it, as each worker process would; one job.
+      const dueAt = new Date(Date.now() - 1000).toISOString();
+      await parley.core.store.datasources.changeConfig(ws.id, id, (config) => ({ ...config, nextRefreshAt: dueAt }));
+      await parley.core.store.jobs.enqueueOnce(refreshJob({ workspaceId: ws.id, datasourceId: id, dueAt }));
+      await parley.core.store.jobs.enqueueOnce(refreshJob({ workspaceId: ws.id, datasourceId: id, dueAt }));
+      const fetchesBefore = fetches;
+
+      const ran = await until(
+        () => parley.core.store.jobs.find(`refresh:${id}:${dueAt}`),
+        (job) => job?.status === 'done',
+        30_000,
+      );
+      const checked = await until(get, (body) => body.status === 'synched' && body.config.lastCheck?.at !== indexed.config.lastCheck?.at, 30_000);
+      // Both workers poll every half second: a second run, were there one, would show by now.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(ran?.attempts).toBe(1);
+      expect(fetches).toBe(fetchesBefore + 1);
+      expect((await ingestJobs(parley, id)).length).toBe(2);
+      expect(checked.config.lastCheck).toMatchObject({ outcome: 'unchanged' });
+      const next = (await get()).config.nextRefreshAt;
+      const queued = (await parley.core.store.jobs.list({ kind: REFRESH_JOB, statuses: ['queued'] })).filter(
+        (job) => job.payload.datasourceId === id,
+      );
+      expect(queued.map((job) => job.id)).toContain(`refresh:${id}:${next}`);
+      expect(queued.filter((job) => job.runAt === next)).toHaveLength(1);
+    },
+    120_000,
+  );
+});
