@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
+import { normalisedUrl } from '../net/normalised-url.js';
 
 /**
  * What makes two datasources of a datastore the same, as one short string kept on each
@@ -25,21 +26,5 @@ export async function fileContentKey(path: string): Promise<string> {
 
 export const urlContentKey = (url: string): string => `url:${createHash('sha256').update(normalisedUrl(url)).digest('hex')}`;
 
-/** Query parameters that follow a visitor (campaigns, ad clicks), not the page: folded away. */
-const TRACKING_PARAMETER = /^(utm_\w+|gclid|dclid|fbclid|msclkid|mc_cid|mc_eid|_ga|_gl|yclid)$/i;
-
-/**
- * The address as the same page is written however it was typed: scheme and host in lower case and the
- * default port dropped (by URL itself), no fragment, no tracking parameters, the others in name order,
- * and no trailing slash but the root's. Conservative on purpose: a URL taken for another is a page not
- * added, so scheme, host (`www.`) and path case still tell pages apart.
- */
-export function normalisedUrl(raw: string): string {
-  const url = new URL(raw);
-  url.hash = '';
-  const kept = [...url.searchParams].filter(([name]) => !TRACKING_PARAMETER.test(name));
-  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  url.search = new URLSearchParams(kept).toString();
-  if (url.pathname.length > 1 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '');
-  return url.toString();
-}
+/** A website datasource by its start URL, normalised: a site added twice is the same site, not a page of it. */
+export const siteContentKey = (url: string): string => `site:${createHash('sha256').update(normalisedUrl(url)).digest('hex')}`;

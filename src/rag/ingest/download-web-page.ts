@@ -24,6 +24,16 @@ export interface PageValidators {
 
 export type DownloadedPage = { notModified: true } | { notModified: false; finalUrl: string; contentType: string | null; validators: PageValidators };
 
+/** How Parley names itself to the sites it fetches from; robots.txt groups for `Parley` (or `*`) apply to it. */
+export const PARLEY_USER_AGENT = 'Parley/1.0 (+self-hosted knowledge ingestion)';
+
+/** The page is not there (404 Not Found, 410 Gone): for a crawl, a page that left the site. */
+export class PageGoneError extends UnreadableDocumentError {
+  constructor(readonly status: number) {
+    super(`The page answered HTTP ${status}`);
+  }
+}
+
 /** Stops a download that grows past `maxBytes`, whatever Content-Length claimed. */
 function byteCap(maxBytes: number): Transform {
   let seen = 0;
@@ -52,7 +62,7 @@ export async function downloadWebPage(url: string, destination: string, options:
     maxRedirects: 5,
     signal: options.signal,
     headers: {
-      'user-agent': 'Parley/1.0 (+self-hosted knowledge ingestion)',
+      'user-agent': PARLEY_USER_AGENT,
       accept: 'text/html,application/pdf,*/*;q=0.8',
       ...conditionalHeaders(options.validators),
     },
@@ -63,6 +73,7 @@ export async function downloadWebPage(url: string, destination: string, options:
   }
   if (response.status >= 400) {
     response.body.resume();
+    if (response.status === 404 || response.status === 410) throw new PageGoneError(response.status);
     const error = new Error(`The page answered HTTP ${response.status}`);
     // 4xx other than 408/429 will not change on retry.
     if (response.status < 500 && response.status !== 408 && response.status !== 429) {
