@@ -3,6 +3,7 @@ import type { Config, LogLevel } from './config.js';
 import { IngestDatasourceHandler } from './domain/ingestion/ingest-datasource.js';
 import { INGEST_JOB } from './domain/ingestion/ingest-job.js';
 import { RunningIngests } from './domain/ingestion/running-ingests.js';
+import { SiteSync } from './domain/ingestion/site-sync.js';
 import { RefreshDatasourceHandler } from './domain/ingestion/refresh-datasource.js';
 import { REFRESH_JOB } from './domain/ingestion/refresh-schedule.js';
 import { DeliverWebhookHandler } from './events/deliver-webhook.js';
@@ -26,6 +27,9 @@ import { standardOutputLog, tempDirOf, type Core } from './parley.js';
 const POLLER_SLOTS = 50;
 /** One pass of a poller waits this long for news before it looks at its connection again. */
 const POLL_WAIT_MS = 25_000;
+
+/** Requests one site crawl keeps in flight (one while the site's robots.txt asks for a Crawl-delay). */
+const SITE_REQUESTS_IN_FLIGHT = 2;
 
 /** A week of dispatched events stays for inspection; deliveries keep their own copy of what was sent. */
 const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
@@ -84,6 +88,15 @@ export async function startWorkers(config: Config, core: Core, onError: (error: 
         outbound: core.outbound,
         quotaChars: ingestion.quotaChars,
         embedBatch: 64,
+        sites: new SiteSync(store, {
+          outbound: core.outbound,
+          tempDir: tempDirOf(config),
+          maxDownloadBytes: ingestion.maxUploadBytes,
+          maxAttempts: jobs.maxAttempts,
+          concurrency: SITE_REQUESTS_IN_FLIGHT,
+          minDelayMs: 0,
+          signals,
+        }),
       }),
       [REFRESH_JOB]: new RefreshDatasourceHandler(services.datasources),
     },

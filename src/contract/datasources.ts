@@ -16,9 +16,41 @@ export interface LastCheckBody {
   reason?: string;
 }
 
+/** A page of a site the last crawl could not keep, and why (config.crawl.problems). */
+export interface SiteProblemBody {
+  url: string;
+  outcome: 'failed' | 'skipped' | 'gone';
+  reason: string;
+}
+
+/** What a site's crawl found and did (config.crawl of a web_site datasource), counted as it goes. */
+export interface SiteCrawlBody {
+  startedAt: string;
+  finishedAt?: string;
+  /** How pages were found: the site's sitemaps, or the links from its start page. */
+  mode?: 'sitemap' | 'links';
+  /** Pages of the site found (fetched or not). */
+  found: number;
+  /** Downloaded in full (a 304 is not). */
+  fetched: number;
+  /** New or changed pages, indexed again. */
+  changed: number;
+  /** Pages whose index stayed as it was (304, the same bytes, a sitemap lastmod not newer than the last check). */
+  unchanged: number;
+  failed: number;
+  /** Pages that left the site (404, 410, no longer linked or listed, noindex, a copy of another). */
+  removed: number;
+  /** Pages not kept: noindex, copies of another (canonical), redirected off the site, unreadable. */
+  skipped: number;
+  /** Pages found past maxPages, not fetched. */
+  capped: number;
+  /** The first 50 problems. */
+  problems: SiteProblemBody[];
+}
+
 export const Datasource = Type.Object({
   id: Type.String(),
-  type: StringEnum(['file', 'text', 'web_page', 'qa']),
+  type: StringEnum(['file', 'text', 'web_page', 'web_site', 'qa']),
   name: Type.String(),
   status: StringEnum(['unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached']),
   datastoreId: Type.String(),
@@ -36,6 +68,12 @@ export const Datasource = Type.Object({
     sourceMessageId?: string;
     refreshInterval?: Static<typeof RefreshInterval>;
     nextRefreshAt?: string;
+    sitemap?: string;
+    include?: string[];
+    exclude?: string[];
+    maxPages?: number;
+    maxDepth?: number;
+    crawl?: SiteCrawlBody;
     lastCheck?: LastCheckBody;
     etag?: string | null;
     lastModified?: string | null;
@@ -47,7 +85,7 @@ export const Datasource = Type.Object({
       {
         additionalProperties: true,
         description:
-          'source_url (web pages), file_name, kind; question, answer, questions, sourceMessageId (qa); for URL sources refreshInterval, nextRefreshAt, lastCheck {at, outcome: changed|unchanged|failed, reason}, and the etag, lastModified, contentHash and textHash of the indexed fetch',
+          'source_url (web pages and sites), file_name, kind; for sites (web_site) include, exclude, maxPages, maxDepth and crawl {found, fetched, changed, unchanged, failed, removed, skipped, capped, problems}, their pages carrying the site’s id as groupId; question, answer, questions, sourceMessageId (qa); for URL sources refreshInterval, nextRefreshAt, lastCheck {at, outcome: changed|unchanged|failed, reason}, and the etag, lastModified, contentHash and textHash of the indexed fetch',
       },
     ),
   ),
@@ -124,6 +162,38 @@ export const WebPageDatasource = Type.Object({
   onDuplicate: OnDuplicate,
 });
 
+/** Pages one site crawl fetches at most. */
+export const MAX_SITE_PAGES = 5000;
+
+/** Path patterns of a site crawl (`/docs/**`, `/blog/*`). */
+const PathPatterns = (description: string) => Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50, description }));
+
+/** `POST /datasources` with a website to crawl: each of its pages becomes a web_page datasource in the site's group. */
+export const WebSiteDatasource = Type.Object({
+  type: StringEnum(['web_site']),
+  datastoreId: Id,
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  config: Type.Object({
+    source_url: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4000,
+        description: 'A page of the site to start from, or its sitemap; one of source_url and sitemap is required',
+      }),
+    ),
+    sitemap: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 4000, description: 'The site’s sitemap (the hosted service’s name for a sitemap start)' }),
+    ),
+    include: PathPatterns('Path patterns of the pages to keep (default: the start URL’s folder and below: `/docs/**` for /docs/intro)'),
+    exclude: PathPatterns('Path patterns of pages to leave out'),
+    maxPages: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SITE_PAGES, description: 'Pages fetched at most (default 200)' })),
+    maxDepth: Type.Optional(Type.Integer({ minimum: 0, maximum: 50, description: 'Link steps from the start page, without a sitemap (default 10)' })),
+    refreshInterval: Type.Optional(RefreshInterval),
+  }),
+  custom_id: CustomId,
+  onDuplicate: OnDuplicate,
+});
+
 /** Limits of a Q&A entry (the domain checks them again, after trimming). */
 const Question = Type.String({ minLength: 1, maxLength: 500 });
 const Answer = Type.String({ minLength: 1, maxLength: 10_000 });
@@ -172,5 +242,8 @@ export type DatasourceChangesBody = Static<typeof DatasourceChanges>;
 /** A datasource made from a text or a web page, as the dashboard sends it (the datastore comes from the page). */
 export type OnDuplicateChoice = NonNullable<Static<typeof OnDuplicate>>;
 
-export type NewDatasourceBody = Omit<Static<typeof TextDatasource>, 'datastoreId'> | Omit<Static<typeof WebPageDatasource>, 'datastoreId'>;
+export type NewDatasourceBody =
+  | Omit<Static<typeof TextDatasource>, 'datastoreId'>
+  | Omit<Static<typeof WebPageDatasource>, 'datastoreId'>
+  | Omit<Static<typeof WebSiteDatasource>, 'datastoreId'>;
 export type QaDatasourceBody = Static<typeof QaDatasource>;

@@ -1,7 +1,8 @@
 import { ingestJob } from './ingestion/ingest-job.js';
 import { firstDueAt, refreshIntervalOf, refreshJob, type RefreshInterval, type RefreshTarget } from './ingestion/refresh-schedule.js';
 import { DatasourceRefresh } from './ingestion/datasource-refresh.js';
-import { BlockedUrlError, type OutboundPolicy } from '../net/address-policy.js';
+import type { OutboundPolicy } from '../net/address-policy.js';
+import { checkSourceUrl } from './source-url.js';
 import type { DocumentKind } from '../rag/ingest/document.js';
 import { MIME_TYPES } from '../rag/ingest/mime-types.js';
 import { sniffDocumentKind } from '../rag/ingest/parse/sniff-kind.js';
@@ -9,7 +10,7 @@ import { vectorLayout } from '../rag/ingest/vector-windows.js';
 import type { ChunkRecord, DatasourceRecord, DatasourceType, NewJob, Store } from '../store/store.js';
 import { datasourceName } from './datasource-name.js';
 import { ParleyError, invalid, notFound } from '../errors.js';
-import { fileContentKey, urlContentKey } from './duplicate-keys.js';
+import { fileContentKey, siteContentKey, urlContentKey } from './duplicate-keys.js';
 import { checkCorrectedAnswer } from './qa/corrected-answer.js';
 import { firstWords, withTextFile, type UploadedFile } from './uploaded-file.js';
 import { checkedQaEntry, qaDocument, qaEntryOf, type QaConfig, type QaEntry } from './qa/qa-entry.js';
@@ -51,10 +52,10 @@ interface NewContent {
 }
 
 /** The types whose content key Parley knows how to compute (duplicate-keys.ts). */
-const KEYED_TYPES: readonly DatasourceType[] = ['file', 'text', 'web_page'];
+const KEYED_TYPES: readonly DatasourceType[] = ['file', 'text', 'web_page', 'web_site'];
 
 /** Names of the request field that carried the content, for a refusal to point at. */
-const CONTENT_FIELD: Readonly<Record<string, string>> = { file: 'file', text: 'text', web_page: 'url' };
+const CONTENT_FIELD: Readonly<Record<string, string>> = { file: 'file', text: 'text', web_page: 'url', web_site: 'url' };
 
 export interface DatasourceServiceOptions {
   /** Where text bodies are written before they join the blob store. */
@@ -66,11 +67,23 @@ export interface DatasourceServiceOptions {
   signals: Pick<Signals, 'jobEnqueued' | 'datasourceSuperseded'>;
 }
 
+const HELD: Readonly<Record<string, string>> = { web_page: 'page', web_site: 'site' };
+
+/** How a website is crawled, as a caller gives it (see src/domain/ingestion/site-settings.ts for defaults). */
+export interface WebSiteInput {
+  url: string;
+  include?: string[];
+  exclude?: string[];
+  maxPages?: number;
+  maxDepth?: number;
+  refreshInterval?: RefreshInterval;
+}
+
 /** The refusal of `onDuplicate: reject`, naming the datasource that holds the content already. */
 const duplicateDatasource = (holder: DatasourceRecord, type: DatasourceType): ParleyError =>
   new ParleyError(
     'DUPLICATE_DATASOURCE',
-    `“${holder.name}” (${holder.id}) in this datastore already holds this ${type === 'web_page' ? 'page' : 'content'}: replace it, or keep both`,
+    `“${holder.name}” (${holder.id}) in this datastore already holds this ${HELD[type] ?? 'content'}: replace it, or keep both`,
     {
       details: [{ field: CONTENT_FIELD[type] ?? 'type', message: `is already held by datasource ${holder.id}` }],
       existing: { id: holder.id, name: holder.name, type: holder.type },
@@ -169,11 +182,25 @@ export class DatasourceService {
     input: Common & { name?: string; url: string; refreshInterval?: RefreshInterval },
   ): Promise<AddedDatasource> {
     await this.requireDatastore(workspaceId, input.datastoreId);
-    this.checkUrl(input.url);
+    checkSourceUrl(input.url, this.options.outbound);
     const name = datasourceName(input.name, input.url);
     const config = { source_url: input.url, ...(input.refreshInterval === undefined ? {} : { refreshInterval: input.refreshInterval }) };
     const content = { type: 'web_page' as const, name, config, kind: undefined, upload: undefined };
     return this.add(workspaceId, input, { ...content, contentKey: urlContentKey(input.url) });
+  }
+
+  /**
+   * A website: crawled in the background (src/domain/ingestion/site-sync.ts), each page a web_page datasource
+   * whose groupId is the site's id; the site itself holds no chunks. Re-synced as a whole, on its schedule too.
+   */
+  async createFromWebSite(workspaceId: string, input: Common & { name?: string; site: WebSiteInput }): Promise<AddedDatasource> {
+    await this.requireDatastore(workspaceId, input.datastoreId);
+    const { url, ...settings } = input.site;
+    checkSourceUrl(url, this.options.outbound);
+    const name = datasourceName(input.name, url);
+    const defined = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+    const content = { type: 'web_site' as const, name, config: { source_url: url, ...defined }, kind: undefined, upload: undefined };
+    return this.add(workspaceId, input, { ...content, contentKey: siteContentKey(url) });
   }
 
   /**
@@ -222,9 +249,13 @@ export class DatasourceService {
   /** Removes the datasource with its chunks; a job still running for it stops and writes nothing. */
   async delete(workspaceId: string, id: string): Promise<DatasourceRecord> {
     const datasource = await this.get(workspaceId, id);
-    await this.store.datasources.delete(workspaceId, id);
-    this.options.signals.datasourceSuperseded.notify(id);
-    if (datasource.fileKey !== null) await this.store.blobs.delete(datasource.fileKey);
+    // A site's pages go with it; the site first, so a crawl under way stops adding pages.
+    const pages = datasource.type === 'web_site' ? await this.store.datasources.listByGroup(workspaceId, id) : [];
+    for (const each of [datasource, ...pages.filter((page) => page.id !== id)]) {
+      await this.store.datasources.delete(workspaceId, each.id);
+      this.options.signals.datasourceSuperseded.notify(each.id);
+      if (each.fileKey !== null) await this.store.blobs.delete(each.fileKey);
+    }
     return datasource;
   }
 
@@ -299,7 +330,7 @@ export class DatasourceService {
 
   /** A file or a text of the same name: the document a replacing upload is a new version of. */
   private async sameName(workspaceId: string, datastoreId: string, content: NewContent): Promise<DatasourceRecord | undefined> {
-    if (content.type === 'web_page') return undefined;
+    if (content.type === 'web_page' || content.type === 'web_site') return undefined;
     return (await this.store.datasources.findByName(workspaceId, datastoreId, content.name, [content.type]))[0];
   }
 
@@ -343,6 +374,7 @@ export class DatasourceService {
   private async contentKeyOfStored(datasource: DatasourceRecord): Promise<string | undefined> {
     const url = datasource.config.source_url;
     if (datasource.type === 'web_page') return typeof url === 'string' ? urlContentKey(url) : undefined;
+    if (datasource.type === 'web_site') return typeof url === 'string' ? siteContentKey(url) : undefined;
     if (datasource.fileKey === null) return undefined;
     try {
       return await this.store.blobs.withLocalFile(datasource.fileKey, fileContentKey);
@@ -367,7 +399,8 @@ export class DatasourceService {
       name,
       status: 'unsynched',
       customId: input.customId ?? null,
-      groupId: null,
+      // A site is the first of its group; its pages join it as they are found.
+      groupId: type === 'web_site' ? id : null,
       config: dueAt === undefined ? config : { ...config, nextRefreshAt: dueAt },
       fileKey: upload === undefined ? null : id,
       mimeType: kind === undefined ? null : MIME_TYPES[kind],
@@ -402,24 +435,5 @@ export class DatasourceService {
 
   private requireDatastore(workspaceId: string, datastoreId: string) {
     return findInWorkspace(this.store.datastores, 'Datastore', workspaceId, datastoreId);
-  }
-
-  /** Early, literal check for quick feedback; the fetch itself checks every resolved address again. */
-  private checkUrl(raw: string): void {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw invalid('config.source_url is not a URL', [{ field: 'url', message: 'must be an http(s) URL' }]);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw invalid('Only http and https pages can be added', [{ field: 'url', message: 'must be an http(s) URL' }]);
-    }
-    try {
-      this.options.outbound.destinationOf(url);
-    } catch (error) {
-      if (!(error instanceof BlockedUrlError)) throw error;
-      throw invalid(`Parley does not fetch this page: ${error.message}`, [{ field: 'url', message: error.message }]);
-    }
   }
 }

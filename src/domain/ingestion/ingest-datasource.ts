@@ -21,6 +21,7 @@ import type { RunningIngests } from './running-ingests.js';
 import { ingestedChunks } from '../../observability/instruments.js';
 import { firstModelWins } from './embedding-model-rule.js';
 import { checkedConfig, indexedPageOf, type IndexedPage } from './page-check.js';
+import type { SiteSync } from './site-sync.js';
 
 /** A fetched page: new content to index, or the same as the index was made from. */
 type FetchedPage = { unchanged: false; source: DatasourceRecord; found: IndexedPage } | { unchanged: true; reason: string; found?: IndexedPage };
@@ -36,6 +37,8 @@ export interface IngestOptions {
   quotaChars: number | null;
   /** Texts per embedding call; progress is reported between calls. */
   embedBatch: number;
+  /** Crawls the sites (web_site datasources) and keeps their pages. */
+  sites: SiteSync;
 }
 
 /**
@@ -77,12 +80,16 @@ export class IngestDatasourceHandler implements JobHandler {
       }
     };
     await report({ status: 'running', progress: 0.02, error: null });
+    if (datasource.type === 'web_site') return this.options.sites.sync(datasource, target, report, signal);
 
     // A re-check of a page with an index compares what it fetches with what that index was made from.
     const indexed = target.recheck === true && datasource.nbChunks > 0 ? indexedPageOf(datasource.config) : undefined;
     let source = datasource;
     let found: IndexedPage | undefined;
-    if (datasource.type === 'web_page') {
+    if (datasource.type === 'web_page' && target.prefetched !== undefined) {
+      // Its site's crawl fetched it and stored it as the datasource's file.
+      found = target.prefetched;
+    } else if (datasource.type === 'web_page') {
       const page = await this.fetchPage(datasource, indexed, report, signal);
       if (page.unchanged) return this.keepIndex(report, page.reason, page.found);
       ({ source, found } = page);
@@ -154,13 +161,19 @@ export class IngestDatasourceHandler implements JobHandler {
     const datasource = await this.store.datasources.find(workspaceId, datasourceId);
     if (datasource === undefined) return;
     const config = typeof datasource.config.source_url === 'string' ? checkedConfig('failed', reason) : undefined;
-    if (recheck === true && datasource.nbChunks > 0) {
+    if (recheck === true && (await this.hasIndex(datasource))) {
       const error = `The last check failed (${reason}); the content indexed before is kept`;
       await this.store.datasources.report(workspaceId, datasourceId, generation, { status: 'synched', progress: 1, error, config });
       return;
     }
     const event = datasourceErrorEvent(datasource, reason);
     await this.store.datasources.report(workspaceId, datasourceId, generation, { status: 'error', error: reason, config }, event);
+  }
+
+  /** Whether the datasource has content indexed: chunks of its own, or for a site, pages. */
+  private async hasIndex(datasource: DatasourceRecord): Promise<boolean> {
+    if (datasource.type !== 'web_site') return datasource.nbChunks > 0;
+    return (await this.store.datasources.listByGroup(datasource.workspaceId, datasource.id)).some((page) => page.id !== datasource.id);
   }
 
   async retrying(job: JobRecord, reason: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { JobRecord, NewJob } from '../../store/store.js';
 import { PermanentJobError } from '../../jobs/job-errors.js';
+import { indexedPageOf, type IndexedPage } from './page-check.js';
 
 /** The job that parses, chunks, embeds and indexes one generation of a datasource. */
 export const INGEST_JOB = 'ingest-datasource';
@@ -14,20 +15,27 @@ export interface IngestTarget {
    * neither parsed nor embedded again. Re-embeddings (another model or layout) index whatever they fetch.
    */
   recheck?: boolean;
+  /**
+   * A page its site's crawl fetched already (stored as the datasource's file): indexed from that file, not
+   * fetched again; what the fetch found is recorded with the index.
+   */
+  prefetched?: IndexedPage;
 }
 
 /** The ingest job for `target`; the workspace goes on the job record, the rest in its payload. */
 export function ingestJob(id: string, target: IngestTarget, maxAttempts: number): NewJob {
-  const { workspaceId, datasourceId, generation, recheck } = target;
-  return { id, kind: INGEST_JOB, workspaceId, payload: { datasourceId, generation, ...(recheck === true ? { recheck } : {}) }, maxAttempts };
+  const { workspaceId, datasourceId, generation, recheck, prefetched } = target;
+  const payload = { datasourceId, generation, ...(recheck === true ? { recheck } : {}), ...(prefetched === undefined ? {} : { prefetched }) };
+  return { id, kind: INGEST_JOB, workspaceId, payload, maxAttempts };
 }
 
 /** What {@link ingestJob} wrote; a job that does not hold it fails at once (another attempt cannot fix it). */
 export function readIngestJob(job: JobRecord): IngestTarget {
   const { workspaceId } = job;
-  const { datasourceId, generation, recheck } = job.payload;
+  const { datasourceId, generation, recheck, prefetched } = job.payload;
   if (workspaceId === null || typeof datasourceId !== 'string' || typeof generation !== 'number') {
     throw new PermanentJobError(`malformed ingest job ${JSON.stringify({ workspaceId, payload: job.payload })}`);
   }
-  return { workspaceId, datasourceId, generation, recheck: recheck === true };
+  const fetched = typeof prefetched === 'object' && prefetched !== null ? indexedPageOf(prefetched as Record<string, unknown>) : undefined;
+  return { workspaceId, datasourceId, generation, recheck: recheck === true, ...(fetched === undefined ? {} : { prefetched: fetched }) };
 }

@@ -17,6 +17,7 @@ import {
   QaDatasource,
   TextDatasource,
   WebPageDatasource,
+  WebSiteDatasource,
   type DatasourceBody,
 } from '../../contract/datasources.js';
 
@@ -37,15 +38,20 @@ const ExternalUploadBody = Type.Object({
   onDuplicate: OnDuplicate,
 });
 
-type CreateBody = Static<typeof FileBody> | Static<typeof TextDatasource> | Static<typeof WebPageDatasource> | Static<typeof QaDatasource>;
+type CreateBody =
+  | Static<typeof FileBody>
+  | Static<typeof TextDatasource>
+  | Static<typeof WebPageDatasource>
+  | Static<typeof WebSiteDatasource>
+  | Static<typeof QaDatasource>;
 
 /** One schema per `type`; the discriminator keeps validation errors about the branch that was meant. */
 const CreateBody = Type.Unsafe<CreateBody>({
   type: 'object',
   required: ['type'],
   discriminator: { propertyName: 'type' },
-  oneOf: [FileBody, TextDatasource, WebPageDatasource, QaDatasource],
-  description: 'multipart/form-data with `file` (type `file`), or JSON with type `text`, `web_page` or `qa`',
+  oneOf: [FileBody, TextDatasource, WebPageDatasource, WebSiteDatasource, QaDatasource],
+  description: 'multipart/form-data with `file` (type `file`), or JSON with type `text`, `web_page`, `web_site` or `qa`',
 });
 
 /** Past any datasource's chunk count, and well inside the 64-bit integers SQL OFFSET takes. */
@@ -124,7 +130,7 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
       schema: {
         tags,
         summary:
-          'Add a datasource: upload a file, or send text, a web page URL or a question and its answer; processed in the background. Content or a URL the datastore holds already is not added twice (onDuplicate)',
+          'Add a datasource: upload a file, or send text, a web page URL, a website to crawl or a question and its answer; processed in the background. Content or a URL the datastore holds already is not added twice (onDuplicate)',
         consumes: ['multipart/form-data', 'application/json'],
         body: CreateBody,
         response: { 200: Datasource, ...errorResponses(409, 413, 415) },
@@ -154,6 +160,14 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
           reply,
           await datasources.createFromWebPage(workspaceId, { datastoreId, name, url, refreshInterval, customId, onDuplicate }),
         );
+      }
+      if (body.type === 'web_site') {
+        const { source_url: start, sitemap, ...settings } = body.config;
+        const url = start ?? sitemap;
+        if (url === undefined)
+          throw invalid('A website starts from a page or a sitemap', [{ field: 'config.source_url', message: 'is required (or config.sitemap)' }]);
+        const site = { ...settings, url };
+        return answerAdded(reply, await datasources.createFromWebSite(workspaceId, { datastoreId, name: body.name, site, customId, onDuplicate }));
       }
       return createFromUpload(request, reply, { datastoreId, fileName: body.fileName, customId, onDuplicate });
     },
@@ -243,7 +257,7 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
     {
       schema: {
         tags,
-        summary: 'Delete a datasource and its chunks; answers the deleted record',
+        summary: 'Delete a datasource and its chunks (a website with all its pages); answers the deleted record',
         params: IdParams,
         response: { 200: Datasource, ...errorResponses() },
       },
@@ -256,7 +270,8 @@ export const datasourceRoutes: FastifyPluginAsyncTypebox<DatasourceRoutesOptions
     {
       schema: {
         tags,
-        summary: 'Process the datasource again (web pages are fetched anew)',
+        summary:
+          'Process the datasource again (web pages are fetched anew, conditionally; a website is crawled again: new pages added, changed ones re-indexed, vanished ones removed)',
         params: IdParams,
         response: { 200: Datasource, ...errorResponses() },
       },

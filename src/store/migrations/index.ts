@@ -22,6 +22,7 @@ import * as channelConnections from './019-channel-connections.js';
 import * as inboxBasics from './018-inbox-basics.js';
 import * as automationHooks from './020-automation-hooks.js';
 import * as duplicateKeys from './022-duplicate-keys.js';
+import * as sitePages from './023-site-pages.js';
 
 interface VersionedMigration {
   up(db: Kysely<unknown>, types: DialectTypes): Promise<void>;
@@ -50,6 +51,7 @@ const MIGRATIONS: Readonly<Record<string, VersionedMigration>> = {
   '018-inbox-basics': inboxBasics,
   '020-automation-hooks': automationHooks,
   '022-duplicate-keys': duplicateKeys,
+  '023-site-pages': sitePages,
 };
 
 /** Every migration this build knows, oldest first: a store migrated past the last one was made by a newer Parley. */

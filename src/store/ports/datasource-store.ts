@@ -3,7 +3,7 @@ import type { NewJob } from './job-store.js';
 import type { NewOutboxEvent } from './outbox-store.js';
 import type { ScopedReads } from './owned-records.js';
 
-export type DatasourceType = 'file' | 'text' | 'web_page' | 'qa';
+export type DatasourceType = 'file' | 'text' | 'web_page' | 'web_site' | 'qa';
 
 export type DatasourceStatus = 'unsynched' | 'pending' | 'running' | 'synched' | 'error' | 'usage_limit_reached';
 
@@ -114,6 +114,8 @@ export interface DatasourceStore extends ScopedReads<DatasourceRecord> {
   /** Creates the datasource together with the job that will process it, atomically. */
   create(datasource: DatasourceRecord, job: NewJob): Promise<void>;
   listByDatastore(workspaceId: string, datastoreId: string): Promise<DatasourceRecord[]>;
+  /** The datasources whose group is `groupId` (a site and its pages), oldest first. */
+  listByGroup(workspaceId: string, groupId: string): Promise<DatasourceRecord[]>;
   /** A new generation: status pending, progress 0, and a job for it, atomically. */
   requeue(workspaceId: string, id: string, job: (generation: number) => NewJob): Promise<DatasourceRecord | undefined>;
   /**

@@ -117,6 +117,18 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     return rows.map(toRecord);
   }
 
+  async listByGroup(workspaceId: string, groupId: string): Promise<DatasourceRecord[]> {
+    const rows = await this.db
+      .selectFrom('datasource')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('group_id', '=', groupId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toRecord);
+  }
+
   requeue(workspaceId: string, id: string, job: (generation: number) => NewJob): Promise<DatasourceRecord | undefined> {
     return this.nextGeneration(workspaceId, id, {}, job);
   }
