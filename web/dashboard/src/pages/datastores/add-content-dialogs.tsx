@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useAddDatasource, type NewDatasource, type RefreshInterval } from '../../queries/datasources';
 import { DuplicateChoice, duplicateHolder } from './duplicate-choice';
 import { REFRESH_CHOICES } from './refresh-schedule';
+import { MAX_SITE_PAGES } from '../../../../../src/contract/datasources';
 
 interface FormProps {
   datastoreId: string;
@@ -158,6 +159,90 @@ function WebPageForm({ datastoreId, close }: FormProps) {
         )}
       </Field>
       <SubmitActions pending={add.isPending} label="Add web page" pendingLabel="Adding…" />
+    </ApiForm>
+  );
+}
+
+/** Path patterns as a person types them: one a line, or separated by commas. */
+const patterns = (value: string): string[] =>
+  value
+    .split(/[\n,]/)
+    .map((each) => each.trim())
+    .filter((each) => each !== '');
+
+/** A website, crawled by the server: each page it finds becomes a datasource under it. */
+export function AddWebSiteDialog({ datastoreId }: { datastoreId: string }) {
+  return (
+    <ModalDialog
+      title="Add a website"
+      description="Parley reads the site’s sitemap (or follows its links from the start page), obeys its robots.txt, and indexes each page. Crawled again on the schedule, only new and changed pages are indexed again; pages gone from the site are removed."
+      wide
+      trigger={
+        <button type="button" className="button">
+          Add website
+        </button>
+      }
+    >
+      {(close) => <WebSiteForm datastoreId={datastoreId} close={close} />}
+    </ModalDialog>
+  );
+}
+
+function WebSiteForm({ datastoreId, close }: FormProps) {
+  const { add, submit, choice, error } = useAddWithChoice(datastoreId, close);
+  return (
+    <ApiForm
+      onSubmit={(form) => {
+        const name = form.text('name').trim();
+        const [include, exclude] = [patterns(form.text('include')), patterns(form.text('exclude'))];
+        const maxPages = Number(form.text('maxPages'));
+        const config = {
+          source_url: form.text('url').trim(),
+          refreshInterval: form.text('refreshInterval') as RefreshInterval,
+          ...(include.length > 0 ? { include } : {}),
+          ...(exclude.length > 0 ? { exclude } : {}),
+          ...(Number.isInteger(maxPages) && maxPages > 0 ? { maxPages } : {}),
+        };
+        submit({ type: 'web_site', config, ...(name === '' ? {} : { name }) });
+      }}
+    >
+      <FormAlert error={error} fields={['config', 'name']} />
+      {choice('this website')}
+      <Field
+        label="Start page or sitemap (URL)"
+        error={fieldError(error, 'config')}
+        hint="Pages in the same folder and below are crawled unless you list paths to include."
+      >
+        {(control) => <input {...control} className="input" type="url" name="url" placeholder="https://www.example.com/help/" required />}
+      </Field>
+      <Field label="Name" error={fieldError(error, 'name')} hint="Optional; the address otherwise.">
+        {(control) => <input {...control} className="input" name="name" maxLength={500} />}
+      </Field>
+      <div className="form-columns">
+        <Field label="Only these paths" hint="Optional, one a line: /docs/** or /blog/*">
+          {(control) => <textarea {...control} className="input" name="include" rows={3} />}
+        </Field>
+        <Field label="Leave out these paths" hint="Optional, one a line: /account/**">
+          {(control) => <textarea {...control} className="input" name="exclude" rows={3} />}
+        </Field>
+      </div>
+      <div className="form-columns">
+        <Field label="At most this many pages" hint="Up to 5,000; 200 when left empty.">
+          {(control) => <input {...control} className="input" type="number" name="maxPages" min={1} max={MAX_SITE_PAGES} placeholder="200" />}
+        </Field>
+        <Field label="Crawl again" hint="Unchanged pages cost no parsing and no embedding.">
+          {(control) => (
+            <select {...control} className="input" name="refreshInterval" defaultValue="weekly">
+              {REFRESH_CHOICES.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <SubmitActions pending={add.isPending} label="Add website" pendingLabel="Adding…" />
     </ApiForm>
   );
 }

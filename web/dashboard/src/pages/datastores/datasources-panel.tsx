@@ -2,7 +2,7 @@ import { useSearchParams } from 'wouter';
 import { EmptyState } from '../../components/empty-state';
 import { QueryView } from '../../components/query-status';
 import { isUnsettled, useDatasources } from '../../queries/datasources';
-import { AddTextDialog, AddWebPageDialog } from './add-content-dialogs';
+import { AddTextDialog, AddWebPageDialog, AddWebSiteDialog } from './add-content-dialogs';
 import { QaEntryDialog } from '../../components/qa-entry-dialog';
 import { DatasourcesTable } from './datasources-table';
 import { UploadZone } from './upload-zone';
@@ -40,6 +40,7 @@ export function DatasourcesPanel({ datastoreId }: { datastoreId: string }) {
           onOpenChange={forget}
         />
         <AddWebPageDialog datastoreId={datastoreId} />
+        <AddWebSiteDialog datastoreId={datastoreId} />
         <QaEntryDialog
           title="Add a Q&A entry"
           description="A question and its answer: visitors asking that question, or one worded closely, get this answer word for word."
@@ -58,7 +59,11 @@ export function DatasourcesPanel({ datastoreId }: { datastoreId: string }) {
       <QueryView
         query={datasources}
         loading="Loading datasources…"
-        empty={<EmptyState title="No documents yet">Upload a file above, or add text or a web page. They are indexed in the background.</EmptyState>}
+        empty={
+          <EmptyState title="No documents yet">
+            Upload a file above, or add text, a web page or a whole website. They are indexed in the background.
+          </EmptyState>
+        }
       >
         {(data) => <DatasourcesTable datastoreId={datastoreId} datasources={data} />}
       </QueryView>
