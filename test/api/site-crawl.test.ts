@@ -199,6 +199,14 @@ describe.each(STORE_KINDS)('website datasources on %s', (kind) => {
       expect((await parley.call('DELETE', `/datasources/${site.id}`, { key: ws.key })).status).toBe(200);
       for (const page of pages) expect((await get(page.id)).status).toBe(404);
     });
+
+    it('starts from a sitemap named as the hosted service’s clients send it (config.sitemap), its pages anywhere on the site', async () => {
+      // The first site is gone with its pages (above): its warranty page is no other datasource's now.
+      const fromSitemap = await addSite({ sitemap: at('/sitemaps/deep.xml') });
+      expect(fromSitemap.config.source_url).toBe(at('/sitemaps/deep.xml'));
+      expect((await pagesOf(fromSitemap.id)).map((page) => page.config.source_url)).toEqual([at('/help/warranty')]);
+      expect((await parley.call('DELETE', `/datasources/${fromSitemap.id}`, { key: ws.key })).status).toBe(200);
+    });
   });
 
   describe('from links, without a sitemap', () => {

@@ -88,7 +88,8 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 export async function crawlSite(options: SiteCrawlOptions, hooks: CrawlHooks): Promise<CrawlSummary> {
   const start = new URL(withoutTracking(options.startUrl));
   const robots = await readRobots(start.origin, options);
-  const scope = new CrawlScope(start, options.include, options.exclude);
+  // A sitemap names the pages itself: its folder says nothing of theirs.
+  const scope = new CrawlScope(looksLikeSitemap(start) ? new URL('/', start) : start, options.include, options.exclude);
   const crawl = new Crawl(options, hooks, scope, robots);
   const listed = await crawl.sitemapPages(start);
   if (listed.length > 0) {
