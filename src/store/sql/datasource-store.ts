@@ -105,26 +105,23 @@ export class SqlDatasourceStore extends OwnedRecords<'datasource', DatasourceRec
     });
   }
 
-  async listByDatastore(workspaceId: string, datastoreId: string): Promise<DatasourceRecord[]> {
-    const rows = await this.db
-      .selectFrom('datasource')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('datastore_id', '=', datastoreId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-    return rows.map(toRecord);
+  listByDatastore(workspaceId: string, datastoreId: string): Promise<DatasourceRecord[]> {
+    return this.listWhere(workspaceId, 'datastore_id', datastoreId, 'desc');
   }
 
-  async listByGroup(workspaceId: string, groupId: string): Promise<DatasourceRecord[]> {
+  listByGroup(workspaceId: string, groupId: string): Promise<DatasourceRecord[]> {
+    return this.listWhere(workspaceId, 'group_id', groupId, 'asc');
+  }
+
+  /** The workspace's datasources whose `column` is `value`, by creation (ties by id) in `order`. */
+  private async listWhere(workspaceId: string, column: 'datastore_id' | 'group_id', value: string, order: 'asc' | 'desc') {
     const rows = await this.db
       .selectFrom('datasource')
       .selectAll()
       .where('workspace_id', '=', workspaceId)
-      .where('group_id', '=', groupId)
-      .orderBy('created_at')
-      .orderBy('id')
+      .where(column, '=', value)
+      .orderBy('created_at', order)
+      .orderBy('id', order)
       .execute();
     return rows.map(toRecord);
   }

@@ -15,6 +15,7 @@ import './styles/widgets.css';
 import './styles/tools.css';
 import './styles/inbox.css';
 import './styles/thread.css';
+import './styles/composer.css';
 import './styles/widget-settings.css';
 import './styles/widget-sketch.css';
 import './styles/channels.css';
