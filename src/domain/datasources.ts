@@ -16,6 +16,7 @@ import { firstWords, withTextFile, type UploadedFile } from './uploaded-file.js'
 import { checkedQaEntry, qaDocument, qaEntryOf, type QaConfig, type QaEntry } from './qa/qa-entry.js';
 import { newId, now } from './ids.js';
 import { findInWorkspace } from './scoped.js';
+import { newDatasource } from './new-datasource.js';
 import type { Signals } from './signals.js';
 
 /**
@@ -391,13 +392,12 @@ export class DatasourceService {
     const interval = refreshIntervalOf(config);
     const dueAt = interval === 'off' ? undefined : firstDueAt(interval, new Date(at));
     if (upload !== undefined) await this.store.blobs.put(id, upload.path);
-    const datasource: DatasourceRecord = {
+    const datasource = newDatasource({
       id,
       workspaceId,
       datastoreId: input.datastoreId,
       type,
       name,
-      status: 'unsynched',
       customId: input.customId ?? null,
       // A site is the first of its group; its pages join it as they are found.
       groupId: type === 'web_site' ? id : null,
@@ -406,16 +406,7 @@ export class DatasourceService {
       mimeType: kind === undefined ? null : MIME_TYPES[kind],
       sizeBytes: upload?.size ?? null,
       contentKey: content.contentKey,
-      error: null,
-      progress: 0,
-      nbChunks: 0,
-      textSize: 0,
-      totalPages: null,
-      generation: 1,
-      lastSynch: null,
-      createdAt: at,
-      updatedAt: at,
-    };
+    });
     try {
       await this.store.datasources.create(datasource, this.ingestJob(workspaceId, id, 1));
     } catch (error) {

@@ -7,6 +7,7 @@ import { sniffDocumentKind } from '../../rag/ingest/parse/sniff-kind.js';
 import { crawlSite, type CrawledPage, type KnownPage } from '../../rag/crawl/site-crawl.js';
 import type { DatasourceProgress, DatasourceRecord, Store } from '../../store/store.js';
 import { urlContentKey } from '../duplicate-keys.js';
+import { newDatasource } from '../new-datasource.js';
 import { newId, now } from '../ids.js';
 import type { Signals } from '../signals.js';
 import { ingestJob, type IngestTarget } from './ingest-job.js';
@@ -242,15 +243,13 @@ export class SiteSync {
   ): Promise<void> {
     const { workspaceId } = site;
     const id = newId();
-    const at = now();
     await this.store.blobs.put(id, page.file);
-    const record: DatasourceRecord = {
+    const record = newDatasource({
       id,
       workspaceId,
       datastoreId: site.datastoreId,
       type: 'web_page',
       name: page.url,
-      status: 'unsynched',
       customId: null,
       groupId: site.id,
       config: page.config,
@@ -258,16 +257,7 @@ export class SiteSync {
       mimeType: MIME_TYPES[page.kind],
       sizeBytes: page.size,
       contentKey: page.contentKey,
-      error: null,
-      progress: 0,
-      nbChunks: 0,
-      textSize: 0,
-      totalPages: null,
-      generation: 1,
-      lastSynch: null,
-      createdAt: at,
-      updatedAt: at,
-    };
+    });
     const job = ingestJob(newId(), { workspaceId, datasourceId: id, generation: 1, prefetched: page.prefetched }, this.options.maxAttempts);
     try {
       await this.store.datasources.create(record, job);
