@@ -240,8 +240,10 @@ describe.each(STORE_KINDS)('website datasources on %s', (kind) => {
       };
     });
 
+    let site: DatasourceBody;
+
     it('follows the site’s links once each: fragments, tracking parameters, redirects and canonical copies folded, private redirects refused, traps capped', async () => {
-      const site = await addSite({ source_url: at('/'), maxPages: 12 });
+      site = await addSite({ source_url: at('/'), maxPages: 12 });
       const urls = (await pagesOf(site.id)).map((page) => String(page.config.source_url));
       expect(urls).toEqual(expect.arrayContaining([at('/'), at('/about'), at('/faq')]));
       expect(new Set(urls).size).toBe(urls.length);
@@ -259,6 +261,24 @@ describe.each(STORE_KINDS)('website datasources on %s', (kind) => {
       expect(reasons.some((reason) => reason.includes('/to-private') && reason.includes('10.0.0.1 is a private address'))).toBe(true);
       expect(reasons.some((reason) => reason.includes('/about-copy') && reason.includes('A copy of'))).toBe(true);
       expect(reasons.some((reason) => reason.includes('/missing') && reason.includes('404'))).toBe(true);
+    });
+
+    it('keeps every page when the start page does not answer, and tries again later', async () => {
+      const pages = await pagesOf(site.id);
+      const home = linkSite.pages.get('/')!;
+      linkSite.pages.set('/', { body: 'down for maintenance', status: 503 });
+      try {
+        expect((await parley.call('POST', `/datasources/${site.id}/resync`, { key: ws.key })).status).toBe(200);
+        const waiting = await until(
+          async () => (await get(site.id)).body,
+          (body) => body.error !== null && body.error.includes('start page could not be fetched'),
+          30_000,
+        );
+        expect(waiting.error).toMatch(/HTTP 503/);
+        expect((await pagesOf(site.id)).map((page) => page.id).sort()).toEqual(pages.map((page) => page.id).sort());
+      } finally {
+        linkSite.pages.set('/', home);
+      }
     });
 
     it('refuses a start URL Parley does not fetch, and a site without a start', async () => {

@@ -80,7 +80,7 @@ export class IngestDatasourceHandler implements JobHandler {
       }
     };
     await report({ status: 'running', progress: 0.02, error: null });
-    if (datasource.type === 'web_site') return this.options.sites.sync(datasource, target, report, signal);
+    if (datasource.type === 'web_site') return this.options.sites.sync(datasource, report, signal);
 
     // A re-check of a page with an index compares what it fetches with what that index was made from.
     const indexed = target.recheck === true && datasource.nbChunks > 0 ? indexedPageOf(datasource.config) : undefined;

@@ -10,7 +10,7 @@ import { urlContentKey } from '../duplicate-keys.js';
 import { newDatasource } from '../new-datasource.js';
 import { newId, now } from '../ids.js';
 import type { Signals } from '../signals.js';
-import { ingestJob, type IngestTarget } from './ingest-job.js';
+import { ingestJob } from './ingest-job.js';
 import { checkedConfig, indexedPageOf, type IndexedPage } from './page-check.js';
 import { siteSettingsOf, type SiteProgress, type SiteProblem } from './site-settings.js';
 
@@ -50,7 +50,7 @@ export class SiteSync {
     private readonly options: SiteSyncOptions,
   ) {}
 
-  async sync(site: DatasourceRecord, target: IngestTarget, report: (progress: DatasourceProgress) => Promise<void>, signal: AbortSignal) {
+  async sync(site: DatasourceRecord, report: (progress: DatasourceProgress) => Promise<void>, signal: AbortSignal): Promise<void> {
     const settings = siteSettingsOf(site.config);
     const pages = new Map<string, DatasourceRecord>();
     for (const page of await this.store.datasources.listByGroup(site.workspaceId, site.id)) {

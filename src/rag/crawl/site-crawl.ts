@@ -57,6 +57,11 @@ export interface CrawlSummary {
   met: ReadonlySet<string>;
 }
 
+/** Why a crawl stopped before it could tell which pages the site has: tried again later, its pages kept meanwhile. */
+export class SiteUnreachableError extends Error {
+  override readonly name = 'SiteUnreachableError';
+}
+
 /** Sitemap files read at most for one crawl (indexes and the sitemaps they list). */
 const MAX_SITEMAP_FILES = 50;
 
@@ -99,6 +104,10 @@ export async function crawlSite(options: SiteCrawlOptions, hooks: CrawlHooks): P
   }
   crawl.add({ url: start.toString(), depth: 0 });
   await crawl.run(true);
+  // Without its start page the crawl cannot tell which pages the site still has.
+  if (crawl.startFailure !== undefined) {
+    throw new SiteUnreachableError(`The start page could not be fetched (${crawl.startFailure}); the crawl is tried again later`);
+  }
   return crawl.summary('links');
 }
 
@@ -112,6 +121,8 @@ class Crawl {
   readonly #concurrency: number;
   #taken = 0;
   #capped = 0;
+  /** Why the start page of a crawl by links could not be fetched. */
+  startFailure: string | undefined;
 
   constructor(
     private readonly options: SiteCrawlOptions,
@@ -132,6 +143,10 @@ class Crawl {
         ? this.robots.sitemaps
         : [new URL('/sitemap.xml', start).toString()];
     const reading = await readSitemaps(roots, this.options, { maxEntries: this.options.maxPages * 20, maxFiles: MAX_SITEMAP_FILES });
+    // A sitemap that is there but does not answer now is no reason to crawl another way (and drop what it lists).
+    if (reading.entries.length === 0 && reading.unreachable) {
+      throw new SiteUnreachableError(`The site's sitemap could not be read (${reading.failures.join('; ')}); the crawl is tried again later`);
+    }
     return reading.entries.filter((entry) => this.belongs(entry.url));
   }
 
@@ -227,6 +242,7 @@ class Crawl {
       signal.throwIfAborted();
       if (downloaded || !(error instanceof Error)) throw error;
       const outcome = error instanceof PageGoneError ? 'gone' : 'failed';
+      if (followLinks && visit.depth === 0) this.startFailure = messageOf(error);
       await this.hooks.page({ outcome, url: visit.url, reason: messageOf(error) });
     }
   }

@@ -1,5 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
+import { UnreadableDocumentError } from '../ingest/document.js';
 import { fetchBytes, type CrawlFetchOptions } from './crawl-fetch.js';
 
 /** A page a sitemap lists, with the time it says the page last changed. */
@@ -15,6 +16,8 @@ export interface SitemapReading {
   read: number;
   /** Sitemaps that could not be read, with why. */
   failures: string[];
+  /** Whether one of them failed for a passing reason (a server error, the network), not for want of a sitemap there. */
+  unreachable: boolean;
 }
 
 export interface SitemapLimits {
@@ -41,6 +44,8 @@ interface ParsedSitemap {
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 const isWebUrl = (value: string): boolean => /^https?:\/\//i.test(value);
 
@@ -83,20 +88,28 @@ function parseSitemap(body: string): { pages: SitemapEntry[]; sitemaps: string[]
 export async function readSitemaps(roots: readonly string[], options: CrawlFetchOptions, limits: SitemapLimits): Promise<SitemapReading> {
   const queue = [...new Set(roots)];
   const visited = new Set<string>(queue);
-  const reading: SitemapReading = { entries: [], read: 0, failures: [] };
+  const reading: SitemapReading = { entries: [], read: 0, failures: [], unreachable: false };
   const listed = new Set<string>();
   while (queue.length > 0 && reading.read < limits.maxFiles && reading.entries.length < limits.maxEntries) {
     const url = queue.shift()!;
-    let found: ReturnType<typeof parseSitemap>;
+    reading.read += 1;
+    const failed = (reason: string) => reading.failures.push(`${url}: ${reason}`);
+    let bytes: Buffer;
     try {
-      const { bytes } = await fetchBytes(url, { ...options, maxBytes: MAX_SITEMAP_BYTES });
-      found = parseSitemap(unpacked(bytes));
+      ({ bytes } = await fetchBytes(url, { ...options, maxBytes: MAX_SITEMAP_BYTES }));
     } catch (error) {
       options.signal.throwIfAborted();
-      reading.failures.push(`${url}: ${error instanceof Error ? error.message : String(error)}`);
+      failed(messageOf(error));
+      // Not there (a 404) is an answer; a server error or the network may be gone tomorrow.
+      if (!(error instanceof UnreadableDocumentError)) reading.unreachable = true;
       continue;
-    } finally {
-      reading.read += 1;
+    }
+    let found: ReturnType<typeof parseSitemap>;
+    try {
+      found = parseSitemap(unpacked(bytes));
+    } catch (error) {
+      failed(`not a sitemap (${messageOf(error)})`);
+      continue;
     }
     for (const page of found.pages) {
       if (reading.entries.length >= limits.maxEntries) break;
