@@ -156,7 +156,7 @@ export class SiteSync {
       case 'gone':
         if (page === undefined) {
           progress.failed += 1;
-          return problem('gone', `A link to a missing page: ${crawled.reason}`);
+          return problem('gone', `Listed or linked, but not there: ${crawled.reason}`);
         }
         await this.remove(page);
         progress.removed += 1;
