@@ -147,17 +147,7 @@ function WebPageForm({ datastoreId, close }: FormProps) {
       <Field label="Name" error={fieldError(error, 'name')} hint="Optional; the page’s address otherwise.">
         {(control) => <input {...control} className="input" name="name" maxLength={500} />}
       </Field>
-      <Field label="Re-check" hint="Fetched again on this schedule; an unchanged page costs no parsing and no embedding.">
-        {(control) => (
-          <select {...control} className="input" name="refreshInterval" defaultValue="off">
-            {REFRESH_CHOICES.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <RefreshField label="Re-check" hint="Fetched again on this schedule; an unchanged page costs no parsing and no embedding." initial="off" />
       <SubmitActions pending={add.isPending} label="Add web page" pendingLabel="Adding…" />
     </ApiForm>
   );
@@ -192,6 +182,7 @@ function WebSiteForm({ datastoreId, close }: FormProps) {
   const { add, submit, choice, error } = useAddWithChoice(datastoreId, close);
   return (
     <ApiForm
+      className="form form-wide"
       onSubmit={(form) => {
         const name = form.text('name').trim();
         const [include, exclude] = [patterns(form.text('include')), patterns(form.text('exclude'))];
@@ -218,7 +209,7 @@ function WebSiteForm({ datastoreId, close }: FormProps) {
       <Field label="Name" error={fieldError(error, 'name')} hint="Optional; the address otherwise.">
         {(control) => <input {...control} className="input" name="name" maxLength={500} />}
       </Field>
-      <div className="form-columns">
+      <div className="form-row">
         <Field label="Only these paths" hint="Optional, one a line: /docs/** or /blog/*">
           {(control) => <textarea {...control} className="input" name="include" rows={3} />}
         </Field>
@@ -226,23 +217,30 @@ function WebSiteForm({ datastoreId, close }: FormProps) {
           {(control) => <textarea {...control} className="input" name="exclude" rows={3} />}
         </Field>
       </div>
-      <div className="form-columns">
+      <div className="form-row">
         <Field label="At most this many pages" hint="Up to 5,000; 200 when left empty.">
           {(control) => <input {...control} className="input" type="number" name="maxPages" min={1} max={MAX_SITE_PAGES} placeholder="200" />}
         </Field>
-        <Field label="Crawl again" hint="Unchanged pages cost no parsing and no embedding.">
-          {(control) => (
-            <select {...control} className="input" name="refreshInterval" defaultValue="weekly">
-              {REFRESH_CHOICES.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <RefreshField label="Crawl again" hint="Unchanged pages cost no parsing and no embedding." initial="weekly" />
       </div>
       <SubmitActions pending={add.isPending} label="Add website" pendingLabel="Adding…" />
     </ApiForm>
+  );
+}
+
+/** How often a URL source is fetched again, as a form field named `refreshInterval`. */
+function RefreshField({ label, hint, initial }: { label: string; hint: string; initial: RefreshInterval }) {
+  return (
+    <Field label={label} hint={hint}>
+      {(control) => (
+        <select {...control} className="input" name="refreshInterval" defaultValue={initial}>
+          {REFRESH_CHOICES.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }

@@ -134,7 +134,7 @@ function DatasourceRow({
         {isSite ? <span className="datasource-name">{datasource.name}</span> : <ChunkViewer datasource={datasource} />}
         <div className="muted small break-anywhere">
           {nested ? 'Page of the website' : TYPE_LABELS[datasource.type]}
-          {datasource.config.source_url !== undefined && ` · ${datasource.config.source_url}`}
+          {datasource.config.source_url !== undefined && datasource.config.source_url !== datasource.name && ` · ${datasource.config.source_url}`}
           {datasource.totalPages !== null && ` · ${counted(datasource.totalPages, 'page')}`}
         </div>
         {hasRefreshSchedule(datasource) && <RefreshSchedule datastoreId={datastoreId} datasource={datasource} />}
@@ -160,7 +160,7 @@ function DatasourceRow({
           className="button button-small"
           onClick={() => resync.mutate(datasource.id)}
           disabled={resync.isPending && resync.variables === datasource.id}
-          aria-label={`Resync ${datasource.name}`}
+          aria-label={isSite ? `Crawl again: ${datasource.name}` : `Resync ${datasource.name}`}
         >
           {isSite ? 'Crawl again' : 'Resync'}
         </button>

@@ -44,8 +44,8 @@ export function SiteCrawlSummary({ site }: { site: Datasource }) {
           <summary>{counted(crawl.problems.length, 'page')} not kept</summary>
           <ul>
             {crawl.problems.map((problem) => (
-              <li key={`${problem.outcome} ${problem.url}`}>
-                <span className="break-anywhere">{problem.url}</span>: {problem.reason}
+              <li key={`${problem.outcome} ${problem.url}`} className="break-anywhere">
+                {problem.url}: {problem.reason}
               </li>
             ))}
           </ul>
