@@ -9,6 +9,7 @@ import type { LiveStoreResult } from './live.js';
 import type { LoadStoreResult } from './load.js';
 import type { LatencySummary } from './latency.js';
 import { QUERY_MODES, type QueryResult } from './query.js';
+import type { SiteCrawlResult } from './site-crawl.js';
 import type { VectorSearchCase } from './vector-search.js';
 import type { WidgetResult } from './widget.js';
 import type { WindowRecallCase } from './window-recall.js';
@@ -309,5 +310,39 @@ export function channelsTable(r: ChannelsResult): string {
     '',
     'Steps of a message, p50 / p90 in ms (store timestamps and job claims)',
     table(['', '→ stored', '→ answer claimed', '→ answer stored', '→ send queued', '→ send claimed', '→ at vendor'], steps),
+  ].join('\n');
+}
+
+export function siteCrawlTable(r: SiteCrawlResult): string {
+  const { resync } = r;
+  return [
+    `Website crawl (${r.store}, loopback site of ${r.pages} pages with a sitemap and an ETag each, ${r.chunks} chunks, ` +
+      `${r.embedderThreads} embedder threads, built-in model)`,
+    table(
+      ['figure', 'value'],
+      [
+        ['POST web_site → crawled, every page synched', show(r.crawl)],
+        ['  of which POST → crawl finished (pages fetched)', show(r.crawlFetched)],
+        ['crawl + index throughput', show(r.pagesPerSecond)],
+        ['embedder alone, same chunk texts', show(r.embedderAlone)],
+        ['texts embedded: pages / embedder alone', `${show(r.crawlWork.embeddedTexts)} / ${show(r.embedderTexts)}`],
+        ['embedder throughput', show(r.embedderPagesPerSecond)],
+        ['crawl + index pages/s / embedder pages/s', show(r.crawlOverEmbedderThroughput)],
+        ['crawl + index / embedder (CPU seconds)', show(r.crawlOverEmbedderCpu)],
+        ['re-sync (unchanged): POST resync → crawl finished', show(resync.wall)],
+        ["  the crawl's own startedAt → finishedAt", show(resync.crawlOwn)],
+        ['re-sync / first crawl', show(resync.overFirstCrawl)],
+        ['re-sync: page requests / answered 304', `${show(resync.pageRequests)} / ${show(resync.notModified)}`],
+        ['re-sync: embedding calls (texts)', `${show(resync.work.embeddingCalls)} (${show(resync.work.embeddedTexts)})`],
+        [
+          're-sync: index writes / pages re-queued / lastSynch moved',
+          `${show(resync.work.indexWrites)} / ${show(resync.work.pagesQueued)} / ${show(resync.lastSynchChanged)}`,
+        ],
+        ['re-sync crawl: changed / unchanged / removed', `${resync.counts.changed} / ${resync.counts.unchanged} / ${resync.counts.removed}`],
+        ["other processes' CPU share: crawl", show(r.cpu.crawl.othersShare)],
+        ["other processes' CPU share: embedder", show(r.cpu.embedderAlone.othersShare)],
+      ],
+    ),
+    ...goalLines(r.goals),
   ].join('\n');
 }

@@ -26,11 +26,17 @@
  *   npm run bench -- --only load         throughput and tail latency under load on both stores beside a bare
  *                                        Fastify + SQLite route (~6 min; --load-seconds N per route, 30 default)
  *
- * Flags: --only ingest,query,agent,vector,events,dashboard,live,widget,load,channels,first-answer
+ *   npm run bench -- --only site-crawl   a loopback website (sitemap, an ETag per page) added as a web_site
+ *                                        datasource: POST → crawled and every page synched, pages/s beside the
+ *                                        embedder alone on the same chunks; then a re-sync of the unchanged site,
+ *                                        its time and the embedding calls it made (~3 min on 2 cores; --site-pages N,
+ *                                        200 default, 50 with --quick)
+ *
+ * Flags: --only ingest,query,agent,vector,events,dashboard,live,widget,load,channels,first-answer,site-crawl
  *        --sizes N,N (vector: every store in --stores)  --stores sqlite,postgres (vector, live)
  *        --ingest-store sqlite|postgres  --threads N (embedder)  --queries N (store search queries)
  *        --endpoint-queries N (also events' deliveries and live's replies per case)  --articles N  --seed N
- *        --load-seconds N  --channel-messages N  --out FILE  --quick
+ *        --load-seconds N  --channel-messages N  --site-pages N  --out FILE  --quick
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -52,6 +58,7 @@ import {
   liveTable,
   loadTable,
   queryTable,
+  siteCrawlTable,
   vectorTable,
   widgetTable,
   windowRecallTable,
@@ -64,8 +71,22 @@ import { runWindowRecallBench, type WindowRecallCase } from './window-recall.js'
 import { runLoadBench, type LoadStoreResult } from './load.js';
 import { runChannelsBench, type ChannelsResult } from './channels.js';
 import { runFirstAnswerBench, type FirstAnswerResult } from './first-answer.js';
+import { runSiteCrawlBench, type SiteCrawlResult } from './site-crawl.js';
 
-const PARTS = ['ingest', 'query', 'agent', 'vector', 'events', 'dashboard', 'live', 'widget', 'load', 'channels', 'first-answer'] as const;
+const PARTS = [
+  'ingest',
+  'query',
+  'agent',
+  'vector',
+  'events',
+  'dashboard',
+  'live',
+  'widget',
+  'load',
+  'channels',
+  'first-answer',
+  'site-crawl',
+] as const;
 type Part = (typeof PARTS)[number];
 
 const { values: flags } = parseArgs({
@@ -81,6 +102,7 @@ const { values: flags } = parseArgs({
     seed: { type: 'string' },
     'load-seconds': { type: 'string' },
     'channel-messages': { type: 'string' },
+    'site-pages': { type: 'string' },
     out: { type: 'string' },
     quick: { type: 'boolean', default: false },
   },
@@ -141,6 +163,7 @@ const settings = {
     writers: 4,
   },
   channelMessages: positive('channel-messages', flags['channel-messages'], quick ? 10 : 30),
+  sitePages: positive('site-pages', flags['site-pages'], quick ? 50 : 200),
   load: { seconds: positive('load-seconds', flags['load-seconds'], quick ? 5 : 30), articles: quick ? 5 : 20 },
 };
 const out = path.resolve(flags.out ?? path.join(import.meta.dirname, 'results.json'));
@@ -163,6 +186,7 @@ interface Results {
   load?: LoadStoreResult[];
   channels?: ChannelsResult;
   firstAnswer?: FirstAnswerResult;
+  siteCrawl?: SiteCrawlResult;
 }
 
 const machine = () => ({
@@ -286,6 +310,16 @@ if (parts.has('channels')) {
   results.channels = await runChannelsBench({ store: settings.ingestStore, messages: settings.channelMessages, log });
   write();
 }
+if (parts.has('site-crawl')) {
+  results.siteCrawl = await runSiteCrawlBench({
+    store: settings.ingestStore,
+    embedderThreads: settings.embedderThreads,
+    pages: settings.sitePages,
+    seed: settings.seed,
+    log,
+  });
+  write();
+}
 write();
 
 const m = results.machine;
@@ -304,4 +338,5 @@ if (parts.has('widget') && results.widget) console.log(`${widgetTable(results.wi
 if (parts.has('load') && results.load) console.log(`${loadTable(results.load)}\n`);
 if (parts.has('channels') && results.channels) console.log(`${channelsTable(results.channels)}\n`);
 if (parts.has('first-answer') && results.firstAnswer) console.log(`${firstAnswerTable(results.firstAnswer)}\n`);
+if (parts.has('site-crawl') && results.siteCrawl) console.log(`${siteCrawlTable(results.siteCrawl)}\n`);
 console.log(`Written to ${path.relative(process.cwd(), out)}`);
