@@ -550,10 +550,14 @@ describe.each(STORE_KINDS.slice(0, 1))('the chat widget on %s', (kind) => {
     });
     await page.getByRole('button', { name: 'Open the chat' }).click();
     upstream.replies.push({ kind: 'answer', deltas: ['Let me check.'] });
+    // The stream answers once the server follows the conversation: a reply posted before that reaches
+    // the page through the transcript read again, without an event id to resume from.
+    const following = page.waitForResponse((response) => response.url().endsWith('/conversation/events'));
     const input = page.getByRole('textbox', { name: 'Write your question…' });
     await input.fill('Where is my parcel?');
     await input.press('Enter');
     await page.getByText('Let me check.').waitFor();
+    await following;
     const id = await conversationIdOf(page, agent);
     await apiCall(parley, member.accessToken, 'POST', `/conversations/${id}/messages`, { text: 'It left this morning.' });
     await page.getByText('It left this morning.').waitFor({ timeout: 5_000 });
