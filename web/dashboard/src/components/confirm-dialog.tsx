@@ -66,3 +66,12 @@ export function ConfirmDialog({ trigger, title, description, confirmLabel, onCon
     </AlertDialog.Root>
   );
 }
+
+/** The usual trigger of a row's destructive action: a small quiet red button; `name` says which row it acts on. */
+export function rowDangerButton(label: string, name?: string): ReactElement {
+  return (
+    <button type="button" className="button button-small button-danger-quiet" aria-label={name}>
+      {label}
+    </button>
+  );
+}

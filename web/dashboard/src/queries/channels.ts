@@ -1,63 +1,40 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  ChannelConnectionBody,
-  ConnectableChannel,
-  ConnectionTestResultBody,
-  CreateChannelConnectionBody,
-  CrispConfigBody,
-  CrispConfigInputBody,
+  ChannelConnectionBody as ChannelConnection,
+  ConnectionTestResultBody as ConnectionTest,
+  CreateChannelConnectionBody as NewChannelConnection,
   MailConfigBody,
-  MailConfigInputBody,
-  SlackConfigBody,
-  SlackConfigInputBody,
   TelegramConfigBody,
-  TelegramConfigInputBody,
-  UpdateChannelConnectionBody,
-  WhatsAppConfigBody,
-  WhatsAppConfigInputBody,
+  UpdateChannelConnectionBody as ChannelConnectionChanges,
 } from '../../../../src/contract/channel-connections';
 import { api } from '../api';
 import { useWorkspaceId } from '../session/session';
 
-export type { ConnectableChannel };
-
-/** An agent's connection to e-mail or a messenger, secrets replaced by hints (GET /agents/{id}/channels). */
-export type ChannelConnection = ChannelConnectionBody;
+/**
+ * The contract's channel types under the dashboard's names: a connection to e-mail or a messenger with its
+ * secrets replaced by hints (GET /agents/{id}/channels), what POST /agents/{id}/channels takes, what
+ * PATCH /channels/{id} takes (a secret left out stays), and what a connection's test found.
+ */
+export type { ChannelConnection, ChannelConnectionChanges, ConnectionTest, NewChannelConnection };
+export type {
+  ConnectableChannel,
+  CrispConfigBody as CrispConfig,
+  CrispConfigInputBody as CrispConfigInput,
+  MailConfigBody as MailConfig,
+  MailConfigInputBody as MailConfigInput,
+  SlackConfigBody as SlackConfig,
+  SlackConfigInputBody as SlackConfigInput,
+  TelegramConfigBody as TelegramConfig,
+  TelegramConfigInputBody as TelegramConfigInput,
+  WhatsAppConfigBody as WhatsAppConfig,
+  WhatsAppConfigInputBody as WhatsAppConfigInput,
+} from '../../../../src/contract/channel-connections';
 
 export type ConnectionStatus = ChannelConnection['status'];
 
-export type TelegramConfig = TelegramConfigBody;
+export type TelegramMode = TelegramConfigBody['mode'];
 
-export type MailConfig = MailConfigBody;
-
-export type TelegramConfigInput = TelegramConfigInputBody;
-
-export type CrispConfig = CrispConfigBody;
-
-export type CrispConfigInput = CrispConfigInputBody;
-
-export type MailConfigInput = MailConfigInputBody;
-
-export type SlackConfig = SlackConfigBody;
-
-export type SlackConfigInput = SlackConfigInputBody;
-
-export type WhatsAppConfig = WhatsAppConfigBody;
-
-export type WhatsAppConfigInput = WhatsAppConfigInputBody;
-
-export type TelegramMode = TelegramConfig['mode'];
-
-export type MailInbound = MailConfig['inbound'];
-
-/** What POST /agents/{id}/channels takes. */
-export type NewChannelConnection = CreateChannelConnectionBody;
-
-/** What PATCH /channels/{id} takes: a secret left out stays. */
-export type ChannelConnectionChanges = UpdateChannelConnectionBody;
-
-/** What a connection's test found: logged in at the vendor, or why not. */
-export type ConnectionTest = ConnectionTestResultBody;
+export type MailInbound = MailConfigBody['inbound'];
 
 export const channelKeys = {
   all: (workspaceId: string) => ['workspaces', workspaceId, 'channels'] as const,

@@ -1,4 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
+import type { ComponentType } from 'react';
 import { useLocation, useParams, useSearchParams } from 'wouter';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { PageHeader } from '../../components/page-header';
@@ -14,7 +15,14 @@ import { WidgetTab } from './widget-tab';
 const TABS = ['settings', 'playground', 'widget', 'channels'] as const;
 type Tab = (typeof TABS)[number];
 
+const TAB_LABELS: Record<Tab, string> = { settings: 'Settings', playground: 'Playground', widget: 'Widget', channels: 'Channels' };
 const TAB_TITLES: Record<Tab, string> = { settings: 'Agent settings', playground: 'Playground', widget: 'Chat widget', channels: 'Channels' };
+const TAB_PANELS: Record<Tab, ComponentType<{ agent: Agent }>> = {
+  settings: AgentSettings,
+  playground: Playground,
+  widget: WidgetTab,
+  channels: ChannelsTab,
+};
 
 /** One agent: its settings, its playground (`?tab=playground`), its chat widget (`?tab=widget`) and its channel connections (`?tab=channels`). */
 export function AgentPage() {
@@ -60,31 +68,20 @@ function AgentView({ agent }: { agent: Agent }) {
         activationMode="manual"
       >
         <Tabs.List className="tabs" aria-label="Agent">
-          <Tabs.Trigger value="settings" className="tab">
-            Settings
-          </Tabs.Trigger>
-          <Tabs.Trigger value="playground" className="tab">
-            Playground
-          </Tabs.Trigger>
-          <Tabs.Trigger value="widget" className="tab">
-            Widget
-          </Tabs.Trigger>
-          <Tabs.Trigger value="channels" className="tab">
-            Channels
-          </Tabs.Trigger>
+          {TABS.map((name) => (
+            <Tabs.Trigger key={name} value={name} className="tab">
+              {TAB_LABELS[name]}
+            </Tabs.Trigger>
+          ))}
         </Tabs.List>
-        <Tabs.Content value="settings" className="tab-panel">
-          <AgentSettings agent={agent} />
-        </Tabs.Content>
-        <Tabs.Content value="playground" className="tab-panel">
-          <Playground agent={agent} />
-        </Tabs.Content>
-        <Tabs.Content value="widget" className="tab-panel">
-          <WidgetTab agent={agent} />
-        </Tabs.Content>
-        <Tabs.Content value="channels" className="tab-panel">
-          <ChannelsTab agent={agent} />
-        </Tabs.Content>
+        {TABS.map((name) => {
+          const Panel = TAB_PANELS[name];
+          return (
+            <Tabs.Content key={name} value={name} className="tab-panel">
+              <Panel agent={agent} />
+            </Tabs.Content>
+          );
+        })}
       </Tabs.Root>
     </>
   );

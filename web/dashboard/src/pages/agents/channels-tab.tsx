@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog, rowDangerButton } from '../../components/confirm-dialog';
 import { DateTime } from '../../components/date-time';
 import { ModalDialog } from '../../components/modal-dialog';
 import { ErrorState, LoadingState } from '../../components/query-status';
@@ -248,11 +248,7 @@ function ConnectionActions({ connection, name, wide, editForm }: ConnectionActio
           {(close) => editForm?.(close)}
         </ModalDialog>
         <ConfirmDialog
-          trigger={
-            <button type="button" className="button button-small button-danger-quiet" aria-label={`Disconnect ${name}`}>
-              Disconnect
-            </button>
-          }
+          trigger={rowDangerButton('Disconnect', `Disconnect ${name}`)}
           title={`Disconnect ${name}?`}
           description={DISCONNECT_ABOUT[connection.channel]}
           confirmLabel="Disconnect"

@@ -1,5 +1,5 @@
 import { Fragment, useState, type ReactNode } from 'react';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog, rowDangerButton } from '../../components/confirm-dialog';
 import { DateTime } from '../../components/date-time';
 import { StatusBadge } from '../../components/status-badge';
 import { useDeleteDatasource, useResyncDatasource, type Datasource } from '../../queries/datasources';
@@ -165,11 +165,7 @@ function DatasourceRow({
           {isSite ? 'Crawl again' : 'Resync'}
         </button>
         <ConfirmDialog
-          trigger={
-            <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete ${datasource.name}`}>
-              Delete
-            </button>
-          }
+          trigger={rowDangerButton('Delete', `Delete ${datasource.name}`)}
           title={`Delete “${datasource.name}”?`}
           description={
             isSite

@@ -1,5 +1,5 @@
 import { fieldError } from '../../api';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog, rowDangerButton } from '../../components/confirm-dialog';
 import { DateTime } from '../../components/date-time';
 import { Field } from '../../components/field';
 import { FormAlert } from '../../components/form-alert';
@@ -82,11 +82,7 @@ function Sessions() {
                     </button>
                   ) : (
                     <ConfirmDialog
-                      trigger={
-                        <button type="button" className="button button-small button-danger-quiet">
-                          Revoke
-                        </button>
-                      }
+                      trigger={rowDangerButton('Revoke')}
                       title="Sign out this session?"
                       description={`The browser “${session.userAgent ?? 'unknown'}” is signed out at once.`}
                       confirmLabel="Revoke session"

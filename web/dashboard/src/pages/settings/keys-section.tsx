@@ -1,6 +1,6 @@
 import { fieldError } from '../../api';
 import { ApiForm } from '../../components/api-form';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog, rowDangerButton } from '../../components/confirm-dialog';
 import { DataTable } from '../../components/data-table';
 import { DateTime } from '../../components/date-time';
 import { Field } from '../../components/field';
@@ -81,11 +81,7 @@ export function KeysSection() {
                 </td>
                 <td className="row-actions">
                   <ConfirmDialog
-                    trigger={
-                      <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete the key ${key.name}`}>
-                        Delete
-                      </button>
-                    }
+                    trigger={rowDangerButton('Delete', `Delete the key ${key.name}`)}
                     title={`Delete the key “${key.name}”?`}
                     description={`Programs using ${key.prefix}… will be refused from now on. A deleted key cannot be brought back.`}
                     confirmLabel="Delete key"

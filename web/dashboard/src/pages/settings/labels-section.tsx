@@ -1,6 +1,6 @@
 import { fieldError } from '../../api';
 import { ApiForm } from '../../components/api-form';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog, rowDangerButton } from '../../components/confirm-dialog';
 import { DataTable } from '../../components/data-table';
 import { Field } from '../../components/field';
 import { FormAlert } from '../../components/form-alert';
@@ -88,11 +88,7 @@ export function LabelsSection() {
                       {(close) => <LabelForm label={label} close={close} />}
                     </ModalDialog>
                     <ConfirmDialog
-                      trigger={
-                        <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete the label ${label.name}`}>
-                          Delete
-                        </button>
-                      }
+                      trigger={rowDangerButton('Delete', `Delete the label ${label.name}`)}
                       title={`Delete the label “${label.name}”?`}
                       description="It comes off every conversation it is on."
                       confirmLabel="Delete label"

@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { fieldError } from '../../api';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog, rowDangerButton } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { DateTime } from '../../components/date-time';
 import { Field } from '../../components/field';
@@ -294,15 +294,7 @@ export function MembersSection() {
                       </ModalDialog>
                     )}
                     <ConfirmDialog
-                      trigger={
-                        <button
-                          type="button"
-                          className="button button-small button-danger-quiet"
-                          aria-label={`Remove ${member.name || member.email}`}
-                        >
-                          Remove
-                        </button>
-                      }
+                      trigger={rowDangerButton('Remove', `Remove ${member.name || member.email}`)}
                       title={`Remove ${member.name || member.email} from the workspace?`}
                       description="They lose access at once; their account stays, for other workspaces."
                       confirmLabel="Remove member"

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { fieldError } from '../../api';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog, rowDangerButton } from '../../components/confirm-dialog';
 import { counted } from '../../components/counted';
 import { EmptyState } from '../../components/empty-state';
 import { Field } from '../../components/field';
@@ -154,11 +154,7 @@ function ProviderCard({ provider, models }: { provider: ModelProvider; models: M
           {(close) => <ProviderForm provider={provider} close={close} />}
         </ModalDialog>
         <ConfirmDialog
-          trigger={
-            <button type="button" className="button button-small button-danger-quiet" aria-label={`Remove ${provider.name}`}>
-              Remove
-            </button>
-          }
+          trigger={rowDangerButton('Remove', `Remove ${provider.name}`)}
           title={`Remove ${provider.name}?`}
           description={
             serves.length === 0

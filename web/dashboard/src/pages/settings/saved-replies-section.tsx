@@ -1,6 +1,6 @@
 import { fieldError } from '../../api';
 import { ApiForm } from '../../components/api-form';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog, rowDangerButton } from '../../components/confirm-dialog';
 import { DataTable } from '../../components/data-table';
 import { Field } from '../../components/field';
 import { FormAlert } from '../../components/form-alert';
@@ -91,11 +91,7 @@ export function SavedRepliesSection() {
                       {(close) => <SavedReplyForm reply={reply} close={close} />}
                     </ModalDialog>
                     <ConfirmDialog
-                      trigger={
-                        <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete /${reply.shortcut}`}>
-                          Delete
-                        </button>
-                      }
+                      trigger={rowDangerButton('Delete', `Delete /${reply.shortcut}`)}
                       title={`Delete the saved reply /${reply.shortcut}?`}
                       description="It is no longer offered in the reply box. Replies already sent stay as they were."
                       confirmLabel="Delete saved reply"

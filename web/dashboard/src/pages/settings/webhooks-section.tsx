@@ -1,6 +1,6 @@
 import * as Switch from '@radix-ui/react-switch';
 import { Link } from 'wouter';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog, rowDangerButton } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
 import { ModalDialog } from '../../components/modal-dialog';
 import { QueryView } from '../../components/query-status';
@@ -131,11 +131,7 @@ export function WebhooksSection() {
                     Deliveries and settings
                   </Link>
                   <ConfirmDialog
-                    trigger={
-                      <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete the endpoint ${webhook.url}`}>
-                        Delete
-                      </button>
-                    }
+                    trigger={rowDangerButton('Delete', `Delete the endpoint ${webhook.url}`)}
                     title={`Delete the endpoint ${webhook.url}?`}
                     description="It receives no more events, and its delivery log goes with it."
                     confirmLabel="Delete endpoint"
