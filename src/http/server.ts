@@ -207,8 +207,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await api.register(messageRoutes, { conversations: deps.services.conversations });
     await api.register(analyticsRoutes, { analytics: deps.services.analytics });
     await api.register(webhookRoutes, { webhooks: deps.services.webhooks });
-    await api.register(savedReplyRoutes, { savedReplies: deps.services.savedReplies });
-    await api.register(labelRoutes, { labels: deps.services.labels });
+    await api.register(savedReplyRoutes(deps.services.savedReplies));
+    await api.register(labelRoutes(deps.services.labels));
     await api.register(workspaceRoutes, {
       workspaces: deps.services.workspaces,
       notifications: deps.services.notifications,
