@@ -33,6 +33,25 @@ export function DateTime({ iso, relative: asRelative = false }: { iso: string | 
   );
 }
 
+/** A table cell of a moment; `label` names its column on phones, where rows become cards. */
+export function DateCell({
+  label,
+  iso,
+  relative: asRelative = false,
+  className,
+}: {
+  label: string;
+  iso: string | null;
+  relative?: boolean;
+  className?: string;
+}) {
+  return (
+    <td data-label={label} className={className}>
+      <DateTime iso={iso} relative={asRelative} />
+    </td>
+  );
+}
+
 /** How long ago, moving on with the dashboard's clock. */
 function FromNow({ iso }: { iso: string }) {
   return fromNow(iso, useNow());

@@ -78,6 +78,21 @@ const LEAD_FIELDS = [
 ] as const;
 
 /** The agent's chat widget: the snippet to paste, its settings with a live picture, and who may embed it. */
+const POSITION_CHOICES = [
+  { value: 'left', label: 'Left' },
+  { value: 'right', label: 'Right' },
+] as const;
+const THEME_CHOICES = [
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
+  { value: 'auto', label: 'Automatic' },
+] as const;
+const LEAD_FORM_CHOICES = [
+  { value: 'off', label: 'Never' },
+  { value: 'before-first-question', label: 'Before the first question' },
+  { value: 'after-first-answer', label: 'After the first answer' },
+] as const;
+
 export function WidgetTab({ agent }: { agent: Agent }) {
   const update = useUpdateAgent(agent.id);
   const publish = useUpdateAgent(agent.id);
@@ -170,10 +185,7 @@ export function WidgetTab({ agent }: { agent: Agent }) {
                 legend="Position"
                 name="position"
                 value={widget.position}
-                options={[
-                  { value: 'left', label: 'Left' },
-                  { value: 'right', label: 'Right' },
-                ]}
+                options={POSITION_CHOICES}
                 onChange={(position) => change({ position })}
                 error={widgetError('position')}
               />
@@ -181,11 +193,7 @@ export function WidgetTab({ agent }: { agent: Agent }) {
                 legend="Theme"
                 name="theme"
                 value={widget.theme}
-                options={[
-                  { value: 'light', label: 'Light' },
-                  { value: 'dark', label: 'Dark' },
-                  { value: 'auto', label: 'Automatic' },
-                ]}
+                options={THEME_CHOICES}
                 onChange={(theme) => change({ theme })}
                 hint={widget.theme === 'auto' ? 'Follows the visitor’s system setting.' : undefined}
                 error={widgetError('theme')}
@@ -307,11 +315,7 @@ export function WidgetTab({ agent }: { agent: Agent }) {
               legend="Ask for contact details"
               name="leadFormMode"
               value={widget.leadForm.mode}
-              options={[
-                { value: 'off', label: 'Never' },
-                { value: 'before-first-question', label: 'Before the first question' },
-                { value: 'after-first-answer', label: 'After the first answer' },
-              ]}
+              options={LEAD_FORM_CHOICES}
               onChange={(mode) => changeLead({ mode })}
               hint="The details go to the conversation’s contact in the inbox."
               error={widgetError('leadForm.mode')}

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { DateTime } from '../../components/date-time';
+import { DateCell } from '../../components/date-time';
 import { QaEntryDialog } from '../../components/qa-entry-dialog';
 import type { KnowledgeGap } from '../../queries/analytics';
 import type { Datastore } from '../../queries/datastores';
@@ -81,9 +81,7 @@ export function KnowledgeGaps({
                 <td data-label="Asked" className="nowrap">
                   <span className="count">{gap.count === 1 ? 'once' : `${gap.count.toLocaleString()} times`}</span>
                 </td>
-                <td data-label="Last asked" className="nowrap">
-                  <DateTime iso={gap.lastAskedAt} relative />
-                </td>
+                <DateCell label="Last asked" iso={gap.lastAskedAt} relative className="nowrap" />
                 <td data-label="Agent">{gap.agent?.name ?? '—'}</td>
                 <td className="row-actions">
                   <AddDocument gap={gap} datastores={datastores} />

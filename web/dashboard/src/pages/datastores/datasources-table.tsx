@@ -1,6 +1,6 @@
 import { Fragment, useState, type ReactNode } from 'react';
 import { ConfirmDialog, rowDangerButton } from '../../components/confirm-dialog';
-import { DateTime } from '../../components/date-time';
+import { DateCell } from '../../components/date-time';
 import { StatusBadge } from '../../components/status-badge';
 import { useDeleteDatasource, useResyncDatasource, type Datasource } from '../../queries/datasources';
 import { ChunkViewer } from './chunk-viewer';
@@ -150,9 +150,7 @@ function DatasourceRow({
       <td data-label="Size" className="nowrap">
         {formatSize(isSite && pages.length === 0 ? null : size)}
       </td>
-      <td data-label="Updated" className="nowrap">
-        <DateTime iso={datasource.updatedAt} relative />
-      </td>
+      <DateCell label="Updated" iso={datasource.updatedAt} relative className="nowrap" />
       <td className="row-actions">
         {datasource.type === 'qa' && <EditQaEntry datasource={datasource} />}
         <button

@@ -1,6 +1,6 @@
 import { fieldError } from '../../api';
 import { ConfirmDialog, rowDangerButton } from '../../components/confirm-dialog';
-import { DateTime } from '../../components/date-time';
+import { DateCell } from '../../components/date-time';
 import { Field } from '../../components/field';
 import { FormAlert } from '../../components/form-alert';
 import { DataTable } from '../../components/data-table';
@@ -69,12 +69,8 @@ function Sessions() {
                   <span className="break">{session.userAgent ?? 'Unknown browser'}</span>{' '}
                   {session.current && <span className="badge badge-ok">This browser</span>}
                 </td>
-                <td data-label="Signed in">
-                  <DateTime iso={session.createdAt} />
-                </td>
-                <td data-label="Last seen">
-                  <DateTime iso={session.lastSeenAt} relative />
-                </td>
+                <DateCell label="Signed in" iso={session.createdAt} />
+                <DateCell label="Last seen" iso={session.lastSeenAt} relative />
                 <td className="row-actions">
                   {session.current ? (
                     <button type="button" className="button button-small" onClick={() => void signOut()}>

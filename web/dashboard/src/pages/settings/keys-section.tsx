@@ -2,7 +2,7 @@ import { fieldError } from '../../api';
 import { ApiForm } from '../../components/api-form';
 import { ConfirmDialog, rowDangerButton } from '../../components/confirm-dialog';
 import { DataTable } from '../../components/data-table';
-import { DateTime } from '../../components/date-time';
+import { DateCell } from '../../components/date-time';
 import { Field } from '../../components/field';
 import { FormAlert } from '../../components/form-alert';
 import { DoneAction, SubmitActions } from '../../components/form-actions';
@@ -73,12 +73,8 @@ export function KeysSection() {
                 <td data-label="Key" className="mono">
                   {key.prefix}…
                 </td>
-                <td data-label="Created">
-                  <DateTime iso={key.createdAt} />
-                </td>
-                <td data-label="Last used">
-                  <DateTime iso={key.lastUsedAt} relative />
-                </td>
+                <DateCell label="Created" iso={key.createdAt} />
+                <DateCell label="Last used" iso={key.lastUsedAt} relative />
                 <td className="row-actions">
                   <ConfirmDialog
                     trigger={rowDangerButton('Delete', `Delete the key ${key.name}`)}

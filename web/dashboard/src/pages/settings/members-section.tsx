@@ -2,7 +2,7 @@ import { useId, type ReactNode } from 'react';
 import { fieldError } from '../../api';
 import { ConfirmDialog, rowDangerButton } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
-import { DateTime } from '../../components/date-time';
+import { DateCell, DateTime } from '../../components/date-time';
 import { Field } from '../../components/field';
 import { FormAlert } from '../../components/form-alert';
 import { ModalDialog } from '../../components/modal-dialog';
@@ -264,9 +264,7 @@ export function MembersSection() {
                     {member.status === 'active' ? 'Active' : 'Invited'}
                   </span>
                 </td>
-                <td data-label="Added">
-                  <DateTime iso={member.createdAt} />
-                </td>
+                <DateCell label="Added" iso={member.createdAt} />
                 {canAdminister && (
                   <td className="row-actions">
                     {member.status === 'invited' && (
