@@ -158,25 +158,22 @@ interface Piece extends TelegramPart {
   rank: number;
 }
 
-const PARAGRAPH = 4;
-const LINE = 3;
-const SENTENCE = 2;
-const WORD = 1;
-const NONE = 0;
+/** How good a cut after a piece is: between paragraphs best, inside a word not at all. */
+const CUT = { paragraph: 4, line: 3, sentence: 2, word: 1, none: 0 } as const;
 
 function toPieces(span: Span, limit: number): Piece[] {
   if (span.kind === 'text') {
     // Words and the spaces between them; a cut after a space is a cut between words.
     return [...span.text.matchAll(/\s+|\S+/g)].flatMap(([token]) => {
-      const rank = !/\s/.test(token) ? NONE : /\n\s*\n/.test(token) ? PARAGRAPH : token.includes('\n') ? LINE : WORD;
+      const rank = !/\s/.test(token) ? CUT.none : /\n\s*\n/.test(token) ? CUT.paragraph : token.includes('\n') ? CUT.line : CUT.word;
       return chunk(token, limit, (slice) => ({ kind: 'text', text: slice })).map((piece) => ({ ...piece, rank }));
     });
   }
-  const whole = piece(span, WORD);
+  const whole = piece(span, CUT.word);
   if (whole.markdownV2.length <= limit) return [whole];
   // A link longer than a message (a huge URL) is sent as its words.
   if (span.kind === 'link') return toPieces({ kind: 'text', text: renderPlain(span) }, limit);
-  if (span.kind !== 'pre') return chunk(span.text, limit, (slice) => ({ ...span, text: slice })).map((p) => ({ ...p, rank: WORD }));
+  if (span.kind !== 'pre') return chunk(span.text, limit, (slice) => ({ ...span, text: slice })).map((p) => ({ ...p, rank: CUT.word }));
   // A code block longer than a message: several code blocks, as many whole lines in each as fit.
   const make = (slice: string): Span => ({ ...span, text: slice });
   const blocks: Piece[] = [];
@@ -187,12 +184,12 @@ function toPieces(span: Span, limit: number): Piece[] {
       block = joined;
       continue;
     }
-    if (block !== '') blocks.push(piece(make(block), LINE));
+    if (block !== '') blocks.push(piece(make(block), CUT.line));
     const cut = chunk(line, limit, make);
-    blocks.push(...cut.slice(0, -1).map((p) => ({ ...p, rank: LINE })));
+    blocks.push(...cut.slice(0, -1).map((p) => ({ ...p, rank: CUT.line })));
     block = cut.at(-1)?.plain ?? ''; // a code block's plain text is its code
   }
-  if (block !== '') blocks.push(piece(make(block), LINE));
+  if (block !== '') blocks.push(piece(make(block), CUT.line));
   return blocks;
 }
 
@@ -202,7 +199,7 @@ function piece(span: Span, rank: number): Piece {
 
 /** Cuts `text` (at code points, never inside a surrogate pair) into slices whose rendering fits `limit`. */
 function chunk(text: string, limit: number, make: (slice: string) => Span): Piece[] {
-  const whole = piece(make(text), NONE);
+  const whole = piece(make(text), CUT.none);
   if (whole.markdownV2.length <= limit) return [whole];
   // Escaping is per character, so a slice's length is the markers' plus each character's.
   const markers = renderMarkdownV2(make('')).length;
@@ -212,14 +209,14 @@ function chunk(text: string, limit: number, make: (slice: string) => Span): Piec
   for (const char of text) {
     const cost = renderMarkdownV2(make(char)).length - markers;
     if (length + cost > limit && slice.length > 0) {
-      pieces.push(piece(make(slice), NONE));
+      pieces.push(piece(make(slice), CUT.none));
       slice = '';
       length = markers;
     }
     slice += char;
     length += cost;
   }
-  if (slice.length > 0) pieces.push(piece(make(slice), NONE));
+  if (slice.length > 0) pieces.push(piece(make(slice), CUT.none));
   return pieces;
 }
 
@@ -233,13 +230,13 @@ function bestCut(pieces: Piece[], limit: number): number {
   let length = 0;
   pieces.forEach((p, index) => {
     length += p.markdownV2.length;
-    const afterSentence = p.rank === WORD && /[.!?]["')\]]*$/.test(pieces[index - 1]?.plain ?? '');
-    const rank = afterSentence ? SENTENCE : p.rank;
-    if (rank > NONE) candidates.push({ index, rank, late: length >= limit / 2 });
+    const afterSentence = p.rank === CUT.word && /[.!?]["')\]]*$/.test(pieces[index - 1]?.plain ?? '');
+    const rank = afterSentence ? CUT.sentence : p.rank;
+    if (rank > CUT.none) candidates.push({ index, rank, late: length >= limit / 2 });
   });
   const late = candidates.filter((c) => c.late);
   const pool = late.length > 0 ? late : candidates;
-  let best: { index: number; rank: number } = { index: pieces.length - 1, rank: NONE };
+  let best: { index: number; rank: number } = { index: pieces.length - 1, rank: CUT.none };
   for (const candidate of pool) if (candidate.rank >= best.rank) best = candidate;
   return best.index;
 }
