@@ -118,4 +118,61 @@ describe('robots.txt and sitemaps from a loopback site', () => {
     const gaps = pages.slice(1).map((request, index) => request.at - pages[index]!.at);
     expect(gaps.every((gap) => gap >= 190)).toBe(true);
   });
+
+  it('crawls the site where its address lands (another origin, as http to https or the bare domain to www.), robots.txt read there', async () => {
+    // The same server under its other loopback name is another origin, as www.shop.example is to shop.example.
+    const landing = site.url.replace('127.0.0.1', 'localhost');
+    site.pages.set('/old-home', { body: '', location: `${landing}/moved/` });
+    site.pages.set('/moved/', { body: html('Home', 'Welcome.', { links: ['/moved/a', 'b', `${site.url}/moved/a`] }) });
+    site.pages.set('/moved/a', { body: html('A', 'Page a.') });
+    site.pages.set('/moved/b', { body: html('B', 'Page b.') });
+    const from = site.requests.length;
+    const seen: CrawledPage[] = [];
+    const summary = await crawlSite(
+      { ...fetchOptions(), startUrl: `${site.url}/old-home`, include: [], exclude: [], maxPages: 10, maxDepth: 3, minDelayMs: 0, concurrency: 2 },
+      { known: () => undefined, page: async (page) => void seen.push(page) },
+    );
+    expect(summary.mode).toBe('links');
+    expect(seen.map((page) => [page.outcome, page.url]).sort()).toEqual([
+      ['fetched', `${landing}/moved/`],
+      ['fetched', `${landing}/moved/a`],
+      ['fetched', `${landing}/moved/b`],
+    ]);
+    const landingHost = new URL(landing).host;
+    expect(site.requests.slice(from).some((request) => request.path === '/robots.txt' && request.host === landingHost)).toBe(true);
+  });
+
+  it('moves once: a landing page that redirects out of its own scope again is skipped, not followed round', async () => {
+    site.pages.set('/wander/start', { body: '', location: '/roam/start' });
+    // The landing answers the first crawl, then moves on itself when the second crawl asks for it.
+    let asked = 0;
+    site.dynamic = (path) => {
+      if (path !== '/roam/start') return undefined;
+      asked += 1;
+      return asked === 1 ? { body: html('Roam', 'Roaming.') } : { body: '', location: '/elsewhere/start' };
+    };
+    site.pages.set('/elsewhere/start', { body: html('Elsewhere', 'Away.') });
+    const seen: CrawledPage[] = [];
+    try {
+      await crawlSite(
+        {
+          ...fetchOptions(),
+          startUrl: `${site.url}/wander/start`,
+          include: [],
+          exclude: [],
+          maxPages: 10,
+          maxDepth: 3,
+          minDelayMs: 0,
+          concurrency: 2,
+        },
+        { known: () => undefined, page: async (page) => void seen.push(page) },
+      );
+    } finally {
+      site.dynamic = undefined;
+    }
+    expect(asked).toBe(2);
+    expect(seen).toEqual([
+      { outcome: 'skipped', url: `${site.url}/roam/start`, reason: `It redirects out of the site, to ${site.url}/elsewhere/start` },
+    ]);
+  });
 });

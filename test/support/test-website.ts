@@ -16,6 +16,8 @@ export interface SitePage {
 /** One request the site received: its path and the conditional headers it carried. */
 export interface SiteRequest {
   path: string;
+  /** The Host header: one site answers under several names (127.0.0.1 and localhost). */
+  host?: string;
   userAgent?: string;
   ifNoneMatch?: string;
   ifModifiedSince?: string;
@@ -36,7 +38,7 @@ export class TestWebsite {
     const path = request.url ?? '/';
     const ifNoneMatch = request.headers['if-none-match'];
     const ifModifiedSince = request.headers['if-modified-since'];
-    this.requests.push({ path, userAgent: request.headers['user-agent'], ifNoneMatch, ifModifiedSince, at: Date.now() });
+    this.requests.push({ path, host: request.headers.host, userAgent: request.headers['user-agent'], ifNoneMatch, ifModifiedSince, at: Date.now() });
     const page = this.pages.get(path) ?? this.dynamic?.(path);
     if (page === undefined) return void response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     if (page.location !== undefined) return void response.writeHead(page.status ?? 301, { location: page.location }).end();

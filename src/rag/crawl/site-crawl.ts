@@ -92,10 +92,28 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  */
 export async function crawlSite(options: SiteCrawlOptions, hooks: CrawlHooks): Promise<CrawlSummary> {
   const start = new URL(withoutTracking(options.startUrl));
+  try {
+    return await crawlFrom(start, options, hooks, true);
+  } catch (error) {
+    // The address given leads elsewhere (http to https, the bare domain to www., an old path to a new one):
+    // the site is where it lands, its robots.txt and sitemap there. Once: a landing that moves again is skipped.
+    if (!(error instanceof StartMovedError)) throw error;
+    return crawlFrom(new URL(withoutTracking(error.landing)), options, hooks, false);
+  }
+}
+
+/** The start page of a crawl by links redirects out of the scope its address gave. */
+class StartMovedError extends Error {
+  constructor(readonly landing: string) {
+    super(`The start page redirects to ${landing}`);
+  }
+}
+
+async function crawlFrom(start: URL, options: SiteCrawlOptions, hooks: CrawlHooks, mayMove: boolean): Promise<CrawlSummary> {
   const robots = await readRobots(start.origin, options);
   // A sitemap names the pages itself: its folder says nothing of theirs.
   const scope = new CrawlScope(looksLikeSitemap(start) ? new URL('/', start) : start, options.include, options.exclude);
-  const crawl = new Crawl(options, hooks, scope, robots);
+  const crawl = new Crawl(options, hooks, scope, robots, mayMove);
   const listed = await crawl.sitemapPages(start);
   if (listed.length > 0) {
     for (const entry of listed) crawl.add({ ...entry, depth: 0 });
@@ -129,6 +147,8 @@ class Crawl {
     private readonly hooks: CrawlHooks,
     private readonly scope: CrawlScope,
     private readonly robots: RobotsRules,
+    /** Whether a start page that redirects out of the scope moves the crawl there (StartMovedError). */
+    private readonly mayMove: boolean,
   ) {
     const delayMs = robots.crawlDelayMs;
     this.#pacer = new RequestPacer(Math.max(options.minDelayMs, delayMs ?? 0));
@@ -220,6 +240,7 @@ class Crawl {
           return;
         }
         if (!this.scope.contains(new URL(page.finalUrl))) {
+          if (this.mayMove && followLinks && visit.depth === 0) throw new StartMovedError(page.finalUrl);
           return this.hooks.page({ outcome: 'skipped', url: visit.url, reason: `It redirects out of the site, to ${page.finalUrl}` });
         }
         const links = (await isHtml(page.contentType, file)) ? pageLinks(await readHead(file), page.finalUrl) : undefined;
