@@ -142,6 +142,23 @@ describe('robots.txt and sitemaps from a loopback site', () => {
     expect(site.requests.slice(from).some((request) => request.path === '/robots.txt' && request.host === landingHost)).toBe(true);
   });
 
+  it('does not fetch a start page robots.txt forbids: it is listed as skipped, with why', async () => {
+    site.pages.set('/robots.txt', { body: 'User-agent: *\nDisallow: /closed/\n', contentType: 'text/plain' });
+    site.pages.set('/closed/', { body: html('Closed', 'Not for robots.', { links: ['/closed/a'] }) });
+    const from = site.requests.length;
+    const seen: CrawledPage[] = [];
+    try {
+      await crawlSite(
+        { ...fetchOptions(), startUrl: `${site.url}/closed/`, include: [], exclude: [], maxPages: 10, maxDepth: 3, minDelayMs: 0, concurrency: 2 },
+        { known: () => undefined, page: async (page) => void seen.push(page) },
+      );
+    } finally {
+      site.pages.delete('/robots.txt');
+    }
+    expect(seen).toEqual([{ outcome: 'skipped', url: `${site.url}/closed/`, reason: 'robots.txt does not allow Parley to fetch it' }]);
+    expect(site.pathsSince(from).filter((path) => path.startsWith('/closed'))).toEqual([]);
+  });
+
   it('moves once: a landing page that redirects out of its own scope again is skipped, not followed round', async () => {
     site.pages.set('/wander/start', { body: '', location: '/roam/start' });
     // The landing answers the first crawl, then moves on itself when the second crawl asks for it.

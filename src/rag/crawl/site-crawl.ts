@@ -222,6 +222,10 @@ class Crawl {
     // Met already as the canonical address of another page.
     if (this.#met.has(key)) return;
     this.#met.add(key);
+    // Links and sitemap entries robots.txt forbids are never queued; the start page is checked here.
+    if (!this.robots.allows(visit.url)) {
+      return this.hooks.page({ outcome: 'skipped', url: visit.url, reason: 'robots.txt does not allow Parley to fetch it' });
+    }
     const known = this.hooks.known(key);
     const unchangedSince = visit.lastmod !== undefined && known?.checkedAt !== undefined && Date.parse(visit.lastmod) <= Date.parse(known.checkedAt);
     if (unchangedSince) {
