@@ -48,7 +48,8 @@ export interface Core {
   /** The embedding model, started on first use (it spins up worker threads). */
   embedder(): Promise<Embedder>;
   /**
-   * Loads what the first answer needs (the embedding model, the tokenizer and the text tools, unless PARLEY_EMBEDDINGS_PRELOAD is off): what
+   * Loads what the first answer needs (the embedding model, the tokenizer, the text tools and the search indexes of the
+   * datastores changed last, unless PARLEY_EMBEDDINGS_PRELOAD is off): what
    * `parley start`, `serve` and `worker` do before they report ready. Tests and CLI commands skip it.
    */
   preload(): Promise<void>;
@@ -56,6 +57,9 @@ export interface Core {
 }
 
 export const tempDirOf = (config: Config) => path.join(config.dataDir, 'tmp');
+
+/** Datastores whose search indexes a start loads before it reports ready (the ones changed last). */
+const WARM_DATASTORES = 10;
 
 /** Files in the temporary folder untouched this long are a crashed process's leftovers, swept this often. */
 const ORPHANED_TEMP_FILE_MS = 15 * 60_000;
@@ -133,7 +137,7 @@ export async function openCore(config: Config): Promise<Core> {
       // The tokenizer's table and the text tools' expressions are readied while the model's threads start.
       const model = core.embedder().then((loaded) => loaded.warmUp());
       loadTextTools();
-      await model;
+      await Promise.all([model, store.search.warmUp?.(WARM_DATASTORES)]);
     },
     async close() {
       tempFiles.stop();

@@ -1,10 +1,20 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { NewChunk, Store } from '../../src/store/store.js';
-import { chunk, createWorkspace, datasourceRecord, datastoreRecord, indexed, indexedDatasource, jobRecord } from '../support/store-contract.js';
+import { HnswDatastoreIndex } from '../../src/store/sqlite/hnsw-datastore-index.js';
+import {
+  chunk,
+  createDatastore,
+  createWorkspace,
+  datasourceRecord,
+  datastoreRecord,
+  indexed,
+  indexedDatasource,
+  jobRecord,
+} from '../support/store-contract.js';
 import { createScratchStore, type ScratchStore } from '../support/stores.js';
 
 const DIMENSIONS = 16;
@@ -132,6 +142,42 @@ describe('the embedded store’s HNSW index after a re-index', () => {
       expect(best!.score).toBeCloseTo(1, 5);
       expect((await store.search.vectorSearch(scope, vectorOf(0), 3)).every((hit) => hit.score < 0.999)).toBe(true);
     } finally {
+      await store.close();
+      await scratch.drop();
+    }
+  });
+});
+
+describe('the embedded store’s warm-up', () => {
+  it('opens the vector indexes of the datastores changed last before any search, so their first search opens none', async () => {
+    const scratch = await createScratchStore('sqlite');
+    const store = await openStore(scratch.config, scratch.dataDir);
+    const opened = vi.spyOn(HnswDatastoreIndex, 'open');
+    try {
+      const workspace = await createWorkspace(store);
+      const withoutVectors = await createDatastore(store, workspace.id);
+      const sources = [];
+      for (const [index, at] of ['2026-01-01', '2026-03-01', '2026-02-01'].entries()) {
+        const source = await indexedDatasource(store, workspace.id, [chunk(0, `chunk ${index}`, vectorOf(index))], {
+          content: { embeddingDimensions: DIMENSIONS },
+        });
+        await store.datastores.update(workspace.id, source.datastoreId, { name: `changed ${at}` }, `${at}T00:00:00.000Z`);
+        sources.push(source);
+      }
+      await store.datastores.update(workspace.id, withoutVectors.id, { name: 'latest, empty' }, '2026-04-01T00:00:00.000Z');
+      // Vectors written, the index is built at the first search, not before.
+      expect(opened).not.toHaveBeenCalled();
+
+      await store.search.warmUp!(2);
+      expect(opened.mock.calls.map((call) => call[1])).toEqual([sources[1]!.datastoreId, sources[2]!.datastoreId]);
+      for (const [index, source] of sources.entries()) {
+        const scope = { workspaceId: workspace.id, datastoreIds: [source.datastoreId] };
+        expect((await store.search.vectorSearch(scope, vectorOf(index), 1))[0]).toMatchObject({ chunkId: `${source.id}.1.0` });
+      }
+      // Only the datastore left out of the warm-up opened its index when searched.
+      expect(opened.mock.calls.map((call) => call[1])).toEqual([sources[1]!.datastoreId, sources[2]!.datastoreId, sources[0]!.datastoreId]);
+    } finally {
+      opened.mockRestore();
       await store.close();
       await scratch.drop();
     }

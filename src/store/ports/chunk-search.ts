@@ -43,4 +43,9 @@ export interface ChunkSearch {
   keywordSearch(scope: SearchScope, query: string, limit: number): Promise<ChunkHit[]>;
   /** The chunks' texts and origins, in the order of `chunkIds`; ids outside the workspace are dropped. */
   details(workspaceId: string, chunkIds: readonly string[]): Promise<ChunkDetails[]>;
+  /**
+   * Loads what the first search of a datastore would otherwise wait for, for the `maxDatastores` changed
+   * last: the embedded store's vector indexes, read into memory. An engine that keeps its own (pgvector) has none.
+   */
+  warmUp?(maxDatastores: number): Promise<void>;
 }

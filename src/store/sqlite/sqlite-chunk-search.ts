@@ -82,6 +82,17 @@ export class SqliteChunkSearch implements ChunkSearch {
     return chunkDetails(this.db, workspaceId, chunkIds);
   }
 
+  async warmUp(maxDatastores: number): Promise<void> {
+    const datastores = await this.db
+      .selectFrom('datastore')
+      .select(['id', 'embedding_dimensions as dimensions'])
+      .where('embedding_dimensions', 'is not', null)
+      .orderBy('updated_at', 'desc')
+      .limit(maxDatastores)
+      .execute();
+    for (const { id, dimensions } of datastores) await this.indexOf(id, dimensions!);
+  }
+
   async close(): Promise<void> {
     for (const index of this.#indexes.values()) await (await index).close();
   }
