@@ -71,7 +71,7 @@ async function startWorkers(config: Config, core: Core): Promise<RunningWorkers>
 
 async function serve(config: Config, core: Core, { withWorkers }: { withWorkers: boolean }): Promise<void> {
   // The model loads while the rest starts; the server listens (reports ready) once it has.
-  const preloaded = core.preload();
+  const preloaded = core.preload({ search: true });
   const firstKey = withWorkers ? await core.services.workspaces.bootstrap() : undefined;
   const workers = withWorkers ? await startWorkers(config, core) : undefined;
   await preloaded;
@@ -118,7 +118,7 @@ async function startMetricsPort(config: Config): Promise<MetricsServer | undefin
 }
 
 async function work(config: Config, core: Core): Promise<void> {
-  const preloaded = core.preload();
+  const preloaded = core.preload({ search: false });
   const workers = await startWorkers(config, core);
   await preloaded;
   const metrics = await startMetricsPort(config);

@@ -48,11 +48,11 @@ export interface Core {
   /** The embedding model, started on first use (it spins up worker threads). */
   embedder(): Promise<Embedder>;
   /**
-   * Loads what the first answer needs (the embedding model, the tokenizer, the text tools and the search indexes of the
-   * datastores changed last, unless PARLEY_EMBEDDINGS_PRELOAD is off): what
-   * `parley start`, `serve` and `worker` do before they report ready. Tests and CLI commands skip it.
+   * Loads what the first answer needs (the embedding model, the tokenizer, the text tools and, with `search` (a process
+   * that serves the API), the search indexes of the datastores changed last), unless PARLEY_EMBEDDINGS_PRELOAD is off:
+   * what `parley start`, `serve` and `worker` do before they report ready. Tests and CLI commands skip it.
    */
-  preload(): Promise<void>;
+  preload(use: { search: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -132,12 +132,12 @@ export async function openCore(config: Config): Promise<Core> {
     }),
     // Loaded on demand: CLI commands such as `keys` should start in a blink.
     embedder: () => (embedder ??= import('./llm/embeddings/create-embedder.js').then((m) => m.createEmbedder({ ...config.embeddings, fetch }))),
-    async preload() {
+    async preload({ search }) {
       if (!config.embeddings.preload) return;
       // The tokenizer's table and the text tools' expressions are readied while the model's threads start.
       const model = core.embedder().then((loaded) => loaded.warmUp());
       loadTextTools();
-      await Promise.all([model, store.search.warmUp?.(WARM_DATASTORES)]);
+      await Promise.all([model, search ? store.search.warmUp?.(WARM_DATASTORES) : undefined]);
     },
     async close() {
       tempFiles.stop();
