@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { OutboundPolicy } from '../../src/net/address-policy.js';
 import { CrawlScope } from '../../src/rag/crawl/crawl-scope.js';
-import { pageLinks } from '../../src/rag/crawl/page-links.js';
+import { pageLinks, robotsTagDirectives } from '../../src/rag/crawl/page-links.js';
 import { readRobots, RobotsUnreachableError } from '../../src/rag/crawl/robots-rules.js';
 import { crawlSite, type CrawledPage } from '../../src/rag/crawl/site-crawl.js';
 import { readSitemaps } from '../../src/rag/crawl/sitemaps.js';
@@ -54,6 +54,19 @@ describe('page links', () => {
       noindex: true,
       nofollow: true,
     });
+  });
+});
+
+describe('X-Robots-Tag', () => {
+  it('applies the directives meant for every robot or named for Parley, not those named for another', () => {
+    const none = { noindex: false, nofollow: false };
+    expect(robotsTagDirectives(null)).toEqual(none);
+    expect(robotsTagDirectives('NoIndex')).toEqual({ noindex: true, nofollow: false });
+    expect(robotsTagDirectives('googlebot: noindex, nofollow')).toEqual(none);
+    expect(robotsTagDirectives('googlebot: noindex, parley: nofollow')).toEqual({ noindex: false, nofollow: true });
+    expect(robotsTagDirectives('Parley: none')).toEqual({ noindex: true, nofollow: true });
+    expect(robotsTagDirectives('unavailable_after: 25 Jun 2030 15:00:00 PST, nofollow')).toEqual({ noindex: false, nofollow: true });
+    expect(robotsTagDirectives('max-snippet: 20, noarchive')).toEqual(none);
   });
 });
 
@@ -157,6 +170,29 @@ describe('robots.txt and sitemaps from a loopback site', () => {
     }
     expect(seen).toEqual([{ outcome: 'skipped', url: `${site.url}/closed/`, reason: 'robots.txt does not allow Parley to fetch it' }]);
     expect(site.pathsSince(from).filter((path) => path.startsWith('/closed'))).toEqual([]);
+  });
+
+  it('keeps out a file whose X-Robots-Tag says noindex, and follows no link of a page whose header says nofollow', async () => {
+    site.pages.set('/tagged/', { body: html('Tagged', 'Start.', { links: ['/tagged/report.txt', '/tagged/quiet'] }) });
+    site.pages.set('/tagged/report.txt', { body: 'A private report.', contentType: 'text/plain', headers: { 'x-robots-tag': 'noindex' } });
+    site.pages.set('/tagged/quiet', {
+      body: html('Quiet', 'Quiet page.', { links: ['/tagged/hidden'] }),
+      headers: { 'x-robots-tag': 'parley: nofollow' },
+    });
+    site.pages.set('/tagged/hidden', { body: html('Hidden', 'Only linked from the quiet page.') });
+    const from = site.requests.length;
+    const seen: CrawledPage[] = [];
+    await crawlSite(
+      { ...fetchOptions(), startUrl: `${site.url}/tagged/`, include: [], exclude: [], maxPages: 10, maxDepth: 3, minDelayMs: 0, concurrency: 2 },
+      { known: () => undefined, page: async (page) => void seen.push(page) },
+    );
+    expect(seen.map((page) => [page.url, page.outcome]).sort()).toEqual([
+      [`${site.url}/tagged/`, 'fetched'],
+      [`${site.url}/tagged/quiet`, 'fetched'],
+      [`${site.url}/tagged/report.txt`, 'skipped'],
+    ]);
+    expect(seen.find((page) => page.url.endsWith('report.txt'))).toMatchObject({ reason: 'The page asks robots not to index it (noindex)' });
+    expect(site.pathsSince(from)).not.toContain('/tagged/hidden');
   });
 
   it('moves once: a landing page that redirects out of its own scope again is skipped, not followed round', async () => {

@@ -11,6 +11,8 @@ export interface SitePage {
   location?: string;
   etag?: string;
   lastModified?: string;
+  /** Other headers it is answered with. */
+  headers?: Record<string, string>;
 }
 
 /** One request the site received: its path and the conditional headers it carried. */
@@ -47,7 +49,9 @@ export class TestWebsite {
       (page.etag !== undefined && ifNoneMatch === page.etag) ||
       (page.etag === undefined && page.lastModified !== undefined && ifModifiedSince === page.lastModified);
     if (unchanged) return void response.writeHead(304, validators).end();
-    response.writeHead(page.status ?? 200, { 'content-type': page.contentType ?? 'text/html; charset=utf-8', ...validators }).end(page.body);
+    response
+      .writeHead(page.status ?? 200, { 'content-type': page.contentType ?? 'text/html; charset=utf-8', ...validators, ...page.headers })
+      .end(page.body);
   });
 
   async start(): Promise<string> {

@@ -33,6 +33,31 @@ const absolute = (href: string | null, base: string): string | undefined => {
 
 const words = (value: string | null | undefined): string[] => (value ?? '').toLowerCase().split(/[\s,]+/);
 
+/** Directives of `X-Robots-Tag` with a value of their own (`unavailable_after: <date>`): not a robot's name before a colon. */
+const VALUED_DIRECTIVES = new Set(['unavailable_after', 'max-snippet', 'max-image-preview', 'max-video-preview']);
+
+/**
+ * What an `X-Robots-Tag` header asks of Parley: its directives without a robot's name, and those after
+ * `parley:` (`googlebot: noindex, nofollow` names another robot, up to the next name).
+ */
+export function robotsTagDirectives(header: string | null): Pick<PageLinks, 'noindex' | 'nofollow'> {
+  const ours: string[] = [];
+  let robot: string | undefined;
+  for (const part of (header ?? '').toLowerCase().split(',')) {
+    const named = /^\s*([a-z0-9_-]+)\s*:\s*(.*)$/.exec(part);
+    let directive = part.trim();
+    if (named !== null && !VALUED_DIRECTIVES.has(named[1]!)) {
+      robot = named[1];
+      directive = named[2]!.trim();
+    }
+    if (robot === undefined || robot === 'parley') ours.push(directive.split(':')[0]!.trim());
+  }
+  return {
+    noindex: ours.includes('noindex') || ours.includes('none'),
+    nofollow: ours.includes('nofollow') || ours.includes('none'),
+  };
+}
+
 /** The links, canonical URL and robots directives of an HTML page fetched from `pageUrl`. */
 export function pageLinks(html: string, pageUrl: string): PageLinks {
   const { document } = parseHTML(html) as unknown as { document: LinkDocument };

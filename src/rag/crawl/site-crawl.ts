@@ -3,7 +3,7 @@ import { normalisedUrl, withoutTracking } from '../../net/normalised-url.js';
 import { PageGoneError, type PageValidators } from '../ingest/download-web-page.js';
 import { RequestPacer, withDownload, type CrawlFetchOptions } from './crawl-fetch.js';
 import { CrawlScope } from './crawl-scope.js';
-import { pageLinks, type PageLinks } from './page-links.js';
+import { pageLinks, robotsTagDirectives, type PageLinks } from './page-links.js';
 import { readRobots, type RobotsRules } from './robots-rules.js';
 import { readSitemaps } from './sitemaps.js';
 
@@ -247,11 +247,14 @@ class Crawl {
           if (this.mayMove && followLinks && visit.depth === 0) throw new StartMovedError(page.finalUrl);
           return this.hooks.page({ outcome: 'skipped', url: visit.url, reason: `It redirects out of the site, to ${page.finalUrl}` });
         }
-        const links = (await isHtml(page.contentType, file)) ? pageLinks(await readHead(file), page.finalUrl) : undefined;
+        // What the page asks of robots: in its HTML, and (for any file) in its X-Robots-Tag header.
+        const asked = robotsTagDirectives(page.robotsTag);
+        const html = (await isHtml(page.contentType, file)) ? pageLinks(await readHead(file), page.finalUrl) : undefined;
+        const links = html && { ...html, noindex: html.noindex || asked.noindex, nofollow: html.nofollow || asked.nofollow };
         if (followLinks && links !== undefined) this.followAll(visit, links);
         const own = this.ownAddress(key, page.finalUrl, links);
         if (typeof own !== 'string') return this.hooks.page({ outcome: 'skipped', url: visit.url, reason: own.reason });
-        if (links?.noindex === true) {
+        if (links?.noindex ?? asked.noindex) {
           return this.hooks.page({ outcome: 'skipped', url: own, reason: 'The page asks robots not to index it (noindex)' });
         }
         await this.hooks.page({

@@ -22,7 +22,16 @@ export interface PageValidators {
   lastModified?: string;
 }
 
-export type DownloadedPage = { notModified: true } | { notModified: false; finalUrl: string; contentType: string | null; validators: PageValidators };
+export type DownloadedPage =
+  | { notModified: true }
+  | {
+      notModified: false;
+      finalUrl: string;
+      contentType: string | null;
+      validators: PageValidators;
+      /** The `X-Robots-Tag` header(s), joined: what the page asks of robots, for a file without HTML too. */
+      robotsTag: string | null;
+    };
 
 /** How Parley names itself to the sites it fetches from; robots.txt groups for `Parley` (or `*`) apply to it. */
 export const PARLEY_USER_AGENT = 'Parley/1.0 (+self-hosted knowledge ingestion)';
@@ -97,6 +106,7 @@ export async function downloadWebPage(url: string, destination: string, options:
     notModified: false,
     finalUrl: response.finalUrl,
     contentType: response.headers['content-type'] ?? null,
+    robotsTag: [response.headers['x-robots-tag'] ?? []].flat().join(', ') || null,
     validators: { ...(etag === undefined ? {} : { etag }), ...(lastModified === undefined ? {} : { lastModified }) },
   };
 }
