@@ -12,17 +12,15 @@ import { ChannelsTab } from './channels-tab';
 import { Playground } from './playground';
 import { WidgetTab } from './widget-tab';
 
-const TABS = ['settings', 'playground', 'widget', 'channels'] as const;
-type Tab = (typeof TABS)[number];
-
-const TAB_LABELS: Record<Tab, string> = { settings: 'Settings', playground: 'Playground', widget: 'Widget', channels: 'Channels' };
-const TAB_TITLES: Record<Tab, string> = { settings: 'Agent settings', playground: 'Playground', widget: 'Chat widget', channels: 'Channels' };
-const TAB_PANELS: Record<Tab, ComponentType<{ agent: Agent }>> = {
-  settings: AgentSettings,
-  playground: Playground,
-  widget: WidgetTab,
-  channels: ChannelsTab,
-};
+/** The agent's tabs, in order: the tab's name, the window's title while it is open, and what it shows. */
+const TABS = {
+  settings: { label: 'Settings', title: 'Agent settings', Panel: AgentSettings },
+  playground: { label: 'Playground', title: 'Playground', Panel: Playground },
+  widget: { label: 'Widget', title: 'Chat widget', Panel: WidgetTab },
+  channels: { label: 'Channels', title: 'Channels', Panel: ChannelsTab },
+} satisfies Record<string, { label: string; title: string; Panel: ComponentType<{ agent: Agent }> }>;
+type Tab = keyof typeof TABS;
+const TAB_NAMES = Object.keys(TABS) as Tab[];
 
 /** One agent: its settings, its playground (`?tab=playground`), its chat widget (`?tab=widget`) and its channel connections (`?tab=channels`). */
 export function AgentPage() {
@@ -37,13 +35,13 @@ function AgentView({ agent }: { agent: Agent }) {
   const [params, setParams] = useSearchParams();
   const [, navigate] = useLocation();
   const remove = useDeleteAgent();
-  const tab: Tab = TABS.find((name) => name === params.get('tab')) ?? 'settings';
+  const tab: Tab = TAB_NAMES.find((name) => name === params.get('tab')) ?? 'settings';
 
   return (
     <>
       <PageHeader
         title={agent.name}
-        windowTitle={`${agent.name} — ${TAB_TITLES[tab]}`}
+        windowTitle={`${agent.name} — ${TABS[tab].title}`}
         back={{ href: '/agents', label: 'Agents' }}
         description={agent.description === '' ? undefined : agent.description}
         actions={
@@ -68,14 +66,14 @@ function AgentView({ agent }: { agent: Agent }) {
         activationMode="manual"
       >
         <Tabs.List className="tabs" aria-label="Agent">
-          {TABS.map((name) => (
+          {TAB_NAMES.map((name) => (
             <Tabs.Trigger key={name} value={name} className="tab">
-              {TAB_LABELS[name]}
+              {TABS[name].label}
             </Tabs.Trigger>
           ))}
         </Tabs.List>
-        {TABS.map((name) => {
-          const Panel = TAB_PANELS[name];
+        {TAB_NAMES.map((name) => {
+          const { Panel } = TABS[name];
           return (
             <Tabs.Content key={name} value={name} className="tab-panel">
               <Panel agent={agent} />

@@ -77,7 +77,6 @@ const LEAD_FIELDS = [
   { key: 'phone', label: 'Phone' },
 ] as const;
 
-/** The agent's chat widget: the snippet to paste, its settings with a live picture, and who may embed it. */
 const POSITION_CHOICES = [
   { value: 'left', label: 'Left' },
   { value: 'right', label: 'Right' },
@@ -93,6 +92,7 @@ const LEAD_FORM_CHOICES = [
   { value: 'after-first-answer', label: 'After the first answer' },
 ] as const;
 
+/** The agent's chat widget: the snippet to paste, its settings with a live picture, and who may embed it. */
 export function WidgetTab({ agent }: { agent: Agent }) {
   const update = useUpdateAgent(agent.id);
   const publish = useUpdateAgent(agent.id);
