@@ -19,6 +19,10 @@ export interface CollectionRoutes<New extends TSchema, Changes extends TSchema, 
   who: string;
   /** What a name or shortcut already taken answers, said on create and update. */
   taken: string;
+  /**
+   * `item` is any schema: the type provider cannot relate a generic one to the record the service returns;
+   * the response schema still shapes (and the tests check) what goes out.
+   */
   schemas: { item: TSchema; create: New; update: Changes };
   summaries: { list: string; create: string; update: string; delete: string };
   service: CollectionService<Static<New>, Static<Changes>, Item>;
@@ -32,9 +36,7 @@ export function collectionRoutes<New extends TSchema, Changes extends TSchema, I
   spec: CollectionRoutes<New, Changes, Item>,
 ): FastifyPluginAsyncTypebox {
   const { path, tags, who, taken, schemas, summaries, service } = spec;
-  // The item's schema is any schema: the type provider cannot relate a generic one to the record the
-  // service returns; the response schema still shapes (and the tests check) what goes out.
-  const item = schemas.item;
+  const { item } = schemas;
   return async (app) => {
     app.get(
       path,

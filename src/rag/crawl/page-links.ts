@@ -33,6 +33,12 @@ const absolute = (href: string | null, base: string): string | undefined => {
 
 const words = (value: string | null | undefined): string[] => (value ?? '').toLowerCase().split(/[\s,]+/);
 
+/** What robots directives (a meta tag's or a header's, lower case) ask: `none` is both noindex and nofollow. */
+const robotsAsk = (directives: readonly string[]): Pick<PageLinks, 'noindex' | 'nofollow'> => ({
+  noindex: directives.includes('noindex') || directives.includes('none'),
+  nofollow: directives.includes('nofollow') || directives.includes('none'),
+});
+
 /** Directives of `X-Robots-Tag` with a value of their own (`unavailable_after: <date>`): not a robot's name before a colon. */
 const VALUED_DIRECTIVES = new Set(['unavailable_after', 'max-snippet', 'max-image-preview', 'max-video-preview']);
 
@@ -52,10 +58,7 @@ export function robotsTagDirectives(header: string | null): Pick<PageLinks, 'noi
     }
     if (robot === undefined || robot === 'parley') ours.push(directive.split(':')[0]!.trim());
   }
-  return {
-    noindex: ours.includes('noindex') || ours.includes('none'),
-    nofollow: ours.includes('nofollow') || ours.includes('none'),
-  };
+  return robotsAsk(ours);
 }
 
 /** The links, canonical URL and robots directives of an HTML page fetched from `pageUrl`. */
@@ -72,10 +75,5 @@ export function pageLinks(html: string, pageUrl: string): PageLinks {
   const directives = [...document.querySelectorAll('meta[name="robots" i], meta[name="parley" i]')].flatMap((meta) =>
     words(meta.getAttribute('content')),
   );
-  return {
-    links,
-    ...(canonical === undefined ? {} : { canonical }),
-    noindex: directives.includes('noindex') || directives.includes('none'),
-    nofollow: directives.includes('nofollow') || directives.includes('none'),
-  };
+  return { links, ...(canonical === undefined ? {} : { canonical }), ...robotsAsk(directives) };
 }
